@@ -1,0 +1,34 @@
+#include "common/environment.hpp"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <ctime>
+
+namespace mcb {
+
+std::string suite_revision() { return MCB_REVISION; }
+
+std::string utc_timestamp() {
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+nlohmann::json environment_block(int argc, const char* const* argv) {
+  char host[256] = {};
+  ::gethostname(host, sizeof host - 1);
+  nlohmann::json command = nlohmann::json::array();
+  for (int i = 0; i < argc; ++i) command.push_back(argv[i]);
+  return {{"host", host},
+          {"compiler", MCB_COMPILER},
+          {"build_type", MCB_BUILD_TYPE},
+          {"revision", suite_revision()},
+          {"date", utc_timestamp()},
+          {"command_line", command}};
+}
+
+}  // namespace mcb

@@ -1,0 +1,135 @@
+#include "common/files.hpp"
+
+#include "common/errors.hpp"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <stdexcept>
+
+namespace mcb {
+namespace {
+
+std::string errno_text() { return std::strerror(errno); }
+
+// Owns a file descriptor; closes it on every path out.
+class Fd {
+ public:
+  explicit Fd(int fd) : fd_(fd) {}
+  ~Fd() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  int get() const { return fd_; }
+
+ private:
+  int fd_;
+};
+
+void write_all(int fd, const char* data, size_t size, const std::string& path) {
+  while (size > 0) {
+    const ssize_t n = ::write(fd, data, size);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      throw std::runtime_error("cannot write '" + path + "': " + errno_text());
+    }
+    data += n;
+    size -= static_cast<size_t>(n);
+  }
+}
+
+// Cuts the file back to just after its last newline, dropping a torn line from a crash.
+void drop_torn_tail(int fd, const std::string& path) {
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || st.st_size == 0) return;
+  off_t end = st.st_size;
+  char c = 0;
+  if (::pread(fd, &c, 1, end - 1) == 1 && c == '\n') return;
+  char buf[4096];
+  off_t pos = end;
+  while (pos > 0) {
+    const off_t chunk = pos >= static_cast<off_t>(sizeof buf) ? static_cast<off_t>(sizeof buf) : pos;
+    pos -= chunk;
+    const ssize_t n = ::pread(fd, buf, static_cast<size_t>(chunk), pos);
+    if (n != chunk) break;
+    for (off_t i = chunk - 1; i >= 0; --i) {
+      if (buf[i] == '\n') {
+        if (::ftruncate(fd, pos + i + 1) != 0) {
+          throw std::runtime_error("cannot repair '" + path + "': " + errno_text());
+        }
+        return;
+      }
+    }
+  }
+  if (::ftruncate(fd, 0) != 0) {
+    throw std::runtime_error("cannot repair '" + path + "': " + errno_text());
+  }
+}
+
+}  // namespace
+
+void check_writable_file(const std::string& option, const std::string& path) {
+  namespace fs = std::filesystem;
+  const std::string what = "--" + option + ": cannot write '" + path + "'";
+  if (path.empty()) throw UsageError("--" + option + ": empty path");
+  std::error_code ec;
+  const fs::path p(path);
+  if (fs::exists(p, ec)) {
+    if (fs::is_directory(p, ec)) throw UsageError(what + ": it is a directory");
+    if (::access(path.c_str(), W_OK) != 0) throw UsageError(what + ": " + errno_text());
+    return;
+  }
+  fs::path parent = p.parent_path();
+  if (parent.empty()) parent = ".";
+  if (!fs::is_directory(parent, ec)) {
+    throw UsageError(what + ": directory '" + parent.string() + "' does not exist");
+  }
+  if (::access(parent.c_str(), W_OK) != 0) throw UsageError(what + ": " + errno_text());
+}
+
+void append_line(const std::string& path, const std::string& line) {
+  Fd fd(::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644));
+  if (fd.get() < 0) throw std::runtime_error("cannot open '" + path + "': " + errno_text());
+  if (::flock(fd.get(), LOCK_EX) != 0) {
+    throw std::runtime_error("cannot lock '" + path + "': " + errno_text());
+  }
+  // pread needs a readable descriptor; reopen read-write only for the repair check.
+  {
+    Fd rw(::open(path.c_str(), O_RDWR | O_CLOEXEC));
+    if (rw.get() >= 0) drop_torn_tail(rw.get(), path);
+  }
+  std::string buffer = line;
+  buffer.push_back('\n');
+  write_all(fd.get(), buffer.data(), buffer.size(), path);
+  ::fsync(fd.get());
+  ::flock(fd.get(), LOCK_UN);
+}
+
+void write_file_atomically(const std::string& path, const std::string& content) {
+  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  {
+    Fd fd(::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
+    if (fd.get() < 0) throw std::runtime_error("cannot open '" + tmp + "': " + errno_text());
+    try {
+      write_all(fd.get(), content.data(), content.size(), tmp);
+    } catch (...) {
+      ::unlink(tmp.c_str());
+      throw;
+    }
+    ::fsync(fd.get());
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    const std::string reason = errno_text();
+    ::unlink(tmp.c_str());
+    throw std::runtime_error("cannot rename '" + tmp + "' to '" + path + "': " + reason);
+  }
+}
+
+}  // namespace mcb

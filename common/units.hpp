@@ -1,0 +1,29 @@
+#pragma once
+/// @file
+/// @brief Quantities written with their unit ("1ms", "100Mbit/s") and parsed back to SI values.
+
+#include <string>
+#include <string_view>
+
+namespace mcb {
+
+/// @brief Parses a duration: a number followed by s, ms, us (or µs) or ns; a bare number is
+/// seconds. Returns seconds. Throws std::invalid_argument with a reason on anything else,
+/// including negative values.
+double parse_duration(std::string_view text);
+
+/// @brief Parses a data rate: bit/s, kbit/s, Mbit/s, Gbit/s (decimal prefixes, as links are
+/// specified) or B/s, kB/s, MB/s, GB/s, KiB/s, MiB/s, GiB/s. Returns bytes per second.
+/// Throws std::invalid_argument with a reason on anything else or on values <= 0.
+double parse_rate(std::string_view text);
+
+/// @brief Parses a byte count: a number with optional B, kB, MB, GB, KiB, MiB, GiB. Returns bytes.
+double parse_bytes(std::string_view text);
+
+/// @brief Writes seconds with a readable unit ("250us", "1.5ms", "3s").
+std::string format_duration(double seconds);
+
+/// @brief Writes bytes per second as bit/s with a decimal prefix ("100Mbit/s").
+std::string format_rate(double bytes_per_second);
+
+}  // namespace mcb
