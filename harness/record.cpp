@@ -1,0 +1,81 @@
+#include "harness/record.hpp"
+
+#include "common/environment.hpp"
+#include "common/files.hpp"
+
+#include <unistd.h>
+
+#include <vector>
+
+namespace mcb::harness {
+
+nlohmann::json mpi_environment(MPI_Comm comm, int argc, const char* const* argv) {
+  nlohmann::json env = environment_block(argc, argv);
+  char library[MPI_MAX_LIBRARY_VERSION_STRING] = {};
+  int length = 0;
+  MPI_Get_library_version(library, &length);
+  std::string mpi(library, static_cast<size_t>(length));
+  if (const auto cut = mpi.find_first_of("\r\n,"); cut != std::string::npos) mpi.resize(cut);
+  env["mpi"] = mpi;
+  int size = 0;
+  MPI_Comm_size(comm, &size);
+  env["ranks"] = size;
+  char host[256] = {};
+  ::gethostname(host, sizeof host - 1);
+  std::vector<char> hosts(sizeof host * static_cast<size_t>(size));
+  MPI_Allgather(host, sizeof host, MPI_CHAR, hosts.data(), sizeof host, MPI_CHAR, comm);
+  nlohmann::json list = nlohmann::json::array();
+  for (int r = 0; r < size; ++r) list.push_back(std::string(hosts.data() + r * sizeof host));
+  env["hosts"] = list;
+  return env;
+}
+
+nlohmann::json gather_objects(MPI_Comm comm, const nlohmann::json& local) {
+  int rank = 0;
+  int size = 0;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  const std::string text = local.dump();
+  const int length = static_cast<int>(text.size());
+  std::vector<int> lengths(static_cast<size_t>(size));
+  MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, comm);
+  std::vector<int> offsets(static_cast<size_t>(size), 0);
+  std::vector<char> all;
+  if (rank == 0) {
+    int total = 0;
+    for (int r = 0; r < size; ++r) {
+      offsets[static_cast<size_t>(r)] = total;
+      total += lengths[static_cast<size_t>(r)];
+    }
+    all.resize(static_cast<size_t>(total));
+  }
+  MPI_Gatherv(text.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR,
+              0, comm);
+  if (rank != 0) return nullptr;
+  nlohmann::json out = nlohmann::json::array();
+  for (int r = 0; r < size; ++r) {
+    out.push_back(nlohmann::json::parse(all.begin() + offsets[static_cast<size_t>(r)],
+                                        all.begin() + offsets[static_cast<size_t>(r)] +
+                                            lengths[static_cast<size_t>(r)]));
+  }
+  return out;
+}
+
+nlohmann::json spread(MPI_Comm comm, double value) {
+  int size = 0;
+  MPI_Comm_size(comm, &size);
+  double lo = 0;
+  double hi = 0;
+  double sum = 0;
+  MPI_Allreduce(&value, &lo, 1, MPI_DOUBLE, MPI_MIN, comm);
+  MPI_Allreduce(&value, &hi, 1, MPI_DOUBLE, MPI_MAX, comm);
+  MPI_Allreduce(&value, &sum, 1, MPI_DOUBLE, MPI_SUM, comm);
+  return {{"min", lo}, {"avg", sum / size}, {"max", hi}};
+}
+
+void write_record(const std::string& path, const nlohmann::json& record) {
+  if (path == "none") return;
+  append_line(path, record.dump());
+}
+
+}  // namespace mcb::harness

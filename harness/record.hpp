@@ -1,0 +1,30 @@
+#pragma once
+/// @file
+/// @brief Run records (docs/records.md): one JSON object per run, appended by rank 0 as one
+/// whole line. Helpers here gather what every record needs from all ranks.
+
+#include <mpi.h>
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace mcb::harness {
+
+/// @brief Version of the record layout; calibration refuses to mix versions.
+inline constexpr const char* kRecordSchema = "mcb-run/1";
+
+/// @brief The env block (host, compiler, build type, revision, date, command line) plus the MPI
+/// library, the number of ranks and every rank's host. Collective.
+nlohmann::json mpi_environment(MPI_Comm comm, int argc, const char* const* argv);
+
+/// @brief Gathers one JSON object per rank to rank 0 (an array in rank order there, null
+/// elsewhere). Collective.
+nlohmann::json gather_objects(MPI_Comm comm, const nlohmann::json& local);
+
+/// @brief {"min": ..., "avg": ..., "max": ...} of a value over ranks, on every rank. Collective.
+nlohmann::json spread(MPI_Comm comm, double value);
+
+/// @brief Appends @p record to @p path as one line (no-op for "none").
+void write_record(const std::string& path, const nlohmann::json& record);
+
+}  // namespace mcb::harness

@@ -1,0 +1,89 @@
+#include "harness/run_options.hpp"
+
+#include "common/cli.hpp"
+#include "common/errors.hpp"
+#include "common/files.hpp"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <ctime>
+#include <vector>
+
+namespace mcb::harness {
+
+namespace po = boost::program_options;
+
+void add_run_options(po::options_description& desc, RunOptions& o) {
+  desc.add_options()
+      ("clusters", po::value(&o.clusters)->default_value(o.clusters)->value_name("C"),
+       "number of clusters the ranks are split over (the paper's split by default)")
+      ("cluster-map", po::value(&o.cluster_map)->value_name("FILE|env:VAR"),
+       "explicit rank-to-cluster map: a file with one cluster label per rank, or env:VAR to "
+       "take each rank's cluster label from its environment variable VAR")
+      ("output", po::value(&o.output)->default_value(o.output)->value_name("FILE"),
+       "JSON Lines file the run record is appended to ('none' for no record)")
+      ("seed", po::value(&o.seed)->default_value(o.seed)->value_name("S"),
+       "random seed (recorded)")
+      ("run-id", po::value(&o.run_id)->value_name("ID"),
+       "stable run id (campaigns set campaign-index-repetition); generated when absent")
+      ("campaign", po::value(&o.campaign)->value_name("NAME"), "campaign name (recorded)")
+      ("repetition", po::value(&o.repetition)->default_value(o.repetition)->value_name("R"),
+       "repetition number (recorded)")
+      ("system", po::value(&o.system)->value_name("LABEL"),
+       "system label the calibration groups by (default: local, or the emulated link)")
+      ("counters", po::value(&o.counters)->default_value(o.counters)->value_name("LIST"),
+       "PAPI events to count, comma-separated; empty for none")
+      ("quiet", po::bool_switch(&o.quiet), "print only the verdict line");
+}
+
+void check_run_options(const RunOptions& o, bool is_root) {
+  cli::require_positive("clusters", o.clusters);
+  cli::require_positive("repetition", o.repetition);
+  if (o.seed < 0) throw UsageError("--seed: '" + std::to_string(o.seed) + "' must be >= 0");
+  if (is_root && writes_records(o)) check_writable_file("output", o.output);
+}
+
+ClusterMap resolve_cluster_map(MPI_Comm comm, const RunOptions& o,
+                               const std::function<ClusterMap(int)>& default_map) {
+  int rank = 0;
+  int size = 0;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  if (o.cluster_map.empty()) return default_map(o.clusters);
+
+  if (o.cluster_map.rfind("env:", 0) == 0) {
+    const std::string var = o.cluster_map.substr(4);
+    const char* value = var.empty() ? nullptr : std::getenv(var.c_str());
+    std::string label = value ? value : "";
+    // Gather every rank's label (fixed width keeps it to one collective).
+    constexpr int kWidth = 128;
+    std::vector<char> mine(kWidth, '\0');
+    label.copy(mine.data(), kWidth - 1);
+    std::vector<char> all(static_cast<size_t>(kWidth) * static_cast<size_t>(size));
+    MPI_Allgather(mine.data(), kWidth, MPI_CHAR, all.data(), kWidth, MPI_CHAR, comm);
+    std::vector<std::string> labels;
+    for (int r = 0; r < size; ++r) {
+      labels.emplace_back(all.data() + static_cast<size_t>(r) * kWidth);
+      if (labels.back().empty()) {
+        throw UsageError("--cluster-map: '" + o.cluster_map + "': variable " +
+                         (var.empty() ? std::string("name missing") :
+                                        var + " is not set on rank " + std::to_string(r)));
+      }
+    }
+    return ClusterMap::from_labels(labels);
+  }
+  return ClusterMap::from_file(o.cluster_map, size);
+}
+
+std::string default_run_id(const std::string& app) {
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%S", &tm);
+  return app + "-" + stamp + "-" + std::to_string(::getpid());
+}
+
+}  // namespace mcb::harness

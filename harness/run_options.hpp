@@ -1,0 +1,49 @@
+#pragma once
+/// @file
+/// @brief Options every measurement application shares, with one spelling everywhere:
+/// clusters and the cluster map, where records go, seed, run identity, system label, counters.
+
+#include "harness/cluster_map.hpp"
+
+#include <boost/program_options.hpp>
+#include <mpi.h>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+namespace mcb::harness {
+
+/// @brief Shared options of mcb-poisson, mcb-ensflow and the link calibration.
+struct RunOptions {
+  int clusters = 1;               //!< --clusters: clusters the ranks are split over
+  std::string cluster_map;        //!< --cluster-map: FILE, or env:VAR (each rank's label)
+  std::string output = "runs.jsonl";  //!< --output: JSON Lines file records are appended to
+  std::int64_t seed = 1;          //!< --seed
+  std::string run_id;             //!< --run-id: stable id (campaigns set it); default generated
+  std::string campaign;           //!< --campaign: campaign name, recorded
+  int repetition = 1;             //!< --repetition: repetition number, recorded
+  std::string system;             //!< --system: label for calibration (default "local")
+  std::string counters = "PAPI_TOT_INS,PAPI_TOT_CYC";  //!< --counters: PAPI events, "" for none
+  bool quiet = false;             //!< --quiet: only the verdict line
+};
+
+/// @brief Adds the shared options to @p desc, bound to @p options.
+void add_run_options(boost::program_options::options_description& desc, RunOptions& options);
+
+/// @brief Checks shared values that types cannot (positive counts, writable --output on rank 0).
+/// Call inside collective_check. @throws mcb::UsageError.
+void check_run_options(const RunOptions& options, bool is_root);
+
+/// @brief The rank-to-cluster map: from --cluster-map when given, else @p default_map(clusters).
+/// Collective (env:VAR gathers every rank's label). @throws mcb::UsageError for bad maps.
+ClusterMap resolve_cluster_map(MPI_Comm comm, const RunOptions& options,
+                               const std::function<ClusterMap(int clusters)>& default_map);
+
+/// @brief "--output none" writes no record.
+inline bool writes_records(const RunOptions& o) { return o.output != "none"; }
+
+/// @brief A run id when none was given: "<app>-<UTC yyyymmddThhmmss>-<pid of rank 0>".
+std::string default_run_id(const std::string& app);
+
+}  // namespace mcb::harness
