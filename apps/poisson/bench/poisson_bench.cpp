@@ -1,0 +1,177 @@
+// Speed of the Poisson solver, measured in one run:
+//  - the frozen reference sweep and the tuned sweep on grids far larger than the caches,
+//    in lattice-site updates per second;
+//  - STREAM triad bandwidth (a = b + s c, 24 bytes per element), the memory roofline of a
+//    sweep that moves 24 bytes per site update (read u, read h^2 f, write u);
+//  - the harness's cost: the whole solver loop instrumented vs uninstrumented.
+// Run on one rank for the kernels; `mpirun -np 2 poisson_bench --benchmark_filter=Solver`
+// measures the harness cost with real neighbours. The summary at the end prints the ratios.
+#include <benchmark/benchmark.h>
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "apps/poisson/kernels.hpp"
+#include "apps/poisson/solver.hpp"
+
+namespace {
+
+using namespace mcb::poisson;
+
+LocalProblem big_problem(int n) {
+  return LocalProblem::manufactured(Subdomain::of(n, mcb::harness::ProcessGrid(1, 1), 0));
+}
+
+void BM_SweepReference(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  LocalProblem p = big_problem(n);
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(sweep_both_reference(p.u, p.h2f, p.sub, 1.0));
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(n) * n);
+  state.counters["LUP/s"] = benchmark::Counter(static_cast<double>(n) * n,
+                                               benchmark::Counter::kIsIterationInvariantRate);
+}
+
+void BM_SweepTuned(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  LocalProblem p = big_problem(n);
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(sweep_both_tuned(p.u, p.h2f, p.sub, 1.0));
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(n) * n);
+  state.counters["LUP/s"] = benchmark::Counter(static_cast<double>(n) * n,
+                                               benchmark::Counter::kIsIterationInvariantRate);
+}
+
+void BM_StreamTriad(benchmark::State& state) {
+  const size_t n = static_cast<size_t>(state.range(0));
+  std::vector<double> a(n, 0.0), b(n, 1.0), c(n, 2.0);
+  const double s = 3.0;
+  for (auto _ : state) {
+    double* __restrict pa = a.data();
+    const double* __restrict pb = b.data();
+    const double* __restrict pc = c.data();
+    for (size_t i = 0; i < n; ++i) pa[i] = pb[i] + s * pc[i];
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(state.iterations() * static_cast<int64_t>(n) * 24);
+}
+
+// The whole solver loop (sweeps, four border steps, global error) for a fixed number of
+// iterations, with or without the harness's bookkeeping. Fixed iteration counts keep every
+// rank in step under mpirun.
+void solver_loop(benchmark::State& state, bool instrumented) {
+  int rank = 0, size = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const int n = static_cast<int>(state.range(0));
+  const mcb::harness::ProcessGrid grid(size, 1);
+  const auto map = mcb::harness::ClusterMap::single(size);
+  SolverSettings settings;
+  settings.tolerance = 1e-300;  // never met: run exactly max_iterations
+  settings.max_iterations = 100;
+  settings.instrumented = instrumented;
+  for (auto _ : state) {
+    state.PauseTiming();
+    LocalProblem p = LocalProblem::manufactured(Subdomain::of(n, grid, rank));
+    HaloExchange halo(p.sub, grid, rank);
+    mcb::harness::InstrumentedComm comm(MPI_COMM_WORLD, map, {"top", "bottom", "left", "right"},
+                                        instrumented);
+    state.ResumeTiming();
+    const SolverOutcome out = solve(p, halo, comm, settings);
+    double wall = 0;
+    MPI_Allreduce(&out.wall_time, &wall, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    state.SetIterationTime(wall);
+  }
+  state.counters["LUP/s"] = benchmark::Counter(
+      static_cast<double>(n) * n * settings.max_iterations, benchmark::Counter::kIsIterationInvariantRate);
+}
+void BM_SolverInstrumented(benchmark::State& state) { solver_loop(state, true); }
+void BM_SolverUninstrumented(benchmark::State& state) { solver_loop(state, false); }
+
+// 4096^2 doubles are 128 MiB per field: far beyond the 32 MiB L3 of the machines we run on.
+BENCHMARK(BM_SweepReference)->Arg(4096)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SweepTuned)->Arg(4096)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_StreamTriad)->Arg(1 << 25)->Unit(benchmark::kMillisecond);
+// Alternate the two variants several times so drift in the machine hits both alike.
+BENCHMARK(BM_SolverUninstrumented)->Arg(1024)->UseManualTime()->Iterations(3)->Repetitions(10)
+    ->ReportAggregatesOnly(true)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SolverInstrumented)->Arg(1024)->UseManualTime()->Iterations(3)->Repetitions(10)
+    ->ReportAggregatesOnly(true)->Unit(benchmark::kMillisecond);
+
+// Collects the figures the goals are stated in and prints them after the table.
+class SummaryReporter : public benchmark::ConsoleReporter {
+ public:
+  void ReportRuns(const std::vector<Run>& runs) override {
+    ConsoleReporter::ReportRuns(runs);
+    for (const Run& run : runs) {
+      const std::string name = run.benchmark_name();
+      if (run.run_type == Run::RT_Aggregate && run.aggregate_name != "median") continue;
+      if (auto it = run.counters.find("LUP/s"); it != run.counters.end()) {
+        figures_[name.substr(0, name.find('/'))] = it->second.value;
+      }
+      if (name.rfind("BM_StreamTriad", 0) == 0) {
+        figures_["triad_bytes_per_second"] = run.counters.at("bytes_per_second").value;
+      }
+    }
+  }
+  void Finalize() override {
+    ConsoleReporter::Finalize();
+    auto get = [&](const char* key) {
+      auto it = figures_.find(key);
+      return it == figures_.end() ? 0.0 : it->second;
+    };
+    const double naive = get("BM_SweepReference"), tuned = get("BM_SweepTuned");
+    const double triad = get("triad_bytes_per_second");
+    std::printf("\nSummary\n");
+    if (naive > 0 && tuned > 0) {
+      std::printf("  tuned / reference sweep: %.2fx (%.3g vs %.3g LUP/s)\n", tuned / naive, tuned, naive);
+    }
+    if (triad > 0 && tuned > 0) {
+      const double roofline = triad / 24.0;
+      std::printf("  memory roofline: triad %.3g GB/s / 24 B = %.3g LUP/s; tuned reaches %.0f%%\n",
+                  triad / 1e9, roofline, 100.0 * tuned / roofline);
+    }
+    const double with = get("BM_SolverInstrumented"), without = get("BM_SolverUninstrumented");
+    if (with > 0 && without > 0) {
+      std::printf("  harness cost (median of 10): instrumented run takes %.2f%% longer than uninstrumented\n",
+                  100.0 * (without / with - 1.0));
+    }
+  }
+
+ private:
+  std::map<std::string, double> figures_;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  benchmark::Initialize(&argc, argv);
+  if (rank == 0) {
+    SummaryReporter reporter;
+    benchmark::RunSpecifiedBenchmarks(&reporter);
+  } else {
+    // Other ranks take part in the MPI benchmarks and report nothing.
+    benchmark::BenchmarkReporter* silent = nullptr;
+    class Silent : public benchmark::BenchmarkReporter {
+     public:
+      bool ReportContext(const Context&) override { return true; }
+      void ReportRuns(const std::vector<Run>&) override {}
+    } quiet;
+    silent = &quiet;
+    benchmark::RunSpecifiedBenchmarks(silent);
+  }
+  benchmark::Shutdown();
+  MPI_Finalize();
+  return 0;
+}

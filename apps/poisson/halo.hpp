@@ -1,0 +1,42 @@
+#pragma once
+/// @file
+/// @brief The border exchange of the Poisson solver: four consecutive steps, top, bottom, left,
+/// right; in each step every process sends its border in that direction and receives the
+/// opposite neighbour's border into its halo (so in step "left" a process waits for the
+/// border of its right neighbour, as in the paper's Figure 10).
+
+#include "apps/poisson/decomposition.hpp"
+#include "harness/comm.hpp"
+#include "harness/grid.hpp"
+
+#include <array>
+#include <vector>
+
+namespace mcb::poisson {
+
+class HaloExchange {
+ public:
+  HaloExchange(const Subdomain& sub, const harness::ProcessGrid& grid, int rank);
+
+  /// @brief Whole borders (the paper's one exchange per iteration).
+  void exchange_all(harness::InstrumentedComm& comm, Field& u);
+
+  /// @brief Only the border points of @p colour (exact mode, after that colour's update).
+  void exchange_colour(harness::InstrumentedComm& comm, Field& u, int colour);
+
+  /// @brief Neighbour rank in each direction, or harness::kNoPeer.
+  int neighbour(harness::Direction d) const { return neighbour_[static_cast<int>(d)]; }
+
+ private:
+  // colour < 0 means all points.
+  void step(harness::InstrumentedComm& comm, Field& u, harness::Direction d, int colour);
+  int pack(const Field& u, harness::Direction d, int colour, double* out) const;
+  void unpack(Field& u, harness::Direction d, int colour, const double* in) const;
+
+  Subdomain sub_;
+  std::array<int, harness::kDirections> neighbour_{};
+  std::vector<double> send_;
+  std::vector<double> recv_;
+};
+
+}  // namespace mcb::poisson

@@ -1,0 +1,117 @@
+#include "apps/poisson/options.hpp"
+
+#include "common/cli.hpp"
+#include "common/errors.hpp"
+
+#include <cmath>
+#include <sstream>
+
+namespace mcb::poisson {
+
+namespace po = boost::program_options;
+
+harness::ProcessGrid default_process_grid(int ranks, int clusters) {
+  // The squarest split (h >= v) whose columns divide into the clusters; else the squarest.
+  int squarest = 0;
+  for (int v = static_cast<int>(std::sqrt(static_cast<double>(ranks))); v >= 1; --v) {
+    if (ranks % v != 0) continue;
+    if ((ranks / v) % clusters == 0) return {ranks / v, v};
+    if (squarest == 0) squarest = v;
+  }
+  return {ranks / squarest, squarest};
+}
+
+bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
+                   PoissonConfig& config) {
+  PoissonOptions& o = config.options;
+  po::options_description desc("mcb-poisson: red-black Gauss-Seidel Poisson solver");
+  desc.add_options()
+      ("grid", po::value(&o.grid)->default_value(o.grid)->value_name("N"),
+       "interior grid points per side (the domain is the unit square)")
+      ("procs", po::value(&o.procs)->value_name("HxV"),
+       "process grid, H across and V up, ranks column-major (default: from the rank count)")
+      ("halo", po::value(&o.halo)->default_value(o.halo)->value_name("paper|exact"),
+       "paper: one border exchange per iteration; exact: each colour's border after its update")
+      ("sync", po::bool_switch(&o.sync), "synchronize (barrier) before every communication phase")
+      ("omega", po::value(&o.omega)->default_value(o.omega)->value_name("W|auto"),
+       "over-relaxation factor in (0, 2); 1 is plain Gauss-Seidel. auto: 2 / (1 + sin(pi h)) "
+       "with --halo exact; 1 with --halo paper, whose once-per-iteration exchange makes "
+       "over-relaxation unstable on 2-D process grids")
+      ("tolerance", po::value(&o.tolerance)->default_value(o.tolerance)->value_name("T"),
+       "stop when the residual max-norm falls below T * max|f| (the global error limit)")
+      ("max-iterations", po::value(&o.max_iterations)->default_value(o.max_iterations)->value_name("K"),
+       "iteration cap; a run that reaches it without converging is INVALID")
+      ("kernel", po::value(&o.kernel)->default_value(o.kernel)->value_name("tuned|reference"),
+       "sweep implementation (they agree bit for bit)")
+      ("no-instrument", po::bool_switch(&o.no_instrument),
+       "turn off communication bookkeeping and phase timing (to measure their cost)");
+  harness::add_run_options(desc, o.run);
+
+  const auto parsed = cli::parse(argc, argv, desc, "mpirun -np P mcb-poisson [options]");
+  if (parsed.help_printed) return false;
+
+  harness::check_run_options(o.run, is_root);
+  cli::require_positive("grid", o.grid);
+  cli::require_positive("max-iterations", o.max_iterations);
+  if (!(o.tolerance > 0)) {
+    std::ostringstream os;
+    os << "--tolerance: '" << o.tolerance << "' must be positive";
+    throw UsageError(os.str());
+  }
+  if (o.halo != "paper" && o.halo != "exact") {
+    throw UsageError("--halo: '" + o.halo + "' is not one of paper, exact");
+  }
+  if (o.kernel != "tuned" && o.kernel != "reference") {
+    throw UsageError("--kernel: '" + o.kernel + "' is not one of tuned, reference");
+  }
+
+  if (o.procs.empty()) {
+    config.grid = default_process_grid(ranks, o.run.clusters);
+  } else {
+    try {
+      config.grid = harness::ProcessGrid::parse(o.procs);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(std::string("--procs: ") + e.what());
+    }
+  }
+  if (config.grid.size() != ranks) {
+    throw UsageError("--procs: '" + config.grid.to_string() + "' has " +
+                     std::to_string(config.grid.size()) + " processes but the run has " +
+                     std::to_string(ranks) + " ranks");
+  }
+  if (o.grid < config.grid.h() || o.grid < config.grid.v()) {
+    throw UsageError("--grid: '" + std::to_string(o.grid) + "' is too small for process grid " +
+                     config.grid.to_string() + " (every process needs at least one point per side)");
+  }
+  if (o.run.cluster_map.empty() && config.grid.h() % o.run.clusters != 0) {
+    throw UsageError("--clusters: '" + std::to_string(o.run.clusters) + "' does not divide the " +
+                     std::to_string(config.grid.h()) + " columns of process grid " +
+                     config.grid.to_string());
+  }
+
+  SolverSettings& s = config.solver;
+  s.halo = o.halo == "paper" ? HaloMode::paper : HaloMode::exact;
+  s.sync = o.sync;
+  s.tolerance = o.tolerance;
+  s.max_iterations = o.max_iterations;
+  s.tuned = o.kernel == "tuned";
+  s.instrumented = !o.no_instrument;
+  if (o.omega == "auto") {
+    s.omega = s.halo == HaloMode::exact ? optimal_omega(1.0 / (o.grid + 1)) : 1.0;
+  } else {
+    std::size_t used = 0;
+    double w = 0;
+    try {
+      w = std::stod(o.omega, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != o.omega.size() || !(w > 0 && w < 2)) {
+      throw UsageError("--omega: '" + o.omega + "' is not 'auto' or a number in (0, 2)");
+    }
+    s.omega = w;
+  }
+  return true;
+}
+
+}  // namespace mcb::poisson

@@ -1,0 +1,43 @@
+#pragma once
+/// @file
+/// @brief mcb-poisson's options: one struct, defaults here, checked at parse time.
+
+#include "apps/poisson/solver.hpp"
+#include "harness/grid.hpp"
+#include "harness/run_options.hpp"
+
+#include <string>
+#include <vector>
+
+namespace mcb::poisson {
+
+struct PoissonOptions {
+  int grid = 200;                   //!< --grid N: interior points per side
+  std::string procs;                //!< --procs HxV; empty: chosen from the rank count
+  std::string halo = "paper";       //!< --halo paper|exact
+  bool sync = false;                //!< --sync: barrier before communicating
+  std::string omega = "auto";       //!< --omega W|auto
+  double tolerance = 1e-6;          //!< --tolerance: relative residual limit
+  long max_iterations = 200000;     //!< --max-iterations
+  std::string kernel = "tuned";     //!< --kernel tuned|reference
+  bool no_instrument = false;       //!< --no-instrument: measure the harness's own cost
+  harness::RunOptions run;
+};
+
+/// @brief What the options mean for this run, after checks.
+struct PoissonConfig {
+  PoissonOptions options;
+  harness::ProcessGrid grid{1, 1};
+  SolverSettings solver;
+};
+
+/// @brief Parses and checks argv for a run on @p ranks ranks. Returns false after --help.
+/// @throws mcb::UsageError naming the option and value.
+bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
+                   PoissonConfig& config);
+
+/// @brief The h x v grid for @p ranks when --procs is absent: h >= v, as square as possible,
+/// with h divisible by @p clusters when such a split exists.
+harness::ProcessGrid default_process_grid(int ranks, int clusters);
+
+}  // namespace mcb::poisson

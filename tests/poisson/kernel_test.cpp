@@ -1,0 +1,135 @@
+// The tuned sweeps reproduce the frozen reference bit for bit, and the solver's answer
+// converges to the manufactured solution at second order.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+
+#include "apps/poisson/kernels.hpp"
+#include "apps/poisson/problem.hpp"
+#include "apps/poisson/solver.hpp"
+
+namespace mcb::poisson {
+namespace {
+
+struct Case {
+  int nx, ny, x0, y0;
+  double omega;
+};
+
+// A rectangle somewhere inside a larger grid, filled with random values (halo included).
+void random_fields(const Case& c, Subdomain& s, Field& u, Field& f, unsigned seed) {
+  s.n = 1000;
+  s.nx = c.nx;
+  s.ny = c.ny;
+  s.x0 = c.x0;
+  s.y0 = c.y0;
+  s.h = 1.0 / (s.n + 1);
+  u = Field(c.nx, c.ny);
+  f = Field(c.nx, c.ny);
+  std::mt19937_64 gen(seed);
+  std::uniform_real_distribution<double> dist(-1.0, 1.0);
+  for (int j = 0; j <= c.ny + 1; ++j) {
+    for (int i = 0; i <= c.nx + 1; ++i) {
+      u.at(i, j) = dist(gen);
+      f.at(i, j) = 1e-3 * dist(gen);
+    }
+  }
+}
+
+bool same_bits(const Field& a, const Field& b) {
+  return a.values().size() == b.values().size() &&
+         std::memcmp(a.values().data(), b.values().data(), a.values().size() * sizeof(double)) == 0;
+}
+
+class KernelAgreement : public ::testing::TestWithParam<Case> {};
+
+TEST_P(KernelAgreement, TunedColourSweepMatchesReferenceBitForBit) {
+  const Case c = GetParam();
+  for (int colour : {kBlack, kRed}) {
+    Subdomain s;
+    Field u, f;
+    random_fields(c, s, u, f, 42 + static_cast<unsigned>(colour));
+    Field reference = u;
+    const double max_ref = sweep_colour_reference(reference, f, s, colour, c.omega);
+    const double max_tuned = sweep_colour_tuned(u, f, s, colour, c.omega);
+    EXPECT_TRUE(same_bits(u, reference)) << "colour " << colour;
+    EXPECT_EQ(max_ref, max_tuned);
+  }
+}
+
+TEST_P(KernelAgreement, FusedIterationMatchesReferenceBitForBit) {
+  const Case c = GetParam();
+  Subdomain s;
+  Field u, f;
+  random_fields(c, s, u, f, 7);
+  Field reference = u;
+  for (int it = 0; it < 5; ++it) {
+    const double max_ref = sweep_both_reference(reference, f, s, c.omega);
+    const double max_tuned = sweep_both_tuned(u, f, s, c.omega);
+    ASSERT_EQ(max_ref, max_tuned) << "iteration " << it;
+  }
+  EXPECT_TRUE(same_bits(u, reference));
+}
+
+TEST_P(KernelAgreement, SweepChangesOnlyItsColour) {
+  const Case c = GetParam();
+  Subdomain s;
+  Field u, f;
+  random_fields(c, s, u, f, 3);
+  const Field before = u;
+  sweep_colour_tuned(u, f, s, kBlack, c.omega);
+  for (int j = 0; j <= c.ny + 1; ++j) {
+    for (int i = 0; i <= c.nx + 1; ++i) {
+      const bool interior = i >= 1 && i <= c.nx && j >= 1 && j <= c.ny;
+      const bool black = ((c.x0 + i + c.y0 + j) & 1) == kBlack;
+      if (!interior || !black) {
+        ASSERT_EQ(u.at(i, j), before.at(i, j)) << "point " << i << "," << j;
+      } else {
+        ASSERT_NE(u.at(i, j), before.at(i, j)) << "point " << i << "," << j;
+      }
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, KernelAgreement,
+                         ::testing::Values(Case{1, 1, 0, 0, 1.0}, Case{2, 3, 0, 0, 1.0},
+                                           Case{17, 9, 4, 7, 1.0}, Case{16, 16, 3, 0, 1.7},
+                                           Case{33, 20, 10, 11, 1.95},
+                                           Case{257, 64, 128, 65, 1.3}));
+
+// Solves the manufactured problem on one process to a residual far below the discretisation
+// error and returns the max-norm error against the exact solution.
+double converged_error(int n) {
+  LocalProblem p = LocalProblem::manufactured(Subdomain::of(n, harness::ProcessGrid(1, 1), 0));
+  const double omega = optimal_omega(p.sub.h);
+  const double limit = 1e-14;
+  double delta = 1;
+  for (int it = 0; it < 100000 && delta > limit; ++it) delta = sweep_both_tuned(p.u, p.h2f, p.sub, omega);
+  EXPECT_LE(delta, limit) << "N = " << n << " did not converge";
+  double error = 0;
+  for (int j = 1; j <= p.sub.ny; ++j) {
+    for (int i = 1; i <= p.sub.nx; ++i) {
+      const double exact = ManufacturedSolution::exact(i * p.sub.h, j * p.sub.h);
+      error = std::max(error, std::fabs(p.u.at(i, j) - exact));
+    }
+  }
+  return error;
+}
+
+TEST(Discretisation, ErrorFallsAsHSquared) {
+  // h = 1/16, 1/32, 1/64, 1/128: each halving of h should divide the error by about four.
+  double previous = converged_error(15);
+  for (int n : {31, 63, 127}) {
+    const double error = converged_error(n);
+    const double ratio = previous / error;
+    EXPECT_GT(ratio, 3.6) << "N = " << n;
+    EXPECT_LT(ratio, 4.4) << "N = " << n;
+    EXPECT_LE(error, ManufacturedSolution::error_bound(1.0 / (n + 1), 0.0) * 1.001);
+    previous = error;
+  }
+}
+
+}  // namespace
+}  // namespace mcb::poisson

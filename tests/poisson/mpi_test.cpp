@@ -1,0 +1,232 @@
+// Distributed behaviour of the solver at whatever rank count the test runs with (1, 2, 4):
+// decomposition-independent results in exact mode, border traffic equal to the analytic
+// border sizes, and inter-cluster traffic exactly across the cluster strips.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <cstring>
+#include <vector>
+
+#include "apps/poisson/solver.hpp"
+
+namespace mcb::poisson {
+namespace {
+
+using harness::ClusterMap;
+using harness::Direction;
+using harness::InstrumentedComm;
+using harness::ProcessGrid;
+
+const std::vector<std::string> kChannels{"top", "bottom", "left", "right"};
+
+int world_size() {
+  int size = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  return size;
+}
+int world_rank() {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  return rank;
+}
+
+// Runs the solver on `comm` with the given grid and returns the rank's problem and outcome;
+// `stats` receives the rank's channel books.
+struct Result {
+  LocalProblem problem;
+  SolverOutcome outcome;
+  std::vector<harness::ChannelStats> stats;
+};
+
+Result run(MPI_Comm comm, const ProcessGrid& grid, const ClusterMap& map, int n,
+           const SolverSettings& settings) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  Result r{LocalProblem::manufactured(Subdomain::of(n, grid, rank)), {}, {}};
+  HaloExchange halo(r.problem.sub, grid, rank);
+  InstrumentedComm setup(comm, map, kChannels, false);
+  halo.exchange_all(setup, r.problem.u);
+  InstrumentedComm instrumented(comm, map, kChannels, true);
+  r.outcome = solve(r.problem, halo, instrumented, settings);
+  for (int d = 0; d < harness::kDirections; ++d) r.stats.push_back(instrumented.stats(d));
+  return r;
+}
+
+// The global interior solution gathered on rank 0 (row-major N x N), empty elsewhere.
+std::vector<double> gather_solution(MPI_Comm comm, const LocalProblem& p) {
+  const Subdomain& s = p.sub;
+  std::vector<double> mine;
+  for (int j = 1; j <= s.ny; ++j) {
+    for (int i = 1; i <= s.nx; ++i) mine.push_back(p.u.at(i, j));
+  }
+  int header[4] = {s.x0, s.y0, s.nx, s.ny};
+  int rank = 0, size = 0;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  std::vector<int> headers(4 * static_cast<size_t>(size));
+  MPI_Gather(header, 4, MPI_INT, headers.data(), 4, MPI_INT, 0, comm);
+  std::vector<int> counts(static_cast<size_t>(size)), offsets(static_cast<size_t>(size));
+  const int count = static_cast<int>(mine.size());
+  MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm);
+  std::vector<double> all;
+  if (rank == 0) {
+    int total = 0;
+    for (int r = 0; r < size; ++r) {
+      offsets[static_cast<size_t>(r)] = total;
+      total += counts[static_cast<size_t>(r)];
+    }
+    all.resize(static_cast<size_t>(total));
+  }
+  MPI_Gatherv(mine.data(), count, MPI_DOUBLE, all.data(), counts.data(), offsets.data(),
+              MPI_DOUBLE, 0, comm);
+  if (rank != 0) return {};
+  const int n = s.n;
+  std::vector<double> global(static_cast<size_t>(n) * n);
+  for (int r = 0; r < size; ++r) {
+    const int* hd = &headers[4 * static_cast<size_t>(r)];
+    int k = offsets[static_cast<size_t>(r)];
+    for (int j = 1; j <= hd[3]; ++j) {
+      for (int i = 1; i <= hd[2]; ++i) {
+        global[static_cast<size_t>(hd[1] + j - 1) * n + (hd[0] + i - 1)] = all[static_cast<size_t>(k++)];
+      }
+    }
+  }
+  return global;
+}
+
+TEST(ExactMode, EveryDecompositionGivesTheSingleProcessResult) {
+  const int n = 37;  // odd, so the rectangles are unequal in both directions
+  SolverSettings settings;
+  settings.halo = HaloMode::exact;
+  settings.omega = optimal_omega(1.0 / (n + 1));
+  settings.tolerance = 1e-8;
+
+  // The single-process answer, computed by every rank on its own.
+  const ProcessGrid single(1, 1);
+  Result serial = run(MPI_COMM_SELF, single, ClusterMap::single(1), n, settings);
+  ASSERT_TRUE(serial.outcome.converged);
+  const std::vector<double> expected = gather_solution(MPI_COMM_SELF, serial.problem);
+
+  const int size = world_size();
+  for (int h = 1; h <= size; ++h) {
+    if (size % h != 0) continue;
+    const ProcessGrid grid(h, size / h);
+    Result r = run(MPI_COMM_WORLD, grid, ClusterMap::single(size), n, settings);
+    EXPECT_EQ(r.outcome.iterations, serial.outcome.iterations) << "grid " << grid.to_string();
+    const std::vector<double> got = gather_solution(MPI_COMM_WORLD, r.problem);
+    if (world_rank() == 0) {
+      ASSERT_EQ(got.size(), expected.size());
+      EXPECT_EQ(0, std::memcmp(got.data(), expected.data(), got.size() * sizeof(double)))
+          << "grid " << grid.to_string() << " differs from 1x1";
+    }
+  }
+}
+
+TEST(PaperMode, SingleProcessEqualsExactMode) {
+  const int n = 24;
+  SolverSettings paper;
+  paper.tolerance = 1e-6;
+  SolverSettings exact = paper;
+  exact.halo = HaloMode::exact;
+  Result a = run(MPI_COMM_SELF, ProcessGrid(1, 1), ClusterMap::single(1), n, paper);
+  Result b = run(MPI_COMM_SELF, ProcessGrid(1, 1), ClusterMap::single(1), n, exact);
+  EXPECT_EQ(a.outcome.iterations, b.outcome.iterations);
+  EXPECT_EQ(a.problem.u.values(), b.problem.u.values());
+}
+
+// Runs exactly `iterations` iterations (the tolerance can never be met).
+SolverSettings fixed_iterations(HaloMode mode, long iterations) {
+  SolverSettings s;
+  s.halo = mode;
+  s.tolerance = 1e-300;
+  s.max_iterations = iterations;
+  return s;
+}
+
+TEST(BorderTraffic, PaperModeBytesEqualWholeBorders) {
+  const int size = world_size();
+  const int rank = world_rank();
+  const ProcessGrid grid = size == 4 ? ProcessGrid(2, 2) : ProcessGrid(size, 1);
+  const int n = 29;
+  const long iterations = 7;
+  Result r = run(MPI_COMM_WORLD, grid, ClusterMap::single(size), n,
+                 fixed_iterations(HaloMode::paper, iterations));
+  ASSERT_EQ(r.outcome.iterations, iterations);
+  const Subdomain& s = r.problem.sub;
+  for (int d = 0; d < harness::kDirections; ++d) {
+    const auto dir = static_cast<Direction>(d);
+    const bool vertical = dir == Direction::top || dir == Direction::bottom;
+    const std::uint64_t border = 8ull * static_cast<std::uint64_t>(vertical ? s.nx : s.ny);
+    const bool has_dest = grid.neighbour(rank, dir) >= 0;
+    const Direction back = d == 0 ? Direction::bottom : d == 1 ? Direction::top
+                         : d == 2 ? Direction::right : Direction::left;
+    const bool has_src = grid.neighbour(rank, back) >= 0;
+    const auto& st = r.stats[static_cast<size_t>(d)];
+    EXPECT_EQ(st.sent[0].bytes, has_dest ? iterations * border : 0) << harness::kDirectionNames[d];
+    EXPECT_EQ(st.sent[0].messages, has_dest ? static_cast<std::uint64_t>(iterations) : 0u);
+    EXPECT_EQ(st.received[0].bytes, has_src ? iterations * border : 0) << harness::kDirectionNames[d];
+    EXPECT_EQ(st.received[0].messages, has_src ? static_cast<std::uint64_t>(iterations) : 0u);
+    EXPECT_EQ(st.sent[1].bytes + st.received[1].bytes, 0u) << "one cluster has no inter traffic";
+  }
+}
+
+TEST(BorderTraffic, ExactModeSendsEachColourOnce) {
+  const int size = world_size();
+  const int rank = world_rank();
+  const ProcessGrid grid = size == 4 ? ProcessGrid(2, 2) : ProcessGrid(1, size);
+  const int n = 30;
+  const long iterations = 5;
+  Result r = run(MPI_COMM_WORLD, grid, ClusterMap::single(size), n,
+                 fixed_iterations(HaloMode::exact, iterations));
+  const Subdomain& s = r.problem.sub;
+  for (int d = 0; d < harness::kDirections; ++d) {
+    const auto dir = static_cast<Direction>(d);
+    const bool vertical = dir == Direction::top || dir == Direction::bottom;
+    const std::uint64_t border = 8ull * static_cast<std::uint64_t>(vertical ? s.nx : s.ny);
+    const bool has_dest = grid.neighbour(rank, dir) >= 0;
+    const auto& st = r.stats[static_cast<size_t>(d)];
+    // Two messages per iteration (black, then red) that together carry the whole border.
+    EXPECT_EQ(st.sent[0].messages, has_dest ? 2u * iterations : 0u);
+    EXPECT_EQ(st.sent[0].bytes, has_dest ? iterations * border : 0u);
+  }
+}
+
+TEST(BorderTraffic, TwoClustersClassifyExactlyTheCrossStripMessages) {
+  const int size = world_size();
+  if (size < 2) GTEST_SKIP() << "two clusters need at least two ranks";
+  const int rank = world_rank();
+  const ProcessGrid grid = size == 4 ? ProcessGrid(2, 2) : ProcessGrid(size, 1);
+  const ClusterMap map = ClusterMap::strips(grid, 2);
+  Result r = run(MPI_COMM_WORLD, grid, map, 20, fixed_iterations(HaloMode::paper, 3));
+  for (int d = 0; d < harness::kDirections; ++d) {
+    const auto dir = static_cast<Direction>(d);
+    const int dest = grid.neighbour(rank, dir);
+    const auto& st = r.stats[static_cast<size_t>(d)];
+    if (dest < 0) continue;
+    const bool crosses = map.cluster_of(dest) != map.cluster_of(rank);
+    EXPECT_EQ(st.sent[1].messages > 0, crosses) << harness::kDirectionNames[d];
+    EXPECT_EQ(st.sent[0].messages > 0, !crosses) << harness::kDirectionNames[d];
+    if (crosses) {
+      EXPECT_GT(st.time[1] + st.time[0], 0.0);
+    }
+  }
+  // Only left/right steps cross vertical strips.
+  EXPECT_EQ(r.stats[0].sent[1].messages + r.stats[1].sent[1].messages, 0u);
+}
+
+TEST(Timeline, PaperCommunicationTimeIsWithinTheRun) {
+  const int size = world_size();
+  const ProcessGrid grid(size, 1);
+  SolverSettings s = fixed_iterations(HaloMode::paper, 50);
+  s.sync = true;
+  Result r = run(MPI_COMM_WORLD, grid, ClusterMap::single(size), 40, s);
+  const double paper = r.outcome.timeline.paper_time(MPI_COMM_WORLD, 0.0);
+  EXPECT_EQ(r.outcome.timeline.phases(), 50u);
+  EXPECT_GE(paper, 0.0);
+  double wall = 0;
+  MPI_Allreduce(&r.outcome.wall_time, &wall, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  EXPECT_LE(paper, wall);
+}
+
+}  // namespace
+}  // namespace mcb::poisson
