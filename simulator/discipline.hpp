@@ -1,0 +1,43 @@
+#pragma once
+/// @file
+/// @brief Queue disciplines: which job of a queue starts next. One file each: FCFS (the
+/// DAS-2 paper's), EASY backfilling, conservative backfilling.
+
+#include "simulator/job.hpp"
+#include "simulator/types.hpp"
+
+#include <memory>
+#include <span>
+#include <string_view>
+
+namespace mcb::sim {
+
+class Sim;
+
+/// @brief A queue discipline, applied to every queue of the policy.
+class QueueDiscipline {
+ public:
+  virtual ~QueueDiscipline() = default;
+  virtual std::string_view name() const = 0;
+  /// Whether it plans with requested times (and re-enables a queue when a job arrives).
+  virtual bool backfilling() const = 0;
+
+  /// A job joined a queue.
+  virtual void on_arrival(Sim& /*sim*/, JobId /*id*/) {}
+  /// A job departed (before it is removed from the system).
+  virtual void on_departure(Sim& /*sim*/, JobId /*id*/) {}
+  /// Before the scheduling pass of an instant.
+  virtual void begin_pass(Sim& /*sim*/) {}
+  /// @brief A job of queue @p q that can start now, and where: writes its id and processors
+  /// per cluster. False if none.
+  virtual bool select(Sim& sim, int q, JobId& id, std::span<int> alloc) = 0;
+  /// A job started.
+  virtual void on_start(Sim& /*sim*/, JobId /*id*/) {}
+  /// Next time after now at which a planned start is due (kNever: none).
+  virtual Time next_wakeup(const Sim& /*sim*/) const { return kNever; }
+};
+
+/// @brief The discipline named fcfs, easy or cons. @throws std::invalid_argument otherwise.
+std::unique_ptr<QueueDiscipline> make_discipline(std::string_view name);
+
+}  // namespace mcb::sim

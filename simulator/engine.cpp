@@ -1,0 +1,178 @@
+#include "simulator/engine.hpp"
+
+#include "simulator/discipline.hpp"
+#include "simulator/policy.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace mcb::sim {
+
+JobId JobStore::add() {
+  if (!free_.empty()) {
+    const JobId id = free_.back();
+    free_.pop_back();
+    return id;
+  }
+  jobs_.emplace_back();
+  return static_cast<JobId>(jobs_.size() - 1);
+}
+
+void JobQueue::push_back(JobStore& store, JobId id) {
+  Job& j = store[id];
+  j.prev = tail_;
+  j.next = kNoJob;
+  if (tail_ != kNoJob) {
+    store[tail_].next = id;
+  } else {
+    head_ = id;
+  }
+  tail_ = id;
+  ++size_;
+}
+
+void JobQueue::remove(JobStore& store, JobId id) {
+  Job& j = store[id];
+  if (j.prev != kNoJob) {
+    store[j.prev].next = j.next;
+  } else {
+    head_ = j.next;
+  }
+  if (j.next != kNoJob) {
+    store[j.next].prev = j.prev;
+  } else {
+    tail_ = j.prev;
+  }
+  j.prev = j.next = kNoJob;
+  --size_;
+}
+
+Sim::Sim(MachineSpec machine, std::unique_ptr<Policy> policy,
+         std::unique_ptr<QueueDiscipline> discipline, std::unique_ptr<PlacementRule> placement,
+         ServiceModel service, RunLimits limits)
+    : machine_(std::move(machine)),
+      policy_(std::move(policy)),
+      discipline_(std::move(discipline)),
+      placement_(std::move(placement)),
+      service_(service),
+      limits_(limits),
+      routing_(limits.routing_seed),
+      queues_(static_cast<size_t>(policy_->queue_count())) {}
+
+Sim::~Sim() = default;
+
+void Sim::avail_now(const Job& job, std::span<int> out) const {
+  const auto idle = machine_.idle();
+  for (size_t c = 0; c < idle.size(); ++c) out[c] = (job.allowed >> c & 1) ? idle[c] : 0;
+}
+
+double Sim::requested_duration(const Job& job, std::span<const int> alloc) const {
+  int k = 0;
+  for (int p : alloc) k += p > 0;
+  return service_.requested_base(job, k) / machine_.slowest(alloc);
+}
+
+bool Sim::try_start(int q) {
+  if (queue(q).empty() || !policy_->may_start(q, *this)) return false;
+  int buf[kMaxClusters];
+  std::span<int> alloc(buf, static_cast<size_t>(machine_.clusters()));
+  JobId id = kNoJob;
+  if (!discipline_->select(*this, q, id, alloc)) return false;
+  start(id, alloc);
+  return true;
+}
+
+void Sim::start(JobId id, std::span<const int> alloc) {
+  Job& j = store_[id];
+  queue(j.queue).remove(store_, id);
+  --waiting_;
+  machine_.allocate(alloc);
+  j.alloc.assign(alloc.begin(), alloc.end());
+  const int k = spread(j.alloc);
+  const double slowest = machine_.slowest(alloc);
+  j.start = now_;
+  j.service = service_.base(j, k) / slowest;
+  j.net_service = service_.net_base(j) / slowest;
+  j.expected_end = now_ + service_.requested_base(j, k) / slowest;
+  j.end = now_ + j.service;
+  j.components_run =
+      j.req.type == RequestType::kFlexible ? k : static_cast<int>(j.req.sizes.size());
+  j.running_index = static_cast<std::uint32_t>(running_.size());
+  running_.push_back(id);
+  departures_.push({j.end, starts_++, id});
+  ++version_;
+  discipline_->on_start(*this, id);
+  observer_->on_start(j, *this);
+}
+
+void Sim::admit(JobId id) {
+  Job& j = store_[id];
+  j.seq = arrivals_++;
+  j.measured = j.seq >= limits_.warmup_jobs;
+  j.prev = j.next = kNoJob;
+  j.res_start = j.res_end = j.first_reservation = kNever;
+  j.start = j.expected_end = j.end = kNever;
+  policy_->admit(j, machine_.spec(), routing_);
+  j.plan = service_.plan(j, machine_);
+  queue(j.queue).push_back(store_, id);
+  ++waiting_;
+  ++version_;
+  observer_->on_arrival(j, *this);
+  discipline_->on_arrival(*this, id);
+  policy_->on_arrival(j.queue, discipline_->backfilling());
+}
+
+void Sim::depart(JobId id) {
+  Job& j = store_[id];
+  machine_.release(j.alloc);
+  const std::uint32_t at = j.running_index;
+  running_[at] = running_.back();
+  store_[running_[at]].running_index = at;
+  running_.pop_back();
+  ++version_;
+  observer_->on_departure(j, *this);
+  discipline_->on_departure(*this, id);
+  policy_->on_departure();
+  store_.remove(id);
+}
+
+RunEnd Sim::run(JobSource& source, Observer& observer) {
+  observer_ = &observer;
+  RunEnd end;
+  JobId pending = store_.add();
+  bool more = source.next(store_[pending]);
+  if (!more) observer.on_arrivals_end(*this);
+  while (true) {
+    const Time t_arrival = more ? store_[pending].submit : kNever;
+    const Time t_departure = departures_.empty() ? kNever : departures_.top().time;
+    const Time t_wakeup = discipline_->next_wakeup(*this);
+    const Time t = std::min({t_arrival, t_departure, t_wakeup});
+    if (t == kNever) break;
+    if (t < now_) throw std::logic_error("event before the current time");
+    now_ = t;
+    while (!departures_.empty() && departures_.top().time == now_) {
+      const JobId id = departures_.top().id;
+      departures_.pop();
+      depart(id);
+    }
+    while (more && store_[pending].submit == now_) {
+      admit(pending);
+      pending = store_.add();
+      more = source.next(store_[pending]);
+      if (!more) observer.on_arrivals_end(*this);
+    }
+    if (t == t_wakeup) policy_->on_timer();
+    discipline_->begin_pass(*this);
+    policy_->schedule(*this);
+    if (waiting_ + running_.size() > limits_.max_in_system) {
+      end.stopped_early = true;
+      if (more) observer.on_arrivals_end(*this);
+      break;
+    }
+  }
+  end.time = now_;
+  end.arrivals = arrivals_;
+  return end;
+}
+
+}  // namespace mcb::sim

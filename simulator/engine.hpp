@@ -1,0 +1,164 @@
+#pragma once
+/// @file
+/// @brief The discrete-event engine: arrivals streamed from a workload, departures from a
+/// heap, and after the events of each instant one scheduling pass of the policy, whose queues
+/// pick their jobs with the queue discipline and place them with the placement rule.
+/// Departures at an instant are processed before arrivals and before any start.
+
+#include "simulator/job.hpp"
+#include "simulator/machine.hpp"
+#include "simulator/placement.hpp"
+#include "simulator/rng.hpp"
+#include "simulator/service.hpp"
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <queue>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace mcb::sim {
+
+class Sim;
+class Policy;
+class QueueDiscipline;
+
+/// @brief Where jobs come from, in submit order. Fills a job's workload fields (id, submit,
+/// app, req, home, price, line).
+class JobSource {
+ public:
+  virtual ~JobSource() = default;
+  /// False at the end of the workload.
+  virtual bool next(Job& job) = 0;
+};
+
+/// @brief Watches a run (statistics, per-job output).
+class Observer {
+ public:
+  virtual ~Observer() = default;
+  virtual void on_arrival(const Job&, const Sim&) {}
+  virtual void on_start(const Job&, const Sim&) {}
+  virtual void on_departure(const Job&, const Sim&) {}
+  /// The last job has arrived (or the run stops early).
+  virtual void on_arrivals_end(const Sim&) {}
+};
+
+/// @brief Storage for the jobs in the system; slots are reused, references stay valid.
+class JobStore {
+ public:
+  JobId add();
+  void remove(JobId id) { free_.push_back(id); }
+  Job& operator[](JobId id) { return jobs_[id]; }
+  const Job& operator[](JobId id) const { return jobs_[id]; }
+  size_t capacity() const { return jobs_.size(); }
+
+ private:
+  std::deque<Job> jobs_;
+  std::vector<JobId> free_;
+};
+
+/// @brief A FIFO queue of jobs threaded through the job store (removal anywhere is O(1)).
+class JobQueue {
+ public:
+  JobId front() const { return head_; }
+  bool empty() const { return size_ == 0; }
+  size_t size() const { return size_; }
+  void push_back(JobStore& store, JobId id);
+  void remove(JobStore& store, JobId id);
+
+ private:
+  JobId head_ = kNoJob, tail_ = kNoJob;
+  size_t size_ = 0;
+};
+
+/// @brief Limits of one run.
+struct RunLimits {
+  std::uint64_t warmup_jobs = 0;        //!< first jobs (arrival order) left out of statistics
+  std::uint64_t max_in_system = 200000; //!< stop (saturated) past this many jobs in the system
+  std::uint64_t backfill_depth = 0;     //!< jobs behind a head a backfilling queue may try (0: all)
+  std::uint64_t routing_seed = 1;       //!< home clusters of jobs that have none
+};
+
+/// @brief How a run ended.
+struct RunEnd {
+  bool stopped_early = false;  //!< jobs in the system passed max_in_system
+  Time time = 0;               //!< time of the last event
+  std::uint64_t arrivals = 0;
+};
+
+/// @brief One simulation: a machine, a policy with its queues, a discipline, a placement rule.
+class Sim {
+ public:
+  Sim(MachineSpec machine, std::unique_ptr<Policy> policy,
+      std::unique_ptr<QueueDiscipline> discipline, std::unique_ptr<PlacementRule> placement,
+      ServiceModel service, RunLimits limits);
+  ~Sim();
+  Sim(const Sim&) = delete;
+  Sim& operator=(const Sim&) = delete;
+
+  /// Runs the workload to its end (every job departed) or until it saturates.
+  RunEnd run(JobSource& source, Observer& observer);
+
+  // --- What policies and disciplines use.
+  Time now() const { return now_; }
+  const Machine& machine() const { return machine_; }
+  const PlacementRule& placement() const { return *placement_; }
+  const ServiceModel& service() const { return service_; }
+  Policy& policy() { return *policy_; }
+  const Policy& policy() const { return *policy_; }
+  QueueDiscipline& discipline() { return *discipline_; }
+  Job& job(JobId id) { return store_[id]; }
+  const Job& job(JobId id) const { return store_[id]; }
+  JobQueue& queue(int q) { return queues_[static_cast<size_t>(q)]; }
+  const JobQueue& queue(int q) const { return queues_[static_cast<size_t>(q)]; }
+  int queue_count() const { return static_cast<int>(queues_.size()); }
+  std::span<const JobId> running() const { return running_; }
+  std::uint64_t waiting() const { return waiting_; }
+  const RunLimits& limits() const { return limits_; }
+  /// Changes whenever a job arrives, starts or departs.
+  std::uint64_t version() const { return version_; }
+
+  /// Idle processors now in the clusters @p job may use (0 elsewhere).
+  void avail_now(const Job& job, std::span<int> out) const;
+  /// Asks the discipline for a job of queue @p q that can start now and starts it.
+  bool try_start(int q);
+  /// Starts job @p id now on @p alloc (processors per cluster).
+  void start(JobId id, std::span<const int> alloc);
+  /// Requested duration of @p job on @p alloc, in seconds.
+  double requested_duration(const Job& job, std::span<const int> alloc) const;
+
+ private:
+  struct Departure {
+    Time time;
+    std::uint64_t order;
+    JobId id;
+    bool operator>(const Departure& o) const {
+      return time != o.time ? time > o.time : order > o.order;
+    }
+  };
+  void admit(JobId id);
+  void depart(JobId id);
+
+  Machine machine_;
+  std::unique_ptr<Policy> policy_;
+  std::unique_ptr<QueueDiscipline> discipline_;
+  std::unique_ptr<PlacementRule> placement_;
+  ServiceModel service_;
+  RunLimits limits_;
+  Rng routing_;
+
+  JobStore store_;
+  std::vector<JobQueue> queues_;
+  std::vector<JobId> running_;
+  std::priority_queue<Departure, std::vector<Departure>, std::greater<>> departures_;
+  Observer* observer_ = nullptr;
+  Time now_ = 0;
+  std::uint64_t version_ = 0;
+  std::uint64_t starts_ = 0;
+  std::uint64_t waiting_ = 0;
+  std::uint64_t arrivals_ = 0;
+};
+
+}  // namespace mcb::sim

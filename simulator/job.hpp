@@ -1,0 +1,65 @@
+#pragma once
+/// @file
+/// @brief A job in the simulated system: what the workload said, what admission decided, and
+/// its reservation and run.
+
+#include "simulator/tables.hpp"
+#include "simulator/types.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace mcb::sim {
+
+using JobId = std::uint32_t;
+inline constexpr JobId kNoJob = ~JobId{0};
+
+/// @brief Where a job's service time comes from.
+struct Pricing {
+  const PriceList* table = nullptr;  //!< runtime-table prices by number of clusters, or null
+  double runtime = -1;               //!< else: single-cluster runtime at speed 1 (traces)
+  double requested = -1;             //!< user's requested time on one cluster, -1 unknown
+};
+
+/// @brief One job from its arrival to its departure.
+struct Job {
+  // From the workload.
+  std::int64_t id = 0;
+  std::uint64_t seq = 0;  //!< arrival order, from 0
+  int app = 0;            //!< index into the run's application names
+  Time submit = 0;
+  Request req;
+  int home = -1;  //!< home cluster (-1: none given)
+  Pricing price;
+  long line = 0;  //!< source line in a trace (0: synthetic)
+
+  // Decided at admission.
+  int queue = 0;
+  ClusterMask allowed = kAllClusters;  //!< clusters the job may use
+  Time plan = 0;  //!< requested time of the longest placement the job may get (backfilling)
+  bool measured = false;  //!< counted in the statistics (not in the warm-up)
+
+  // Queue links (intrusive list).
+  JobId prev = kNoJob, next = kNoJob;
+
+  // Reservation (EASY, conservative).
+  Time res_start = kNever, res_end = kNever;
+  Time first_reservation = kNever;  //!< the first start time the scheduler promised
+  std::vector<int> res_alloc;
+
+  // Running.
+  Time start = kNever, expected_end = kNever, end = kNever;
+  double service = 0, net_service = 0;
+  std::vector<int> alloc;  //!< processors per cluster
+  int components_run = 0;
+  std::uint32_t running_index = 0;
+};
+
+/// Number of clusters with a non-zero count.
+inline int spread(const std::vector<int>& alloc) {
+  int k = 0;
+  for (int p : alloc) k += p > 0;
+  return k;
+}
+
+}  // namespace mcb::sim

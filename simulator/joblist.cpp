@@ -1,0 +1,128 @@
+#include "simulator/joblist.hpp"
+
+#include "common/errors.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+namespace mcb::sim {
+namespace {
+
+std::string trim(const std::string& s) {
+  size_t b = 0, e = s.size();
+  while (b < e && (s[b] == ' ' || s[b] == '\t' || s[b] == '\r')) ++b;
+  while (e > b && (s[e - 1] == ' ' || s[e - 1] == '\t' || s[e - 1] == '\r')) --e;
+  return s.substr(b, e - b);
+}
+
+std::vector<std::string> split(const std::string& line, char sep) {
+  std::vector<std::string> out;
+  std::string cell;
+  std::istringstream in(line);
+  while (std::getline(in, cell, sep)) out.push_back(trim(cell));
+  if (!line.empty() && line.back() == sep) out.emplace_back();
+  return out;
+}
+
+const char* const kColumns[] = {"id",   "submit", "app",      "runtime",       "requested",
+                                "type", "components", "clusters", "home", "min_component",
+                                "max_component", "max_components"};
+
+}  // namespace
+
+JobListReader::JobListReader(const std::string& path) : path_(path), in_(path) {
+  if (!in_) throw UsageError("--trace: cannot read '" + path + "'");
+  std::string line;
+  while (std::getline(in_, line)) {
+    ++number_;
+    if (trim(line).empty() || trim(line)[0] == '#') continue;
+    const auto header = split(line, ',');
+    columns_ = header.size();
+    for (size_t i = 0; i < header.size(); ++i) {
+      bool known = false;
+      for (const char* c : kColumns) known = known || header[i] == c;
+      if (!known) {
+        throw UsageError("--trace: " + path + ":" + std::to_string(number_) + ": unknown column '" +
+                         header[i] + "'");
+      }
+      col_[header[i]] = i;
+    }
+    for (const char* need : {"submit", "components"}) {
+      if (!col_.count(need)) {
+        throw UsageError("--trace: " + path + ":" + std::to_string(number_) +
+                         ": header lacks the column '" + need + "'");
+      }
+    }
+    return;
+  }
+  throw UsageError("--trace: " + path + ": no header line");
+}
+
+bool JobListReader::next(ListRecord& r) {
+  std::string line;
+  while (true) {
+    if (!std::getline(in_, line)) return false;
+    ++number_;
+    if (!trim(line).empty() && trim(line)[0] != '#') break;
+  }
+  const std::string where = "--trace: " + path_ + ":" + std::to_string(number_) + ": ";
+  const auto cells = split(line, ',');
+  if (cells.size() != columns_) {
+    throw UsageError(where + std::to_string(cells.size()) + " cells, the header has " +
+                     std::to_string(columns_));
+  }
+  const auto cell = [&](const char* name) -> std::string {
+    auto it = col_.find(name);
+    return it == col_.end() ? std::string() : cells[it->second];
+  };
+  const auto number = [&](const std::string& name, const std::string& v, bool integer,
+                          double lowest) {
+    double x = 0;
+    auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
+    if (ec != std::errc() || p != v.data() + v.size() || !std::isfinite(x) || x < lowest ||
+        (integer && (x != std::floor(x) || x > 1e12))) {
+      throw UsageError(where + "column '" + name + "': '" + v + "' is not " +
+                       (integer ? "an integer" : "a number") + " >= " + std::to_string(static_cast<long long>(lowest)));
+    }
+    return x;
+  };
+  const auto list = [&](const char* name, double lowest) {
+    std::vector<int> out;
+    const std::string v = cell(name);
+    if (v.empty()) return out;
+    for (const auto& part : split(v, '+')) out.push_back(static_cast<int>(number(name, part, true, lowest)));
+    return out;
+  };
+  r = ListRecord{};
+  r.line = number_;
+  if (!cell("id").empty()) r.id = static_cast<std::int64_t>(number("id", cell("id"), true, 0));
+  r.submit = number("submit", cell("submit"), false, 0);
+  r.app = cell("app");
+  if (!cell("runtime").empty()) r.runtime = number("runtime", cell("runtime"), false, 0);
+  if (!cell("requested").empty()) r.requested = number("requested", cell("requested"), false, 0);
+  if (!cell("type").empty()) {
+    try {
+      r.type = parse_request_type(cell("type"));
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(where + "column 'type': " + e.what());
+    }
+  }
+  r.sizes = list("components", 1);
+  if (r.sizes.empty()) throw UsageError(where + "column 'components' is empty");
+  r.clusters = list("clusters", 0);
+  if (!cell("home").empty()) r.home = static_cast<int>(number("home", cell("home"), true, 0));
+  if (!cell("min_component").empty()) {
+    r.min_component = static_cast<int>(number("min_component", cell("min_component"), true, 1));
+  }
+  if (!cell("max_component").empty()) {
+    r.max_component = static_cast<int>(number("max_component", cell("max_component"), true, 1));
+  }
+  if (!cell("max_components").empty()) {
+    r.max_components = static_cast<int>(number("max_components", cell("max_components"), true, 1));
+  }
+  return true;
+}
+
+}  // namespace mcb::sim

@@ -1,0 +1,50 @@
+#pragma once
+/// @file
+/// @brief Reader of CSV job lists with explicit components, for co-allocated traces. A header
+/// names the columns: submit and components are required; id, app, runtime, requested, type,
+/// clusters, home, min_component, max_component, max_components are optional. Components and
+/// clusters are written "16+16" and "0+2".
+
+#include "simulator/types.hpp"
+
+#include <fstream>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mcb::sim {
+
+/// @brief One job of a list (-1 where not given).
+struct ListRecord {
+  long line = 0;
+  std::int64_t id = -1;
+  double submit = 0;
+  std::string app;
+  double runtime = -1;
+  double requested = -1;
+  std::optional<RequestType> type;
+  std::vector<int> sizes;
+  std::vector<int> clusters;
+  int home = -1;
+  int min_component = 1, max_component = 0, max_components = 0;
+};
+
+/// @brief Streams a CSV job list.
+class JobListReader {
+ public:
+  /// @throws UsageError "--trace: ..." when the file is unreadable or its header is bad.
+  explicit JobListReader(const std::string& path);
+  /// @throws UsageError "--trace: <path>:<line>: ..." for a malformed line.
+  bool next(ListRecord& record);
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+  std::ifstream in_;
+  std::map<std::string, size_t> col_;
+  size_t columns_ = 0;
+  long number_ = 0;
+};
+
+}  // namespace mcb::sim

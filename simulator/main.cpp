@@ -1,0 +1,155 @@
+/// @file
+/// @brief mcb-sim: the trace-driven co-allocation simulator. Checks everything, runs the
+/// study's simulations (shared among MPI ranks when started by mpirun), and writes jobs.csv
+/// and summary.json, or sweep.csv and sweep.json, atomically under --output.
+#include "common/cli.hpp"
+#include "common/environment.hpp"
+#include "common/errors.hpp"
+#include "common/files.hpp"
+#include "simulator/mpi_world.hpp"
+#include "simulator/options.hpp"
+#include "simulator/recorder.hpp"
+#include "simulator/report.hpp"
+#include "simulator/study.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <optional>
+
+namespace {
+
+using mcb::sim::Study;
+
+// Per-job lines go to a temporary file beside jobs.csv, renamed into place at the end.
+class JobsFile {
+ public:
+  explicit JobsFile(std::string path)
+      : path_(std::move(path)), tmp_(path_ + ".tmp." + std::to_string(::getpid())) {
+    out_.rdbuf()->pubsetbuf(buffer_.get(), kBuffer);
+    out_.open(tmp_, std::ios::out | std::ios::trunc);
+    if (!out_) throw std::runtime_error("cannot open '" + tmp_ + "'");
+    out_ << mcb::sim::kJobsCsvHeader << '\n';
+  }
+  ~JobsFile() {
+    if (!done_) {
+      out_.close();
+      std::remove(tmp_.c_str());
+    }
+  }
+  std::ostream& stream() { return out_; }
+  void commit() {
+    out_.flush();
+    out_.close();
+    if (!out_) throw std::runtime_error("cannot write '" + tmp_ + "'");
+    if (std::rename(tmp_.c_str(), path_.c_str()) != 0) {
+      throw std::runtime_error("cannot rename '" + tmp_ + "' to '" + path_ + "'");
+    }
+    done_ = true;
+  }
+
+ private:
+  static constexpr size_t kBuffer = 1 << 20;
+  std::string path_, tmp_;
+  std::unique_ptr<char[]> buffer_ = std::make_unique<char[]>(kBuffer);
+  std::ofstream out_;
+  bool done_ = false;
+};
+
+int body(mcb::sim::MpiWorld& world, int argc, char** argv) {
+  mcb::sim::Options options;
+  std::optional<Study> study;
+  // Rank 0 parses and checks; the others learn the outcome, then parse the same arguments.
+  int status = 0;
+  if (world.rank() == 0) {
+    try {
+      if (!mcb::sim::parse_options(argc, argv, options)) {
+        status = -1;
+      } else {
+        study.emplace(Study::build(options));
+      }
+    } catch (...) {
+      status = world.broadcast(mcb::kUsageExitCode);
+      throw;
+    }
+  }
+  status = world.broadcast(status);
+  if (status == -1) return 0;
+  if (status != 0) return status;
+  if (world.rank() != 0) {
+    mcb::sim::parse_options(argc, argv, options);
+    study.emplace(Study::build(options));
+  }
+
+  namespace fs = std::filesystem;
+  const fs::path dir(options.output);
+  const bool single = !study->sweep();
+  std::unique_ptr<JobsFile> jobs;
+  bool created = false;
+  if (world.rank() == 0) {
+    std::error_code ec;
+    created = !fs::exists(dir, ec);
+    fs::create_directories(dir);
+    if (single && !options.no_jobs_csv) jobs = std::make_unique<JobsFile>((dir / "jobs.csv").string());
+  }
+
+  // Items are dealt round-robin; results travel as JSON so they are the same at any rank count.
+  nlohmann::json mine = nlohmann::json::array();
+  std::string failure;
+  try {
+    for (size_t i = static_cast<size_t>(world.rank()); i < study->item_count();
+         i += static_cast<size_t>(world.size())) {
+      std::ostream* csv = (i == 0 && jobs) ? &jobs->stream() : nullptr;
+      mine.push_back(study->run_item(i, csv));
+    }
+  } catch (const std::exception& e) {
+    failure = e.what();
+  }
+  const auto gathered = world.gather(failure.empty() ? mine.dump() : "!" + failure);
+  if (world.rank() != 0) return 0;
+
+  std::vector<nlohmann::json> results(study->item_count());
+  for (const std::string& text : gathered) {
+    if (!text.empty() && text.front() == '!') {
+      jobs.reset();
+      if (created) fs::remove(dir);
+      throw std::runtime_error(text.substr(1));
+    }
+    for (const auto& r : nlohmann::json::parse(text)) {
+      const size_t index = r["point"].get<size_t>() * static_cast<size_t>(study->replications()) +
+                           r["replication"].get<size_t>();
+      results[index] = r;
+    }
+  }
+  const nlohmann::json env = mcb::environment_block(argc, argv);
+  if (single) {
+    const nlohmann::json doc = mcb::sim::summary_document(*study, results, env);
+    mcb::write_file_atomically((dir / "summary.json").string(), doc.dump(2) + "\n");
+    if (jobs) jobs->commit();
+    const auto& r = doc["result"];
+    std::cout << "mcb-sim: " << r["jobs"]["measured_completed"] << " measured jobs; mean response "
+              << r["response"]["mean"] << " s; utilization gross " << r["utilization"]["gross"]
+              << ", net " << r["utilization"]["net"] << "; "
+              << (r["saturated"].get<bool>() ? "SATURATED" : "not saturated") << "; wrote "
+              << (dir / "summary.json").string() << std::endl;
+  } else {
+    mcb::write_file_atomically((dir / "sweep.csv").string(), mcb::sim::sweep_csv(*study, results));
+    const nlohmann::json doc = mcb::sim::sweep_document(*study, results, env);
+    mcb::write_file_atomically((dir / "sweep.json").string(), doc.dump(2) + "\n");
+    std::cout << "mcb-sim: " << study->points().size() << " points x " << study->replications()
+              << " replications on " << world.size() << " rank(s); wrote "
+              << (dir / "sweep.csv").string() << std::endl;
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  mcb::sim::MpiWorld world(argc, argv);
+  return mcb::cli::run("mcb-sim", [&] { return body(world, argc, argv); });
+}

@@ -1,0 +1,61 @@
+#pragma once
+/// @file
+/// @brief Options of mcb-sim: one struct with the defaults, parsed through mcb::cli::parse.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mcb::sim {
+
+/// @brief Every option of mcb-sim, with its default. Lists ("gs,ls") and ranges
+/// ("0.1:0.9:0.1") make a sweep.
+struct Options {
+  // Workload.
+  std::string workload;        //!< built-in mix (poisson, ensflow, mixed) or mix INI file
+  std::string trace;           //!< SWF file, or CSV job list (.csv)
+  long long jobs = 50000;      //!< synthetic: number of jobs
+  std::string rate;            //!< arrivals per second (list or range)
+  std::string utilization;     //!< target net utilization (list or range)
+  std::string request = "unordered";  //!< request type of generated and SWF jobs
+  // System and scheduling.
+  std::string clusters = "4x32";
+  std::string speeds;          //!< one per cluster, or one for all (default 1)
+  std::string policy = "gs";   //!< gs|ls|lp|ic|grid (list)
+  std::string placement = "wf";  //!< wf|fcm|ff|bf (list)
+  std::string rule = "no";     //!< no|co|rco|fco (list)
+  std::string queue = "fcfs";  //!< fcfs|easy|cons (list)
+  int max_component = 0;       //!< [rco]/[fco] component limit (0: half the smallest cluster)
+  long long backfill_depth = 0;  //!< jobs behind a head EASY may try (0: all)
+  // Service times.
+  std::vector<std::string> tables;  //!< directories (runtimes.csv) or CSV files
+  std::string statistic = "avg";
+  std::vector<std::string> problems;  //!< app=problem
+  std::string system;
+  double estimate_factor = 1.0;  //!< requested time = factor x service time (tables)
+  double coalloc_factor = 1.25;  //!< trace runtimes x factor when spread over clusters
+  // Statistics.
+  std::uint64_t seed = 1;
+  int replications = 1;
+  std::string warmup = "10%";
+  int batches = 20;
+  std::string bsld_threshold = "10s";
+  double saturation_backlog = 0.05;
+  long long max_in_system = 200000;
+  // Output.
+  std::string output;
+  bool no_jobs_csv = false;
+};
+
+/// @brief Parses the command line (and --config FILE). Returns false when --help was printed.
+/// @throws UsageError on unknown options and malformed values.
+bool parse_options(int argc, const char* const* argv, Options& options);
+
+/// @brief Splits "a,b,c" into its items. @throws UsageError naming @p option on empty items.
+std::vector<std::string> split_list(const std::string& option, const std::string& text);
+
+/// @brief Parses "0.5", "0.3,0.5" or "0.1:0.9:0.1" (inclusive) into positive numbers.
+/// @throws UsageError naming @p option.
+std::vector<double> parse_values(const std::string& option, const std::string& text);
+
+}  // namespace mcb::sim

@@ -1,0 +1,110 @@
+#include "simulator/placement.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace mcb::sim {
+
+std::unique_ptr<PlacementRule> make_worst_fit();
+std::unique_ptr<PlacementRule> make_flexible_cluster_minimization();
+std::unique_ptr<PlacementRule> make_first_fit();
+std::unique_ptr<PlacementRule> make_best_fit();
+
+std::unique_ptr<PlacementRule> make_placement(std::string_view name) {
+  if (name == "wf") return make_worst_fit();
+  if (name == "fcm") return make_flexible_cluster_minimization();
+  if (name == "ff") return make_first_fit();
+  if (name == "bf") return make_best_fit();
+  throw std::invalid_argument("'" + std::string(name) + "' is not a placement (wf, fcm, ff, bf)");
+}
+
+bool PlacementRule::place(const Request& req, std::span<const int> avail,
+                          std::span<int> out) const {
+  std::fill(out.begin(), out.end(), 0);
+  const int clusters = static_cast<int>(avail.size());
+  switch (req.type) {
+    case RequestType::kFixed:
+      for (size_t i = 0; i < req.sizes.size(); ++i) {
+        const int c = req.clusters[i];
+        if (c < 0 || c >= clusters) return false;
+        out[static_cast<size_t>(c)] += req.sizes[i];
+        if (out[static_cast<size_t>(c)] > avail[static_cast<size_t>(c)]) return false;
+      }
+      return true;
+    case RequestType::kUnordered:
+    case RequestType::kNonFixed: {
+      const bool distinct = req.type == RequestType::kUnordered;
+      if (distinct && static_cast<int>(req.sizes.size()) > clusters) return false;
+      int free_buf[kMaxClusters];
+      std::span<int> free(free_buf, avail.size());
+      std::copy(avail.begin(), avail.end(), free.begin());
+      for (int size : req.sizes) {
+        const int c = choose(size, free, out, distinct);
+        if (c < 0) return false;
+        free[static_cast<size_t>(c)] -= size;
+        out[static_cast<size_t>(c)] += size;
+      }
+      return true;
+    }
+    case RequestType::kFlexible: return place_flexible(req, avail, out);
+  }
+  return false;
+}
+
+namespace placement_detail {
+
+FlexLimits flex_limits(const Request& req, int clusters) {
+  FlexLimits lim;
+  lim.lo = std::max(1, req.min_component);
+  lim.cap = req.max_component > 0 ? req.max_component : req.total;
+  int most = std::min(clusters, req.total / lim.lo);
+  if (req.max_components > 0) most = std::min(most, req.max_components);
+  for (int k = 1; k <= most && k < 64; ++k) {
+    if ((req.allowed_counts >> k & 1) && static_cast<long long>(k) * lim.cap >= req.total) {
+      lim.counts |= std::uint64_t{1} << k;
+    }
+  }
+  return lim;
+}
+
+int most_free(std::span<const int> free, std::span<const int> taken, bool distinct, int size) {
+  int best = -1;
+  for (size_t c = 0; c < free.size(); ++c) {
+    if (distinct && taken[c] > 0) continue;
+    if (free[c] < size) continue;
+    if (best < 0 || free[c] > free[static_cast<size_t>(best)]) best = static_cast<int>(c);
+  }
+  return best;
+}
+
+bool fill_in_order(int n, int k, const FlexLimits& lim, std::span<const int> order,
+                   std::span<const int> avail, std::span<int> out) {
+  std::fill(out.begin(), out.end(), 0);
+  int remaining = n;
+  int placed = 0;
+  for (int c : order) {
+    if (placed == k) break;
+    const int cap = std::min(avail[static_cast<size_t>(c)], lim.cap);
+    if (cap < lim.lo) continue;
+    const int rest = k - 1 - placed;
+    const int take = std::min(cap, remaining - rest * lim.lo);
+    if (take < lim.lo) return false;
+    out[static_cast<size_t>(c)] = take;
+    remaining -= take;
+    ++placed;
+  }
+  return placed == k && remaining == 0;
+}
+
+void order_by_free(std::span<const int> avail, std::span<int> order) {
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+    return avail[static_cast<size_t>(a)] > avail[static_cast<size_t>(b)];
+  });
+}
+
+}  // namespace placement_detail
+}  // namespace mcb::sim

@@ -1,0 +1,67 @@
+#pragma once
+/// @file
+/// @brief Placement rules: where a request's components go, given the processors available
+/// in each cluster. One file per rule: Worst Fit (the DAS-2 paper's), Flexible Cluster
+/// Minimization (001 III.B), First Fit and Best Fit.
+
+#include "simulator/types.hpp"
+
+#include <memory>
+#include <span>
+#include <string_view>
+
+namespace mcb::sim {
+
+/// @brief A placement rule.
+class PlacementRule {
+ public:
+  virtual ~PlacementRule() = default;
+  virtual std::string_view name() const = 0;
+
+  /// @brief Places @p req on clusters with @p avail[c] processors available (0 where the job
+  /// may not go). On success writes the processors taken per cluster into @p out (one entry
+  /// per cluster) and returns true; otherwise returns false and @p out is unspecified.
+  /// Fixed requests go where they say; unordered requests put their components, in decreasing
+  /// size, on distinct clusters; non-fixed ones may put several on one cluster; flexible ones
+  /// are split by the rule within their limits.
+  bool place(const Request& req, std::span<const int> avail, std::span<int> out) const;
+
+ protected:
+  /// Cluster for one component of @p size given the processors still free (@p free) and
+  /// those the job already has (@p taken); with @p distinct, clusters in use are not eligible.
+  /// Returns -1 when none fits.
+  virtual int choose(int size, std::span<const int> free, std::span<const int> taken,
+                     bool distinct) const = 0;
+  /// Splits a flexible request (see the file of each rule).
+  virtual bool place_flexible(const Request& req, std::span<const int> avail,
+                              std::span<int> out) const = 0;
+};
+
+/// @brief The rule named wf, fcm, ff or bf. @throws std::invalid_argument otherwise.
+std::unique_ptr<PlacementRule> make_placement(std::string_view name);
+
+namespace placement_detail {
+
+/// Limits of a flexible request on a system: smallest and largest component, and the
+/// numbers of components (bit k) it may have.
+struct FlexLimits {
+  int lo = 1;
+  int cap = 0;
+  std::uint64_t counts = 0;
+};
+FlexLimits flex_limits(const Request& req, int clusters);
+
+/// Largest free count first, ties to the lower index.
+int most_free(std::span<const int> free, std::span<const int> taken, bool distinct, int size);
+
+/// Splits @p n over the first @p k clusters of @p order that can take at least lo, filling
+/// each in turn as far as the cap and the components still to come allow. False if they
+/// cannot hold n.
+bool fill_in_order(int n, int k, const FlexLimits& lim, std::span<const int> order,
+                   std::span<const int> avail, std::span<int> out);
+
+/// Cluster indices by decreasing available count, ties to the lower index.
+void order_by_free(std::span<const int> avail, std::span<int> order);
+
+}  // namespace placement_detail
+}  // namespace mcb::sim

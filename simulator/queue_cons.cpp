@@ -1,0 +1,162 @@
+/// @file
+/// @brief Conservative backfilling: every job gets a reservation when it arrives (the earliest
+/// time the placement rule fits it for its planned time, around the running jobs and all
+/// earlier reservations) and starts when its reservation is due. When a job ends before its
+/// requested time the plan is compressed: in order of their reservations, jobs are taken out
+/// and put back no later than before (a fresh placement if one fits earlier, else the same
+/// processors earlier), so no reservation is ever delayed. A reservation a policy does not let
+/// start when due (LP's global queue waiting for an empty local queue) is planned again.
+#include "simulator/discipline.hpp"
+#include "simulator/engine.hpp"
+#include "simulator/profile.hpp"
+
+#include <algorithm>
+#include <set>
+#include <tuple>
+#include <vector>
+
+namespace mcb::sim {
+namespace {
+
+struct Key {
+  Time t;
+  std::uint64_t seq;
+  JobId id;
+  bool operator<(const Key& o) const { return std::tie(t, seq) < std::tie(o.t, o.seq); }
+};
+
+class Conservative final : public QueueDiscipline {
+ public:
+  std::string_view name() const override { return "cons"; }
+  bool backfilling() const override { return true; }
+
+  void on_arrival(Sim& sim, JobId id) override {
+    prepare(sim);
+    reserve_fresh(sim, id, sim.now(), kNever);
+  }
+
+  void on_start(Sim& sim, JobId id) override {
+    Job& j = sim.job(id);
+    plan_.erase(Key{j.res_start, j.seq, id});
+    if (j.expected_end < j.res_end) profile_.release(j.expected_end, j.res_end, j.alloc);
+  }
+
+  void on_departure(Sim& sim, JobId id) override {
+    const Job& j = sim.job(id);
+    if (j.end < j.expected_end) {
+      profile_.release(sim.now(), j.expected_end, j.alloc);
+      compress_ = true;
+    }
+  }
+
+  void begin_pass(Sim& sim) override {
+    prepare(sim);
+    if (compress_) {
+      compress_ = false;
+      compress(sim);
+    }
+    while (!plan_.empty() && plan_.begin()->t < sim.now()) {
+      const Key key = *plan_.begin();
+      plan_.erase(plan_.begin());
+      Job& j = sim.job(key.id);
+      profile_.release(sim.now(), j.res_end, j.res_alloc);
+      reserve_fresh(sim, key.id, sim.now(), kNever);
+    }
+  }
+
+  bool select(Sim& sim, int q, JobId& id, std::span<int> alloc) override {
+    for (auto it = plan_.begin(); it != plan_.end() && it->t <= sim.now(); ++it) {
+      const Job& j = sim.job(it->id);
+      if (j.queue != q) continue;
+      bool fits = true;
+      for (size_t c = 0; c < alloc.size(); ++c) {
+        fits = fits && j.res_alloc[c] <= sim.machine().idle(static_cast<int>(c));
+      }
+      if (!fits) continue;
+      std::copy(j.res_alloc.begin(), j.res_alloc.end(), alloc.begin());
+      id = it->id;
+      return true;
+    }
+    return false;
+  }
+
+  Time next_wakeup(const Sim& sim) const override {
+    auto it = plan_.upper_bound(Key{sim.now(), ~std::uint64_t{0}, kNoJob});
+    return it == plan_.end() ? kNever : it->t;
+  }
+
+ private:
+  void prepare(Sim& sim) {
+    if (!started_) {
+      started_ = true;
+      profile_.reset(sim.now(), sim.machine().idle());
+    }
+    profile_.advance(sim.now());
+  }
+
+  // Earliest start in [from, until] with a fresh placement; reserves it. False if none.
+  bool reserve_fresh(Sim& sim, JobId id, Time from, Time until) {
+    Job& j = sim.job(id);
+    const size_t clusters = static_cast<size_t>(sim.machine().clusters());
+    int buf[kMaxClusters];
+    std::span<int> alloc(buf, clusters);
+    const Time t = profile_.earliest(from, j.plan, until, [&](std::span<int> w) {
+      for (size_t c = 0; c < clusters; ++c) {
+        if (!(j.allowed >> c & 1)) w[c] = 0;
+      }
+      return sim.placement().place(j.req, w, alloc);
+    });
+    if (t == kNever) return false;
+    j.res_alloc.assign(alloc.begin(), alloc.end());
+    put(sim, id, t);
+    return true;
+  }
+
+  void put(Sim& sim, JobId id, Time t) {
+    Job& j = sim.job(id);
+    j.res_start = t;
+    j.res_end = t + j.plan;
+    if (j.first_reservation == kNever) j.first_reservation = t;
+    profile_.reserve(t, j.res_end, j.res_alloc);
+    plan_.insert(Key{t, j.seq, id});
+  }
+
+  void compress(Sim& sim) {
+    const std::vector<Key> order(plan_.begin(), plan_.end());
+    const Time now = sim.now();
+    for (const Key& key : order) {
+      Job& j = sim.job(key.id);
+      plan_.erase(key);
+      profile_.release(std::max(now, j.res_start), j.res_end, j.res_alloc);
+      const Time old_start = j.res_start;
+      if (old_start < now) {  // due earlier but held back by the policy: plan it again
+        reserve_fresh(sim, key.id, now, kNever);
+        continue;
+      }
+      const std::vector<int> old_alloc = j.res_alloc;
+      if (reserve_fresh(sim, key.id, now, old_start)) continue;
+      Time t = profile_.earliest(now, j.plan, old_start, [&](std::span<int> w) {
+        for (size_t c = 0; c < w.size(); ++c) {
+          if (w[c] < old_alloc[c]) return false;
+        }
+        return true;
+      });
+      if (t == kNever) t = old_start;
+      j.res_alloc = old_alloc;
+      put(sim, key.id, t);
+    }
+  }
+
+  Profile profile_;
+  std::set<Key> plan_;
+  bool compress_ = false;
+  bool started_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<QueueDiscipline> make_conservative() {
+  return std::make_unique<Conservative>();
+}
+
+}  // namespace mcb::sim

@@ -1,0 +1,99 @@
+/// @file
+/// @brief EASY backfilling: the head of a queue starts if it fits; if it does not, it gets a
+/// reservation (the earliest time the placement rule fits it, planning with the running jobs'
+/// requested end times), and a job behind it may start now only if it fits and delays no
+/// reservation. Every queue's blocked head holds a reservation in one system-wide plan, made in
+/// queue order; a reservation lasts the job's planned (longest requested) time.
+#include "simulator/discipline.hpp"
+#include "simulator/engine.hpp"
+#include "simulator/policy.hpp"
+#include "simulator/profile.hpp"
+
+#include <algorithm>
+
+namespace mcb::sim {
+namespace {
+
+class Easy final : public QueueDiscipline {
+ public:
+  std::string_view name() const override { return "easy"; }
+  bool backfilling() const override { return true; }
+
+  bool select(Sim& sim, int q, JobId& id, std::span<int> alloc) override {
+    const JobId head = sim.queue(q).front();
+    if (head == kNoJob) return false;
+    const size_t clusters = alloc.size();
+    int now_buf[kMaxClusters], window_buf[kMaxClusters];
+    std::span<int> now_avail(now_buf, clusters), window(window_buf, clusters);
+    sim.avail_now(sim.job(head), now_avail);
+    if (sim.placement().place(sim.job(head).req, now_avail, alloc)) {
+      id = head;
+      return true;
+    }
+    if (sim.job(head).next == kNoJob) return false;
+    ensure_profile(sim);
+    const std::uint64_t depth = sim.limits().backfill_depth;
+    std::uint64_t tried = 0;
+    for (JobId j = sim.job(head).next; j != kNoJob && (depth == 0 || tried < depth);
+         j = sim.job(j).next, ++tried) {
+      const Job& job = sim.job(j);
+      sim.avail_now(job, now_avail);
+      long long free = 0;
+      for (int a : now_avail) free += a;
+      if (job.req.total > free) continue;
+      profile_.min_free(sim.now(), sim.now() + job.plan, window);
+      for (size_t c = 0; c < clusters; ++c) window[c] = std::min(window[c], now_avail[c]);
+      if (sim.placement().place(job.req, window, alloc)) {
+        id = j;
+        return true;
+      }
+    }
+    return false;
+  }
+
+ private:
+  // The plan: idle processors now, running jobs' processors back at their requested end, and
+  // a reservation for the head of every queue that cannot start it now.
+  void ensure_profile(Sim& sim) {
+    if (built_ == sim.version() && built_at_ == sim.now()) return;
+    built_ = sim.version();
+    built_at_ = sim.now();
+    const Time now = sim.now();
+    profile_.reset(now, sim.machine().idle());
+    for (JobId r : sim.running()) {
+      const Job& job = sim.job(r);
+      profile_.release(job.expected_end, kNever, job.alloc);
+    }
+    const size_t clusters = static_cast<size_t>(sim.machine().clusters());
+    int buf[kMaxClusters], alloc_buf[kMaxClusters];
+    std::span<int> avail(buf, clusters), alloc(alloc_buf, clusters);
+    for (int q = 0; q < sim.queue_count(); ++q) {
+      const JobId head = sim.queue(q).front();
+      if (head == kNoJob || !sim.policy().may_start(q, sim)) continue;
+      Job& job = sim.job(head);
+      sim.avail_now(job, avail);
+      if (sim.placement().place(job.req, avail, alloc)) continue;  // starts this pass
+      const Time t = profile_.earliest(now, job.plan, kNever, [&](std::span<int> w) {
+        for (size_t c = 0; c < clusters; ++c) {
+          if (!(job.allowed >> c & 1)) w[c] = 0;
+        }
+        return sim.placement().place(job.req, w, alloc);
+      });
+      if (t == kNever) continue;
+      profile_.reserve(t, t + job.plan, alloc);
+      job.res_start = t;
+      job.res_end = t + job.plan;
+      if (job.first_reservation == kNever) job.first_reservation = t;
+    }
+  }
+
+  Profile profile_;
+  std::uint64_t built_ = ~std::uint64_t{0};
+  Time built_at_ = -1;
+};
+
+}  // namespace
+
+std::unique_ptr<QueueDiscipline> make_easy() { return std::make_unique<Easy>(); }
+
+}  // namespace mcb::sim

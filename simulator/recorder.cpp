@@ -1,0 +1,230 @@
+#include "simulator/recorder.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <limits>
+
+namespace mcb::sim {
+
+const char* const kJobsCsvHeader =
+    "id,app,submit,start,end,wait,response,bounded_slowdown,total_size,components,clusters,"
+    "queue,service,net_service,requested,reserved,measured,replication";
+
+std::string format_number(double v) {
+  if (std::isnan(v)) return "";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  char buf[32];
+  auto [p, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, p);
+}
+
+namespace {
+
+nlohmann::json number(double v) {
+  if (!std::isfinite(v)) return nullptr;
+  return v;
+}
+
+nlohmann::json times(const Moments& m, double median, double p95, const Interval* ci) {
+  nlohmann::json j = {{"mean", number(m.mean())},
+                      {"median", number(m.count ? median : NAN)},
+                      {"p95", number(m.count ? p95 : NAN)},
+                      {"min", number(m.count ? m.min : NAN)},
+                      {"max", number(m.count ? m.max : NAN)}};
+  if (ci) {
+    j["ci95"] = std::isfinite(ci->half_width)
+                    ? nlohmann::json::array({m.mean() - ci->half_width, m.mean() + ci->half_width})
+                    : nlohmann::json(nullptr);
+    j["ci95_half_width"] = number(ci->half_width);
+    j["ci_method"] = "batch-means";
+    j["ci_batches"] = ci->samples;
+  }
+  return j;
+}
+
+}  // namespace
+
+nlohmann::json RunSummary::to_json(const std::vector<std::string>& queue_names,
+                                   double bsld_threshold) const {
+  nlohmann::json queues = nlohmann::json::object();
+  queues["total"] = max_waiting;
+  for (size_t q = 0; q < max_queue.size() && q < queue_names.size(); ++q) {
+    queues[queue_names[q]] = max_queue[q];
+  }
+  nlohmann::json bsld_json = times(bsld, bsld_median, bsld_p95, nullptr);
+  bsld_json["threshold"] = bsld_threshold;
+  return {{"jobs",
+           {{"arrived", arrived},
+            {"warmup", warmup},
+            {"measured", measured},
+            {"completed", completed},
+            {"measured_completed", measured_completed}}},
+          {"window", {{"start", window_start}, {"end", window_end}}},
+          {"response", times(response, response_median, response_p95, &response_ci)},
+          {"wait", times(wait, wait_median, wait_p95, &wait_ci)},
+          {"bounded_slowdown", bsld_json},
+          {"quantiles_exact", quantiles_exact},
+          {"utilization", {{"gross", number(gross_utilization)}, {"net", number(net_utilization)}}},
+          {"throughput", number(throughput)},
+          {"max_queue_length", queues},
+          {"waiting_at_end", waiting_at_end},
+          {"saturated", saturated},
+          {"stopped_early", stopped_early}};
+}
+
+Recorder::Recorder(RecorderConfig config, std::ostream* jobs_csv)
+    : config_(std::move(config)),
+      csv_(jobs_csv),
+      queue_len_(config_.queue_names.size()),
+      response_b_(config_.batches),
+      wait_b_(config_.batches) {
+  s_.max_queue.assign(config_.queue_names.size(), 0);
+}
+
+void Recorder::integrate(Time now) {
+  if (open_ && !closed_) {
+    const double dt = now - last_;
+    gross_area_ += dt * static_cast<double>(busy_);
+    net_area_ += dt * (static_cast<double>(busy_) - net_loss_);
+  }
+  last_ = now;
+}
+
+void Recorder::on_arrival(const Job& job, const Sim& sim) {
+  integrate(sim.now());
+  ++s_.arrived;
+  if (job.measured) {
+    ++s_.measured;
+    if (!open_) {
+      open_ = true;
+      s_.window_start = sim.now();
+    }
+  } else {
+    ++s_.warmup;
+  }
+  ++queue_len_[static_cast<size_t>(job.queue)];
+  ++waiting_;
+  if (open_ && !closed_) {
+    s_.max_queue[static_cast<size_t>(job.queue)] =
+        std::max(s_.max_queue[static_cast<size_t>(job.queue)], queue_len_[static_cast<size_t>(job.queue)]);
+    s_.max_waiting = std::max(s_.max_waiting, waiting_);
+  }
+}
+
+void Recorder::on_start(const Job& job, const Sim& sim) {
+  integrate(sim.now());
+  --queue_len_[static_cast<size_t>(job.queue)];
+  --waiting_;
+  busy_ += job.req.total;
+  if (job.service > 0 && job.net_service != job.service) {
+    net_loss_ += job.req.total * (1.0 - job.net_service / job.service);
+  }
+}
+
+void Recorder::on_departure(const Job& job, const Sim& sim) {
+  integrate(sim.now());
+  busy_ -= job.req.total;
+  if (job.service > 0 && job.net_service != job.service) {
+    net_loss_ -= job.req.total * (1.0 - job.net_service / job.service);
+  }
+  if (busy_ == 0) net_loss_ = 0;  // no drift across idle periods
+  ++s_.completed;
+  if (open_ && !closed_) ++departures_in_window_;
+  if (job.measured) {
+    ++s_.measured_completed;
+    const double response = job.end - job.submit;
+    const double wait = job.start - job.submit;
+    const double bsld = std::max(1.0, response / std::max(job.service, config_.bsld_threshold));
+    s_.response.add(response);
+    s_.wait.add(wait);
+    s_.bsld.add(bsld);
+    response_q_.add(response);
+    wait_q_.add(wait);
+    bsld_q_.add(bsld);
+    response_b_.add(response);
+    wait_b_.add(wait);
+  }
+  if (csv_) write_line(job, sim);
+}
+
+void Recorder::on_arrivals_end(const Sim& sim) {
+  integrate(sim.now());
+  if (!open_) {  // every job was in the warm-up
+    open_ = true;
+    s_.window_start = sim.now();
+  }
+  closed_ = true;
+  s_.window_end = sim.now();
+  s_.waiting_at_end = sim.waiting();
+}
+
+RunSummary Recorder::finish(const RunEnd& end) {
+  s_.stopped_early = end.stopped_early;
+  const double span = s_.window_end - s_.window_start;
+  s_.response_median = response_q_.quantile(0.5);
+  s_.response_p95 = response_q_.quantile(0.95);
+  s_.wait_median = wait_q_.quantile(0.5);
+  s_.wait_p95 = wait_q_.quantile(0.95);
+  s_.bsld_median = bsld_q_.quantile(0.5);
+  s_.bsld_p95 = bsld_q_.quantile(0.95);
+  s_.quantiles_exact = response_q_.exact();
+  s_.response_ci = response_b_.interval();
+  s_.wait_ci = wait_b_.interval();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double capacity = static_cast<double>(config_.capacity);
+  s_.gross_utilization = span > 0 ? gross_area_ / (span * capacity) : nan;
+  s_.net_utilization = span > 0 ? net_area_ / (span * capacity) : nan;
+  s_.throughput = span > 0 ? static_cast<double>(departures_in_window_) / span : nan;
+  const double backlog_limit = std::max(static_cast<double>(config_.saturation_floor),
+                                        config_.saturation_backlog * static_cast<double>(s_.measured));
+  s_.saturated = s_.stopped_early || static_cast<double>(s_.waiting_at_end) > backlog_limit;
+  return s_;
+}
+
+void Recorder::write_line(const Job& job, const Sim& /*sim*/) {
+  std::string& l = line_;
+  l.clear();
+  const auto num = [&](double v) {
+    l += format_number(v);
+    l += ',';
+  };
+  l += std::to_string(job.id);
+  l += ',';
+  l += config_.app_names[static_cast<size_t>(job.app)];
+  l += ',';
+  num(job.submit);
+  num(job.start);
+  num(job.end);
+  num(job.start - job.submit);
+  num(job.end - job.submit);
+  num(std::max(1.0, (job.end - job.submit) / std::max(job.service, config_.bsld_threshold)));
+  l += std::to_string(job.req.total);
+  l += ',';
+  l += std::to_string(job.components_run);
+  l += ',';
+  bool first = true;
+  for (size_t c = 0; c < job.alloc.size(); ++c) {
+    if (job.alloc[c] == 0) continue;
+    if (!first) l += ';';
+    first = false;
+    l += std::to_string(c);
+    l += ':';
+    l += std::to_string(job.alloc[c]);
+  }
+  l += ',';
+  l += config_.queue_names[static_cast<size_t>(job.queue)];
+  l += ',';
+  num(job.service);
+  num(job.net_service);
+  num(job.expected_end - job.start);
+  if (job.first_reservation != kNever) l += format_number(job.first_reservation);
+  l += ',';
+  l += job.measured ? '1' : '0';
+  l += ',';
+  l += std::to_string(config_.replication);
+  l += '\n';
+  csv_->write(l.data(), static_cast<std::streamsize>(l.size()));
+}
+
+}  // namespace mcb::sim

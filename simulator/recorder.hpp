@@ -1,0 +1,90 @@
+#pragma once
+/// @file
+/// @brief Watches a run: per-job CSV lines, and the statistics of the summary (response and
+/// wait times, bounded slowdown, gross and net utilization, throughput, queue lengths,
+/// saturation), with the warm-up left out.
+
+#include "simulator/engine.hpp"
+#include "simulator/metrics.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace mcb::sim {
+
+/// @brief Columns of the per-job CSV, in order.
+extern const char* const kJobsCsvHeader;
+
+/// @brief Writes a double as the shortest text that reads back the same.
+std::string format_number(double v);
+
+/// @brief What the recorder needs to know.
+struct RecorderConfig {
+  double bsld_threshold = 10;       //!< seconds, bounded slowdown's floor on the service time
+  int batches = 20;                 //!< batch means: number of batches
+  double saturation_backlog = 0.05; //!< saturated if waiting jobs at the end of arrivals pass
+  std::uint64_t saturation_floor = 50;  //!< max(floor, backlog x measured arrivals)
+  std::vector<std::string> app_names;
+  std::vector<std::string> queue_names;
+  int capacity = 1;  //!< processors in the system
+  int replication = 0;
+};
+
+/// @brief The statistics of one run.
+struct RunSummary {
+  std::uint64_t arrived = 0, measured = 0, completed = 0, measured_completed = 0, warmup = 0;
+  Time window_start = 0, window_end = 0;
+  Moments response, wait, bsld;
+  double response_median = 0, response_p95 = 0, wait_median = 0, wait_p95 = 0;
+  double bsld_median = 0, bsld_p95 = 0;
+  bool quantiles_exact = true;
+  Interval response_ci, wait_ci;  //!< batch means
+  double gross_utilization = 0, net_utilization = 0;
+  double throughput = 0;  //!< departures per second in the window
+  std::vector<std::uint64_t> max_queue;
+  std::uint64_t max_waiting = 0;
+  std::uint64_t waiting_at_end = 0;
+  bool saturated = false, stopped_early = false;
+
+  nlohmann::json to_json(const std::vector<std::string>& queue_names, double bsld_threshold) const;
+};
+
+/// @brief The observer that makes a RunSummary and, if given a stream, the per-job CSV.
+class Recorder final : public Observer {
+ public:
+  /// @param jobs_csv receives one line per departed job (no header), or null
+  Recorder(RecorderConfig config, std::ostream* jobs_csv);
+
+  void on_arrival(const Job& job, const Sim& sim) override;
+  void on_start(const Job& job, const Sim& sim) override;
+  void on_departure(const Job& job, const Sim& sim) override;
+  void on_arrivals_end(const Sim& sim) override;
+
+  /// The statistics, once the run has ended.
+  RunSummary finish(const RunEnd& end);
+
+ private:
+  void integrate(Time now);
+  void write_line(const Job& job, const Sim& sim);
+
+  RecorderConfig config_;
+  std::ostream* csv_;
+  std::string line_;
+  RunSummary s_;
+  bool open_ = false, closed_ = false;
+  Time last_ = 0;
+  long long busy_ = 0;     //!< processors busy
+  double net_loss_ = 0;    //!< processors x (1 - net/gross service) of spread jobs
+  double gross_area_ = 0, net_area_ = 0;
+  std::uint64_t departures_in_window_ = 0;
+  std::vector<std::uint64_t> queue_len_;
+  std::uint64_t waiting_ = 0;
+  Quantiles response_q_, wait_q_, bsld_q_;
+  BatchMeans response_b_, wait_b_;
+};
+
+}  // namespace mcb::sim

@@ -1,0 +1,72 @@
+#pragma once
+/// @file
+/// @brief A study: the options checked and turned into points (policy x placement x rule x
+/// queue x arrival rate) and replications, each of which is one simulation.
+
+#include "simulator/job_mix.hpp"
+#include "simulator/machine.hpp"
+#include "simulator/options.hpp"
+#include "simulator/recorder.hpp"
+#include "simulator/tables.hpp"
+#include "simulator/trace_source.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace mcb::sim {
+
+/// @brief One configuration of a study.
+struct Point {
+  std::string policy, placement, rule, queue;
+  double rate = 0;         //!< arrivals per second
+  double utilization = 0;  //!< offered net utilization
+  double scale = 1;        //!< traces: arrival-time compression (1: as recorded)
+};
+
+/// @brief A checked study, ready to run.
+class Study {
+ public:
+  /// @brief Checks every option and input (tables, mix, the whole trace) and creates nothing.
+  /// @throws UsageError naming the option, file or line and the bad value.
+  static Study build(const Options& options);
+
+  const Options& options() const { return o_; }
+  const std::vector<Point>& points() const { return points_; }
+  int replications() const { return o_.replications; }
+  size_t item_count() const { return points_.size() * static_cast<size_t>(o_.replications); }
+  /// More than one point: sweep.csv and sweep.json instead of jobs.csv and summary.json.
+  bool sweep() const { return points_.size() > 1; }
+  /// Seed of replication @p r (replication 0 uses --seed itself).
+  std::uint64_t seed_of(int replication) const;
+  std::vector<std::string> queue_names(const std::string& policy) const;
+
+  /// @brief Runs item @p item (point item / replications, replication item % replications).
+  /// Writes per-job lines (no header) to @p jobs_csv if given. Returns the run's result:
+  /// {"point", "replication", "seed", "summary"}.
+  nlohmann::json run_item(size_t item, std::ostream* jobs_csv) const;
+
+  /// The effective configuration, for the outputs.
+  nlohmann::json config_json() const;
+
+ private:
+  Options o_;
+  MachineSpec machine_;
+  RequestType request_ = RequestType::kUnordered;
+  int component_limit_ = 1;
+  double bsld_threshold_ = 10;
+  std::uint64_t warmup_jobs_ = 0;
+  bool synthetic_ = true;
+  std::vector<std::string> apps_;
+  std::shared_ptr<PriceBook> book_;
+  std::map<std::string, std::vector<MixChoice>> choices_;  //!< by rule
+  TraceScan scan_;
+  double trace_utilization_ = 0;  //!< offered net utilization of the trace as recorded
+  std::vector<Point> points_;
+};
+
+}  // namespace mcb::sim

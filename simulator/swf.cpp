@@ -1,0 +1,137 @@
+#include "simulator/swf.hpp"
+
+#include "common/errors.hpp"
+
+#include <charconv>
+#include <cmath>
+
+namespace mcb::sim {
+namespace {
+
+std::string trim(const std::string& s) {
+  size_t b = 0, e = s.size();
+  while (b < e && (s[b] == ' ' || s[b] == '\t' || s[b] == '\r')) ++b;
+  while (e > b && (s[e - 1] == ' ' || s[e - 1] == '\t' || s[e - 1] == '\r')) --e;
+  return s.substr(b, e - b);
+}
+
+long long leading_integer(const std::string& s) {
+  long long v = -1;
+  const char* b = s.data();
+  auto [p, ec] = std::from_chars(b, b + s.size(), v);
+  return ec == std::errc() && p != b ? v : -1;
+}
+
+bool blank(const std::string& s) {
+  for (char c : s) {
+    if (c != ' ' && c != '\t' && c != '\r') return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+SwfReader::SwfReader(const std::string& path) : path_(path), in_(path) {
+  if (!in_) throw UsageError("--trace: cannot read '" + path + "'");
+  while (read_line()) {
+    if (blank(line_)) continue;
+    const std::string t = trim(line_);
+    if (t.front() == ';') {
+      parse_header_comment(t.substr(1));
+      continue;
+    }
+    pending_ = true;
+    break;
+  }
+}
+
+bool SwfReader::read_line() {
+  if (!std::getline(in_, line_)) return false;
+  ++number_;
+  return true;
+}
+
+void SwfReader::parse_header_comment(const std::string& text) {
+  const auto colon = text.find(':');
+  if (colon == std::string::npos) return;
+  const std::string key = trim(text.substr(0, colon));
+  if (key.empty() || key.find(' ') != std::string::npos) return;
+  std::string value = trim(text.substr(colon + 1));
+  header_.fields[key] = value;
+  if (key == "MaxProcs") header_.max_procs = leading_integer(value);
+  if (key == "MaxNodes") header_.max_nodes = leading_integer(value);
+  if (key == "MaxJobs") header_.max_jobs = leading_integer(value);
+  if (key == "UnixStartTime") header_.unix_start = leading_integer(value);
+}
+
+bool SwfReader::next(SwfRecord& r) {
+  while (true) {
+    if (pending_) {
+      pending_ = false;
+    } else if (!read_line()) {
+      return false;
+    }
+    if (blank(line_)) continue;
+    size_t i = 0;
+    while (i < line_.size() && (line_[i] == ' ' || line_[i] == '\t')) ++i;
+    if (line_[i] == ';') continue;  // comments between records
+    break;
+  }
+  const std::string where = "--trace: " + path_ + ":" + std::to_string(number_) + ": ";
+  std::array<double, 18> f{};
+  int count = 0;
+  const char* p = line_.data();
+  const char* end = line_.data() + line_.size();
+  while (true) {
+    while (p < end && (*p == ' ' || *p == '\t' || *p == '\r')) ++p;
+    if (p >= end) break;
+    const char* start = p;
+    while (p < end && *p != ' ' && *p != '\t' && *p != '\r') ++p;
+    if (count == 18) {
+      ++count;
+      continue;
+    }
+    double v = 0;
+    auto [q, ec] = std::from_chars(start, p, v);
+    if (ec != std::errc() || q != p || !std::isfinite(v)) {
+      throw UsageError(where + "field " + std::to_string(count + 1) + " '" +
+                       std::string(start, p) + "' is not a number");
+    }
+    f[static_cast<size_t>(count++)] = v;
+  }
+  if (count != 18) {
+    throw UsageError(where + (count > 18 ? "more than 18" : std::to_string(count)) +
+                     " fields; SWF lines have 18");
+  }
+  const auto whole = [&](int field) {
+    const double v = f[static_cast<size_t>(field - 1)];
+    if (v != std::floor(v)) {
+      throw UsageError(where + "field " + std::to_string(field) + " '" +
+                       std::to_string(v) + "' is not an integer");
+    }
+    return static_cast<long long>(v);
+  };
+  r.line = number_;
+  r.job = whole(1);
+  r.submit = f[1];
+  r.wait = f[2];
+  r.run = f[3];
+  r.procs = whole(5);
+  r.cpu = f[5];
+  r.memory = f[6];
+  r.req_procs = whole(8);
+  r.req_time = f[8];
+  r.req_memory = f[9];
+  r.status = static_cast<int>(whole(11));
+  r.user = whole(12);
+  r.group = whole(13);
+  r.executable = whole(14);
+  r.queue = whole(15);
+  r.partition = whole(16);
+  r.preceding = whole(17);
+  r.think = f[17];
+  if (r.submit < 0) throw UsageError(where + "submit time (field 2) '" + std::to_string(r.submit) + "' is negative");
+  return true;
+}
+
+}  // namespace mcb::sim

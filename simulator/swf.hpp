@@ -1,0 +1,68 @@
+#pragma once
+/// @file
+/// @brief Reader of the Standard Workload Format (Parallel Workloads Archive): header comments
+/// starting with ';' ("; MaxProcs: 64", "; MaxNodes: 32 (dual CPU)"), then one job per line
+/// with 18 numeric fields, -1 for unknown. Streams the file: one record in memory at a time.
+
+#include <array>
+#include <cstdint>
+#include <fstream>
+#include <map>
+#include <string>
+
+namespace mcb::sim {
+
+/// @brief One SWF job record (fields 1-18; -1 where unknown).
+struct SwfRecord {
+  long line = 0;
+  std::int64_t job = -1;     //!< 1 job number
+  double submit = -1;        //!< 2 submit time (s)
+  double wait = -1;          //!< 3 wait time (s)
+  double run = -1;           //!< 4 run time (s)
+  long long procs = -1;      //!< 5 allocated processors
+  double cpu = -1;           //!< 6 average CPU time used
+  double memory = -1;        //!< 7 used memory
+  long long req_procs = -1;  //!< 8 requested processors
+  double req_time = -1;      //!< 9 requested time (s)
+  double req_memory = -1;    //!< 10 requested memory
+  int status = -1;           //!< 11 status (1 completed, 0 failed, 5 cancelled)
+  long long user = -1, group = -1, executable = -1, queue = -1, partition = -1;  //!< 12-16
+  std::int64_t preceding = -1;  //!< 17 preceding job
+  double think = -1;            //!< 18 think time
+};
+
+/// @brief Header fields ("Key: value" comments before the first job).
+struct SwfHeader {
+  std::map<std::string, std::string> fields;  //!< last value of each key
+  long long max_procs = -1;                   //!< MaxProcs (leading integer), -1 if absent
+  long long max_nodes = -1;                   //!< MaxNodes (leading integer), -1 if absent
+  long long max_jobs = -1;                    //!< MaxJobs
+  long long unix_start = -1;                  //!< UnixStartTime
+};
+
+/// @brief Streams an SWF file.
+class SwfReader {
+ public:
+  /// @throws UsageError "--trace: cannot read 'path'".
+  explicit SwfReader(const std::string& path);
+
+  /// The header comments (read before the first record).
+  const SwfHeader& header() const { return header_; }
+  /// Next job record; false at the end.
+  /// @throws UsageError "--trace: <path>:<line>: ..." for a malformed line.
+  bool next(SwfRecord& record);
+  const std::string& path() const { return path_; }
+
+ private:
+  bool read_line();
+  void parse_header_comment(const std::string& text);
+
+  std::string path_;
+  std::ifstream in_;
+  SwfHeader header_;
+  std::string line_;
+  long number_ = 0;
+  bool pending_ = false;  //!< line_ holds the first record, read while scanning the header
+};
+
+}  // namespace mcb::sim

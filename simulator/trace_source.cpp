@@ -1,0 +1,240 @@
+#include "simulator/trace_source.hpp"
+
+#include "common/errors.hpp"
+#include "simulator/joblist.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace mcb::sim {
+namespace {
+
+std::string where(const std::string& path, long line) {
+  return "--trace: " + path + ":" + std::to_string(line) + ": ";
+}
+
+std::string describe(const Request& r) {
+  std::string s;
+  for (size_t i = 0; i < r.sizes.size(); ++i) s += (i ? "+" : "") + std::to_string(r.sizes[i]);
+  return s + " (" + std::string(to_string(r.type)) + ")";
+}
+
+}  // namespace
+
+bool is_job_list(const std::string& path) {
+  return path.size() >= 4 && path.compare(path.size() - 4, 4, ".csv") == 0;
+}
+
+TraceSource::TraceSource(TraceSpec spec)
+    : spec_(std::move(spec)), swf_(!is_job_list(spec_.path)), splits_(derive_seed(spec_.seed, 4)) {
+  if (swf_) {
+    swf_reader_ = std::make_unique<SwfReader>(spec_.path);
+  } else {
+    list_reader_ = std::make_unique<JobListReader>(spec_.path);
+  }
+  for (size_t i = 0; i < spec_.apps.size(); ++i) app_index_[spec_.apps[i]] = static_cast<int>(i);
+}
+
+TraceSource::~TraceSource() = default;
+
+bool TraceSource::next(Job& job) {
+  long line = 0;
+  double raw = 0;
+  std::string app;
+  return read(job, &splits_, nullptr, line, raw, app);
+}
+
+bool TraceSource::read(Job& job, Rng* rng, std::map<std::string, std::uint64_t>* skipped,
+                       long& line, double& raw_submit, std::string& app_name) {
+  Request& r = job.req;
+  r.clusters.clear();
+  r.min_component = 1;
+  r.max_component = 0;
+  r.max_components = 0;
+  r.allowed_counts = ~std::uint64_t{0};
+  job.price = Pricing{};
+  const int clusters = spec_.machine.clusters();
+  if (swf_) {
+    SwfRecord rec;
+    while (true) {
+      if (!swf_reader_->next(rec)) return false;
+      const long long procs = rec.procs > 0 ? rec.procs : rec.req_procs;
+      const char* reason = procs <= 0 ? "unknown processors" : rec.run < 0 ? "unknown runtime" : nullptr;
+      if (!reason) break;
+      if (skipped) ++(*skipped)[reason];
+    }
+    line = rec.line;
+    raw_submit = rec.submit;
+    const long long procs = rec.procs > 0 ? rec.procs : rec.req_procs;
+    if (procs > spec_.machine.total()) {
+      throw UsageError(where(spec_.path, line) + "job " + std::to_string(rec.job) + " needs " +
+                       std::to_string(procs) + " processors; the system has " +
+                       std::to_string(spec_.machine.total()) + " (--clusters " +
+                       spec_.machine.describe() + ")");
+    }
+    const int n = static_cast<int>(procs);
+    job.id = rec.job;
+    job.line = line;
+    app_name = "trace";
+    job.app = app_index_.count(app_name) ? app_index_[app_name] : 0;
+    job.home = rec.partition >= 1 && rec.partition <= clusters ? static_cast<int>(rec.partition - 1) : -1;
+    job.price.runtime = rec.run;
+    job.price.requested = rec.req_time > 0 ? rec.req_time : -1;
+    r.type = spec_.type;
+    r.total = n;
+    const RuleLimits lim = rule_limits(spec_.rule, spec_.component_limit);
+    if (r.type == RequestType::kFlexible) {
+      r.sizes.assign(1, n);
+      r.max_component = lim.max_component;
+      r.max_components = lim.max_components;
+    } else {
+      // Near-equal splits the rule allows and the clusters can hold, one drawn uniformly.
+      int ks[kMaxClusters];
+      int count = 0;
+      for (int k = 1; k <= clusters && k <= n; ++k) {
+        if (lim.max_components > 0 && k > lim.max_components) continue;
+        if (lim.max_component > 0 && (n + k - 1) / k > lim.max_component) continue;
+        near_equal(n, k, parts_);
+        if (!fits_distinct(parts_, spec_.machine)) continue;
+        ks[count++] = k;
+      }
+      if (count == 0) {
+        throw UsageError(where(spec_.path, line) + "job " + std::to_string(rec.job) + " (" +
+                         std::to_string(n) + " processors) has no split --rule " +
+                         std::string(to_string(spec_.rule)) + " allows on --clusters " +
+                         spec_.machine.describe());
+      }
+      const int k = rng ? ks[rng->below(static_cast<std::uint64_t>(count))] : ks[0];
+      near_equal(n, k, r.sizes);
+    }
+  } else {
+    ListRecord rec;
+    if (!list_reader_->next(rec)) return false;
+    line = rec.line;
+    raw_submit = rec.submit;
+    const std::string w = where(spec_.path, line);
+    job.id = rec.id >= 0 ? rec.id : ++count_;
+    job.line = line;
+    app_name = rec.app.empty() ? std::string("job") : rec.app;
+    auto it = app_index_.find(app_name);
+    job.app = it == app_index_.end() ? 0 : it->second;
+    if (rec.home >= clusters) {
+      throw UsageError(w + "home " + std::to_string(rec.home) + " is not a cluster (0.." +
+                       std::to_string(clusters - 1) + ")");
+    }
+    job.home = rec.home;
+    r.type = rec.type.value_or(spec_.type);
+    r.total = 0;
+    for (int s : rec.sizes) r.total += s;
+    if (r.total > spec_.machine.total()) {
+      throw UsageError(w + "job " + std::to_string(job.id) + " needs " + std::to_string(r.total) +
+                       " processors; the system has " + std::to_string(spec_.machine.total()) +
+                       " (--clusters " + spec_.machine.describe() + ")");
+    }
+    if (r.type == RequestType::kFlexible) {
+      r.sizes.assign(1, r.total);
+      r.min_component = rec.min_component;
+      r.max_component = rec.max_component;
+      r.max_components = rec.max_components;
+    } else if (r.type == RequestType::kFixed) {
+      if (rec.clusters.size() != rec.sizes.size()) {
+        throw UsageError(w + "a fixed request needs one cluster per component (" +
+                         std::to_string(rec.sizes.size()) + " components, " +
+                         std::to_string(rec.clusters.size()) + " clusters)");
+      }
+      for (int c : rec.clusters) {
+        if (c >= clusters) {
+          throw UsageError(w + "cluster " + std::to_string(c) + " is not a cluster (0.." +
+                           std::to_string(clusters - 1) + ")");
+        }
+      }
+      r.sizes = rec.sizes;
+      r.clusters = rec.clusters;
+    } else {
+      r.sizes = rec.sizes;
+      std::sort(r.sizes.begin(), r.sizes.end(), std::greater<>());
+    }
+    if (rec.runtime >= 0) {
+      job.price.runtime = rec.runtime;
+      job.price.requested = rec.requested > 0 ? rec.requested : -1;
+    } else {
+      if (!spec_.book) {
+        job.price.table = nullptr;
+      } else {
+        job.price.table = spec_.book->find(app_name, r.total);
+        if (r.type == RequestType::kFlexible && job.price.table) {
+          std::uint64_t counts = 0;
+          for (size_t k = 1; k < job.price.table->size() && k < 64; ++k) {
+            if (std::isfinite((*job.price.table)[k])) counts |= std::uint64_t{1} << k;
+          }
+          r.allowed_counts = counts;
+        }
+      }
+    }
+  }
+  if (r.type == RequestType::kFixed && r.clusters.empty()) {
+    // SWF jobs as fixed requests: distinct clusters drawn among those that hold a component.
+    eligible_.clear();
+    for (int c = 0; c < clusters; ++c) {
+      if (spec_.machine.sizes[static_cast<size_t>(c)] >= r.sizes.front()) eligible_.push_back(c);
+    }
+    for (size_t k = 0; k < r.sizes.size(); ++k) {
+      const size_t pick = k + (rng ? static_cast<size_t>(rng->below(eligible_.size() - k)) : 0);
+      std::swap(eligible_[k], eligible_[pick]);
+      r.clusters.push_back(eligible_[k]);
+    }
+  }
+  job.submit = (raw_submit - spec_.origin) / spec_.scale;
+  return true;
+}
+
+TraceScan TraceSource::scan(TraceSpec spec, const Policy& policy, const PlacementRule& placement) {
+  TraceScan scan;
+  spec.apps.clear();
+  spec.book = nullptr;
+  spec.origin = 0;
+  spec.scale = 1;
+  TraceSource source(spec);
+  scan.swf = source.swf_;
+  if (source.swf_reader_) scan.header = source.swf_reader_->header();
+  Job job;
+  long line = 0;
+  double raw = 0;
+  double previous = -1;
+  std::string app;
+  bool first = true;
+  while (source.read(job, nullptr, &scan.skipped, line, raw, app)) {
+    const std::string w = where(spec.path, line);
+    if (raw < previous) {
+      throw UsageError(w + "submit time " + std::to_string(raw) +
+                       " is before the previous job's " + std::to_string(previous) +
+                       " (traces must be in submit order)");
+    }
+    previous = raw;
+    if (first) scan.first_submit = raw;
+    first = false;
+    scan.last_submit = raw;
+    ++scan.jobs;
+    if (std::find(scan.apps.begin(), scan.apps.end(), app) == scan.apps.end()) scan.apps.push_back(app);
+    if (job.price.runtime >= 0) {
+      scan.runtime_work += job.req.total * job.price.runtime;
+    } else {
+      scan.table_apps.insert(app);
+      ++scan.table_jobs[{app, job.req.total}];
+      scan.shapes.insert({{app, job.req.total, static_cast<int>(job.req.type),
+                           static_cast<int>(job.req.sizes.size())},
+                          line});
+    }
+    const std::string why = policy.never_runs(job.req, job.home, spec.machine, placement);
+    if (!why.empty()) {
+      throw UsageError(w + "job " + std::to_string(job.id) + " with components " +
+                       describe(job.req) + " can never run under --policy " +
+                       std::string(policy.name()) + " on --clusters " + spec.machine.describe() +
+                       ": " + why);
+    }
+  }
+  if (scan.jobs == 0) throw UsageError("--trace: " + spec.path + ": no usable jobs");
+  return scan;
+}
+
+}  // namespace mcb::sim

@@ -1,0 +1,52 @@
+#pragma once
+/// @file
+/// @brief The vocabulary of the simulator: time, request types (001 section II) and a job's
+/// request for processors.
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mcb::sim {
+
+/// Simulated time in seconds.
+using Time = double;
+inline constexpr Time kNever = std::numeric_limits<Time>::infinity();
+
+/// Most clusters a system may have (a job's usable clusters are a 64-bit mask).
+inline constexpr int kMaxClusters = 64;
+using ClusterMask = std::uint64_t;
+inline constexpr ClusterMask kAllClusters = ~ClusterMask{0};
+
+/// @brief How a job states its processor needs (001 section II; the DAS-2 paper's unordered).
+enum class RequestType : std::uint8_t {
+  kFixed,      //!< component sizes and their clusters given
+  kNonFixed,   //!< component sizes given; clusters chosen, several components may share one
+  kUnordered,  //!< component sizes given; distinct clusters, placed in decreasing size
+  kFlexible,   //!< only the total given; the scheduler splits it
+};
+
+std::string_view to_string(RequestType type);
+/// @throws std::invalid_argument for an unknown name.
+RequestType parse_request_type(std::string_view name);
+
+/// @brief A job's request. Component sizes are kept in decreasing order except for fixed
+/// requests, whose sizes pair with @ref clusters.
+struct Request {
+  RequestType type = RequestType::kUnordered;
+  std::vector<int> sizes;     //!< component sizes (flexible: one entry, the total)
+  std::vector<int> clusters;  //!< fixed requests: the cluster of each component
+  int total = 0;              //!< sum of the sizes
+  int max_component = 0;      //!< flexible: largest component allowed (0: no limit)
+  int min_component = 1;      //!< flexible: smallest component allowed
+  int max_components = 0;     //!< flexible: most components (0: no limit)
+  /// Bit k set: a placement over k clusters can be priced (flexible requests only use these).
+  std::uint64_t allowed_counts = ~std::uint64_t{0};
+};
+
+/// Number of set bits.
+inline int popcount(std::uint64_t x) { return __builtin_popcountll(x); }
+
+}  // namespace mcb::sim
