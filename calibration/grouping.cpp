@@ -150,6 +150,25 @@ bool Grouper::KeyLess::operator()(const std::vector<std::string>& a,
   return std::lexicographical_compare(a.begin(), a.end(), b.begin(), b.end(), natural_less);
 }
 
+std::string Grouper::advice(const std::string& path, const json* kept) const {
+  if (hint_.empty()) return "";
+  bool into_array = false;  // a segment that is an index: not something to filter on
+  std::size_t begin = 0;
+  while (begin <= path.size()) {
+    const std::size_t end = std::min(path.find('.', begin), path.size());
+    const std::string segment = path.substr(begin, end - begin);
+    into_array = into_array || (!segment.empty() && std::all_of(segment.begin(), segment.end(),
+                                                                [](char c) {
+                                                                  return c >= '0' && c <= '9';
+                                                                }));
+    begin = end + 1;
+  }
+  if (kept == nullptr || kept->is_structured() || into_array) {
+    return "; keep one kind with --" + hint_ + " KEY=VALUE";
+  }
+  return "; keep one kind with --" + hint_ + " " + path + "=" + as_typed(kept);
+}
+
 Grouper::Grouper(std::string output, std::string hint)
     : output_(std::move(output)), hint_(std::move(hint)) {}
 
@@ -167,8 +186,7 @@ void Grouper::add(std::vector<std::string> key, json config, const Record* run) 
     throw UsageError(output_ + " row " + join(key) + ": runs differ in config." + path + " (" +
                      describe(lookup(group.config, path)) + " at " + first->where() + ", " +
                      describe(lookup(config, path)) + " at " + run->where() + ")" +
-                     (hint_.empty() ? "" : "; keep one with --" + hint_ + " " + path + "=" +
-                                               as_typed(lookup(group.config, path))));
+                     advice(path, lookup(group.config, path)));
   }
   group.runs.push_back(run);
 }

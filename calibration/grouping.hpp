@@ -74,6 +74,10 @@ class Grouper {
   struct KeyLess {
     bool operator()(const std::vector<std::string>& a, const std::vector<std::string>& b) const;
   };
+  // "; keep one kind with --<hint> <path>=<value>" (or KEY=VALUE when the value is not a scalar
+  // a filter can name).
+  std::string advice(const std::string& path, const nlohmann::json* kept) const;
+
   std::string output_;
   std::string hint_;
   std::map<std::vector<std::string>, Group, KeyLess> groups_;
