@@ -416,6 +416,28 @@ TEST(Conversion, ReferenceServiceTimesBecomeTheDas2Table) {
   fs::remove_all(dir);
 }
 
+// Records exactly as mcb-poisson wrote them (tests/fixtures/records/poisson-real).
+TEST(RealRecords, CalibrateCleanly) {
+  const auto dir = test::fresh_dir("real");
+  const Outcome r = calibrate({"--input", kRecords + "/poisson-real", "--output",
+                               (dir / "tables").string(), "--runtime-where", "sync=false"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("12 records in 1 file(s): 12 used, 0 not valid"), std::string::npos) << r.out;
+  const Table runtimes = read_csv(dir / "tables" / "runtimes.csv");
+  ASSERT_EQ(runtimes.rows.size(), 3u);
+  for (const auto& row : runtimes.rows) {
+    EXPECT_EQ(row.at("n"), "2");
+    EXPECT_LE(num(row.at("min")), num(row.at("avg")));
+    EXPECT_LE(num(row.at("avg")), num(row.at("max")));
+  }
+  const Table sync = read_csv(dir / "tables" / "comm_sync.csv");
+  ASSERT_EQ(sync.rows.size(), 3u);
+  for (const auto& row : sync.rows) EXPECT_EQ(row.at("sync_n") + row.at("nosync_n"), "22");
+  EXPECT_EQ(read_csv(dir / "tables" / "rank_comm.csv").rows.size(), 5u * (2 + 2 + 2 + 2 + 4 + 4));
+  EXPECT_EQ(read_csv(dir / "tables" / "compute_fits.csv").rows.size(), 1u);
+  fs::remove_all(dir);
+}
+
 TEST(Check, Das2TableChecksClean) {
   const Outcome r = calibrate({"--check", std::string(MCB_SOURCE_DIR) + "/calibration/das2"});
   EXPECT_EQ(r.code, 0) << r.err;
