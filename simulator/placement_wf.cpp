@@ -1,12 +1,14 @@
 /// @file
 /// @brief Worst Fit (the DAS-2 paper's, 001 III.A): each component, in decreasing size, goes
 /// to the cluster with the most idle processors, as long as that cluster can hold it.
-/// Flexible requests are water-filled: the split over the allowed numbers of clusters that
-/// leaves the largest smallest number of idle processors in any cluster (ties: fewer clusters).
+/// Flexible requests are water-filled: among the allowed numbers of components k, the clusters
+/// with the most idle processors are brought down towards one level (each component at least
+/// the minimum, extra processors one at a time to the cluster with the most left, ties to the
+/// lower-numbered cluster), and the k kept is the one whose idle counts afterwards, sorted, are
+/// lexicographically largest -- the most balanced system (ties: fewer components).
 #include "simulator/placement.hpp"
 
 #include <algorithm>
-#include <climits>
 #include <vector>
 
 namespace mcb::sim {
@@ -34,15 +36,15 @@ class WorstFit final : public PlacementRule {
     int trial_buf[kMaxClusters];
     std::span<int> trial(trial_buf, avail.size());
     bool found = false;
-    int best_floor = INT_MIN;
+    std::vector<int> best, left(avail.size());
     for (int k = 1; k <= clusters && k < 64; ++k) {
       if (!(lim.counts >> k & 1)) continue;
       if (!water_fill(req.total, k, lim, order, avail, trial)) continue;
-      int floor = INT_MAX;
-      for (size_t c = 0; c < avail.size(); ++c) floor = std::min(floor, avail[c] - trial[c]);
-      if (!found || floor > best_floor) {
+      for (size_t c = 0; c < avail.size(); ++c) left[c] = avail[c] - trial[c];
+      std::sort(left.begin(), left.end());
+      if (!found || left > best) {
         std::copy(trial.begin(), trial.end(), out.begin());
-        best_floor = floor;
+        best = left;
         found = true;
       }
     }

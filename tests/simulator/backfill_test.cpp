@@ -1,0 +1,179 @@
+// EASY and conservative backfilling: hand-worked starts, and the guarantees on random
+// workloads -- EASY never starts a head later than its reservation, conservative never starts
+// any job later than the reservation it got on arrival.
+#include "scenario.hpp"
+
+#include "simulator/rng.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+namespace mcb::sim {
+namespace {
+
+using test::Scenario;
+using test::simulate;
+using test::Spec;
+
+// Cluster 0 full until 10, cluster 1 has 2 idle; head job 3 needs 3+3, job 4 needs 2.
+const std::vector<Spec> kBlockedHead = {{1, 0, {4}, 10}, {2, 0, {2}, 10}, {3, 1, {3, 3}, 5}};
+
+TEST(Easy, StartsAShortJobThatEndsBeforeTheHeadsReservation) {
+  Scenario s;
+  s.queue = "easy";
+  auto jobs = kBlockedHead;
+  jobs.push_back({4, 1, {2}, 1});
+  const auto run = simulate(s, jobs);
+  EXPECT_EQ(run.jobs.at(4).start, 1) << "FCFS would hold it until 15";
+  EXPECT_EQ(run.jobs.at(3).start, 10);
+  EXPECT_EQ(run.jobs.at(3).reserved, 10);
+}
+
+TEST(Easy, DoesNotStartAJobThatWouldDelayTheHead) {
+  Scenario s;
+  s.queue = "easy";
+  auto jobs = kBlockedHead;
+  jobs.push_back({4, 1, {2}, 20});  // would hold 2 of cluster 1 past 10: the head needs 3 there
+  const auto run = simulate(s, jobs);
+  EXPECT_EQ(run.jobs.at(3).start, 10);
+  EXPECT_EQ(run.jobs.at(4).start, 15) << "the head leaves 1+1 idle; job 4 waits for it to end";
+}
+
+TEST(Easy, UsesProcessorsTheHeadLeavesFree) {
+  Scenario s;
+  s.queue = "easy";
+  auto jobs = kBlockedHead;
+  jobs.push_back({4, 1, {1}, 20});  // long, but the head leaves 1 idle in each cluster
+  const auto run = simulate(s, jobs);
+  EXPECT_EQ(run.jobs.at(4).start, 1);
+  EXPECT_EQ(run.jobs.at(3).start, 10);
+}
+
+TEST(Conservative, ProtectsEveryJobEasyOnlyTheHead) {
+  // One cluster of 4. Job 2 (3 processors) is the head, reserved at 10; job 3 needs all 4 and
+  // is next. Job 4 (1 processor, 100 s) fits now beside the head's reservation, so EASY starts
+  // it and job 3 waits until 102; conservative gave job 3 a reservation at 20 and keeps it.
+  Scenario s;
+  s.clusters = "1x4";
+  const std::vector<Spec> jobs = {{1, 0, {3}, 10}, {2, 1, {3}, 10}, {3, 1, {4}, 10}, {4, 2, {1}, 100}};
+  s.queue = "easy";
+  const auto easy = simulate(s, jobs);
+  EXPECT_EQ(easy.jobs.at(4).start, 2);
+  EXPECT_EQ(easy.jobs.at(3).start, 102);
+  s.queue = "cons";
+  const auto cons = simulate(s, jobs);
+  EXPECT_EQ(cons.jobs.at(3).reserved, 20);
+  EXPECT_EQ(cons.jobs.at(3).start, 20);
+  EXPECT_EQ(cons.jobs.at(4).start, 30);
+}
+
+TEST(Conservative, CompressesThePlanWhenAJobEndsEarly) {
+  // Job 1 asks for 100 s but runs 10: job 2, planned at 100, starts at 10.
+  Scenario s;
+  s.clusters = "1x4";
+  s.queue = "cons";
+  const auto run = simulate(s, {{1, 0, {4}, 10, -1, RequestType::kUnordered, {}, 100}, {2, 1, {4}, 5}});
+  EXPECT_EQ(run.jobs.at(2).reserved, 100);
+  EXPECT_EQ(run.jobs.at(2).start, 10);
+}
+
+// A random workload on 4 clusters of 8: unordered requests of 1-4 equal components (one with
+// @p single), runtimes exponential, requested times 1-4 x the runtime.
+std::vector<Spec> random_jobs(std::uint64_t seed, int n, double load_rate, bool single = false) {
+  Rng rng(seed);
+  std::vector<Spec> jobs;
+  double t = 0;
+  for (int i = 1; i <= n; ++i) {
+    t += rng.exponential(load_rate);
+    const int k = single ? 1 : 1 + static_cast<int>(rng.below(4));
+    const int part = 1 + static_cast<int>(rng.below(8));
+    const double run = 1 + rng.exponential(1.0 / 100);
+    const double requested = run * (1 + 3 * rng.uniform());
+    jobs.push_back({i, t, std::vector<int>(static_cast<size_t>(k), part), run,
+                    static_cast<int>(rng.below(4)), RequestType::kUnordered, {}, requested});
+  }
+  return jobs;
+}
+
+// How many jobs started before a job that arrived earlier than them (backfilled).
+int overtakes(const test::Capture& run) {
+  int n = 0;
+  double latest_start_of_earlier = -1;
+  for (const auto& [id, o] : run.jobs) {  // ids are in arrival order
+    if (o.start < latest_start_of_earlier) ++n;
+    latest_start_of_earlier = std::max(latest_start_of_earlier, o.start);
+  }
+  return n;
+}
+
+class Guarantee : public ::testing::TestWithParam<std::uint64_t> {};
+
+TEST_P(Guarantee, EasyNeverDelaysTheHeadsReservation) {
+  for (const char* policy : {"gs", "ic"}) {
+    Scenario s;
+    s.clusters = "4x8";
+    s.policy = policy;
+    s.queue = "easy";
+    const bool ic = std::string(policy) == "ic";
+    const auto jobs = random_jobs(GetParam(), 1500, ic ? 1.0 / 16 : 1.0 / 40, ic);
+    const auto run = simulate(s, jobs);
+    ASSERT_EQ(run.jobs.size(), jobs.size());
+    int reserved = 0;
+    for (const auto& [id, o] : run.jobs) {
+      if (o.reserved == kNever) continue;
+      ++reserved;
+      EXPECT_LE(o.start, o.reserved + 1e-9) << policy << " job " << id;
+    }
+    EXPECT_GT(reserved, 50) << policy << ": the workload must block heads for the test to bite";
+    EXPECT_GT(overtakes(run), 50) << policy << ": and must backfill";
+  }
+}
+
+TEST_P(Guarantee, ConservativeNeverDelaysAnyReservation) {
+  Scenario s;
+  s.clusters = "4x8";
+  s.queue = "cons";
+  const auto jobs = random_jobs(GetParam() + 100, 1500, 1.0 / 40);
+  const auto run = simulate(s, jobs);
+  ASSERT_EQ(run.jobs.size(), jobs.size());
+  int earlier = 0;
+  for (const auto& [id, o] : run.jobs) {
+    ASSERT_NE(o.reserved, kNever) << "every job gets a reservation on arrival";
+    EXPECT_LE(o.start, o.reserved + 1e-9) << "job " << id;
+    earlier += o.start < o.reserved;
+  }
+  EXPECT_GT(earlier, 50) << "requested times are long, so compression must move jobs earlier";
+  EXPECT_GT(overtakes(run), 50);
+}
+
+INSTANTIATE_TEST_SUITE_P(Seeds, Guarantee, ::testing::Values(1, 2, 3));
+
+TEST(Backfilling, NeverOverlapsProcessors) {
+  // Every instant, the jobs running on a cluster use at most its processors.
+  for (const char* q : {"fcfs", "easy", "cons"}) {
+    Scenario s;
+    s.clusters = "4x8";
+    s.queue = q;
+    const auto run = simulate(s, random_jobs(7, 800, 1.0 / 35));
+    std::vector<std::pair<double, std::vector<int>>> events;
+    for (const auto& [id, o] : run.jobs) {
+      events.push_back({o.start, o.alloc});
+      std::vector<int> minus = o.alloc;
+      for (int& x : minus) x = -x;
+      events.push_back({o.end, minus});
+    }
+    std::stable_sort(events.begin(), events.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<int> used(4, 0);
+    for (size_t i = 0; i < events.size(); ++i) {
+      for (size_t c = 0; c < 4; ++c) used[c] += events[i].second[c];
+      if (i + 1 < events.size() && events[i + 1].first == events[i].first) continue;
+      for (size_t c = 0; c < 4; ++c) ASSERT_LE(used[c], 8) << q << " at t=" << events[i].first;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace mcb::sim

@@ -1,0 +1,322 @@
+// End-to-end: the real mcb-sim binary on small committed inputs; its files and exit codes.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kBin = std::string(MCB_BIN_DIR) + "/mcb-sim";
+const std::string kFix = MCB_FIXTURES_DIR;
+const std::string kRef = kFix + "/simulator/das2-study/";
+const std::string kTables = "--tables " + kRef + "poisson_sim_service_times.csv --tables " + kRef +
+                            "ensflow_sim_service_times.csv";
+const std::string kExcerpt = kFix + "/traces/DAS2-fs1-2003-1-excerpt.swf";
+const std::string kFullTrace = std::string(MCB_SOURCE_DIR) + "/../shared/traces/DAS2-fs1-2003-1.swf";
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+struct Result {
+  int code = -1;
+  std::string out, err;
+};
+
+class E2e : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = fs::temp_directory_path() / ("mcb_sim_e2e_" + std::to_string(::getpid()) + "_" + info->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  // Runs "<prefix> mcb-sim <args>" and captures its exit code, stdout and stderr.
+  Result run(const std::string& args, const std::string& prefix = "") {
+    const std::string out = (dir_ / "stdout").string(), err = (dir_ / "stderr").string();
+    const std::string cmd = prefix + kBin + " " + args + " > " + out + " 2> " + err;
+    const int status = std::system(cmd.c_str());
+    Result r;
+    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    r.out = slurp(out);
+    r.err = slurp(err);
+    return r;
+  }
+  std::string out(const std::string& name) const { return (dir_ / name).string(); }
+
+  fs::path dir_;
+};
+
+std::vector<std::string> lines(const std::string& text) {
+  std::vector<std::string> v;
+  std::istringstream in(text);
+  std::string l;
+  while (std::getline(in, l)) v.push_back(l);
+  return v;
+}
+
+std::vector<std::string> cells(const std::string& line) {
+  std::vector<std::string> v;
+  std::stringstream ss(line);
+  std::string c;
+  while (std::getline(ss, c, ',')) v.push_back(c);
+  if (!line.empty() && line.back() == ',') v.emplace_back();
+  return v;
+}
+
+TEST_F(E2e, WritesJobsCsvAndSummaryJson) {
+  const auto r = run("--workload poisson " + kTables + " --utilization 0.5 --jobs 2000 --rule co --seed 9 --output " + out("o"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto rows = lines(slurp(out("o/jobs.csv")));
+  ASSERT_EQ(rows.size(), 2001u);
+  EXPECT_EQ(rows[0],
+            "id,app,submit,start,end,wait,response,bounded_slowdown,total_size,components,clusters,"
+            "queue,service,net_service,requested,reserved,measured,replication");
+  for (size_t i = 1; i < rows.size(); ++i) {
+    const auto c = cells(rows[i]);
+    ASSERT_EQ(c.size(), 18u) << rows[i];
+    EXPECT_EQ(c[1], "poisson");
+    EXPECT_DOUBLE_EQ(std::stod(c[5]), std::stod(c[3]) - std::stod(c[2])) << "wait = start - submit";
+    EXPECT_DOUBLE_EQ(std::stod(c[6]), std::stod(c[4]) - std::stod(c[2])) << "response = end - submit";
+    int used = 0, clusters = 0;
+    std::stringstream parts(c[10]);
+    std::string part;
+    while (std::getline(parts, part, ';')) {
+      used += std::stoi(part.substr(part.find(':') + 1));
+      ++clusters;
+    }
+    EXPECT_EQ(used, std::stoi(c[8])) << "clusters used hold the total size";
+    EXPECT_EQ(clusters, std::stoi(c[9])) << "unordered: one cluster per component";
+  }
+  const auto doc = nlohmann::json::parse(slurp(out("o/summary.json")));
+  EXPECT_EQ(doc["schema"], "mcb-sim-summary/1");
+  EXPECT_EQ(doc["seeds"]["base"], 9);
+  EXPECT_EQ(doc["config"]["rule"][0], "co");
+  EXPECT_EQ(doc["config"]["warmup_jobs"], 200);
+  EXPECT_TRUE(doc["env"].contains("revision"));
+  EXPECT_EQ(doc["result"]["jobs"]["measured_completed"], 1800);
+  EXPECT_GE(doc["result"]["utilization"]["gross"].get<double>(), doc["result"]["utilization"]["net"].get<double>());
+  EXPECT_TRUE(doc["result"]["response"]["ci95"].is_array());
+  for (const auto& e : fs::directory_iterator(out("o"))) {
+    EXPECT_EQ(e.path().filename().string().find(".tmp"), std::string::npos) << e.path();
+  }
+  EXPECT_NE(r.out.find("summary.json"), std::string::npos);
+}
+
+struct BadCase {
+  std::string name;
+  std::string args;
+  std::vector<std::string> says;
+};
+
+void PrintTo(const BadCase& c, std::ostream* os) { *os << c.name; }
+
+class BadInput : public E2e, public ::testing::WithParamInterface<BadCase> {};
+
+TEST_P(BadInput, ExitsWithTwoAndOneLineNamingIt) {
+  const auto r = run(GetParam().args + " --output " + out("never"));
+  EXPECT_EQ(r.code, 2) << r.err;
+  ASSERT_FALSE(r.err.empty());
+  EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "one line: " << r.err;
+  EXPECT_EQ(r.err.rfind("mcb-sim: ", 0), 0u) << r.err;
+  for (const auto& s : GetParam().says) EXPECT_NE(r.err.find(s), std::string::npos) << "'" << s << "' in " << r.err;
+  EXPECT_FALSE(fs::exists(out("never"))) << "nothing written";
+}
+
+const std::string kSynth = "--workload poisson " + kTables + " --utilization 0.5 --jobs 100 ";
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, BadInput,
+    ::testing::Values(
+        BadCase{"UnknownPolicy", kSynth + "--policy xs", {"--policy", "'xs'"}},
+        BadCase{"UnknownPlacement", kSynth + "--placement worst", {"--placement", "'worst'"}},
+        BadCase{"UnknownRule", kSynth + "--rule some", {"--rule", "'some'"}},
+        BadCase{"UnknownQueue", kSynth + "--queue lifo", {"--queue", "'lifo'"}},
+        BadCase{"ZeroClusters", kSynth + "--clusters 0x32", {"--clusters", "'0x32'"}},
+        BadCase{"NegativeClusterSize", kSynth + "--clusters 32,-4,32", {"--clusters", "-4"}},
+        BadCase{"MalformedClusters", kSynth + "--clusters 32,abc", {"--clusters", "'32,abc'"}},
+        BadCase{"JobLargerThanSystem", kSynth + "--clusters 1x16", {"size 32", "larger than the system"}},
+        BadCase{"NoSplitUnderRule", kSynth + "--rule no --clusters 4x16", {"--rule no", "size 32"}},
+        BadCase{"TableMissingASize", "--workload poisson --tables " + kFix + "/simulator/tables-missing --utilization 0.5",
+                {"--tables", "tables-missing/runtimes.csv", "total_size 32"}},
+        BadCase{"TableWithTwoProblems", "--workload poisson --tables " + kFix + "/simulator/tables-two-problems --utilization 0.5",
+                {"problems 'large', 'small'", "--problem poisson=NAME"}},
+        BadCase{"TraceJobLargerThanSystem", "--trace " + kExcerpt + " --clusters 2x16 --rule co", {"excerpt.swf:", "needs 48 processors"}},
+        BadCase{"MalformedSwfLine", "--trace " + kFix + "/simulator/bad-line.swf --clusters 16", {"bad-line.swf:5:", "17 fields"}},
+        BadCase{"MissingTrace", "--trace " + kFix + "/nope.swf", {"--trace", "nope.swf"}},
+        BadCase{"NonNumericUtilization", "--workload poisson " + kTables + " --utilization abc",
+                {"--utilization", "'abc'"}},
+        BadCase{"NegativeJobs", "--workload poisson " + kTables + " --utilization 0.5 --jobs -5",
+                {"--jobs", "'-5'"}},
+        BadCase{"WarmupLeavesNothing", kSynth + "--warmup 100%", {"--warmup", "'100%'"}},
+        BadCase{"UnknownOption", kSynth + "--bogus 1", {"bogus"}},
+        BadCase{"NoTables", "--workload poisson --utilization 0.5", {"--tables"}},
+        BadCase{"UnknownMix", "--workload nosuchmix " + kTables + " --utilization 0.5", {"--workload", "'nosuchmix'"}}),
+    [](const ::testing::TestParamInfo<BadCase>& info) { return info.param.name; });
+
+TEST_F(E2e, MissingOutputIsAnError) {
+  const auto r = run(kSynth);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--output"), std::string::npos) << r.err;
+}
+
+TEST_F(E2e, SameSeedSameFiles) {
+  const std::string args = "--workload mixed " + kTables + " --utilization 0.6 --jobs 1500 --rule rco --policy ls --queue easy ";
+  ASSERT_EQ(run(args + "--output " + out("a")).code, 0);
+  ASSERT_EQ(run(args + "--output " + out("b")).code, 0);
+  EXPECT_EQ(slurp(out("a/jobs.csv")), slurp(out("b/jobs.csv")));
+  auto a = nlohmann::json::parse(slurp(out("a/summary.json")));
+  auto b = nlohmann::json::parse(slurp(out("b/summary.json")));
+  EXPECT_EQ(a["result"], b["result"]);
+  EXPECT_EQ(a["config"], b["config"]);
+}
+
+TEST_F(E2e, ConfigFileGivesOptions) {
+  const auto r = run("--config " + kFix + "/simulator/sim.ini " + kTables + " --output " + out("c"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto doc = nlohmann::json::parse(slurp(out("c/summary.json")));
+  EXPECT_EQ(doc["config"]["policy"][0], "lp");
+  EXPECT_EQ(doc["config"]["queue"][0], "easy");
+  EXPECT_EQ(doc["config"]["workload"]["jobs"], 1500);
+}
+
+// The sweep: one row per arrival rate and curve; the saturation point located on each curve.
+void check_sweep(const std::string& csv, size_t curves, size_t per_curve) {
+  const auto rows = lines(csv);
+  ASSERT_EQ(rows.size(), 1 + curves * per_curve);
+  const auto header = cells(rows[0]);
+  ASSERT_EQ(header.back(), "saturation_point");
+  for (size_t c = 0; c < curves; ++c) {
+    double last_rate = 0;
+    int first_saturated = 0, last_stable = 0;
+    bool seen_saturated = false;
+    for (size_t i = 0; i < per_curve; ++i) {
+      const auto f = cells(rows[1 + c * per_curve + i]);
+      ASSERT_EQ(f.size(), header.size()) << rows[1 + c * per_curve + i];
+      EXPECT_GT(std::stod(f[5]), last_rate) << "rows of a curve by increasing rate";
+      last_rate = std::stod(f[5]);
+      const bool saturated = f[22] == "1";
+      if (f[23] == "first_saturated") {
+        ++first_saturated;
+        EXPECT_TRUE(saturated);
+        EXPECT_FALSE(seen_saturated) << "the first saturated row is marked";
+      }
+      if (f[23] == "last_stable") {
+        ++last_stable;
+        EXPECT_FALSE(saturated);
+      }
+      seen_saturated = seen_saturated || saturated;
+    }
+    EXPECT_EQ(first_saturated, 1) << "curve " << c;
+    EXPECT_EQ(last_stable, 1) << "curve " << c;
+  }
+}
+
+const std::string kSweep = "--workload poisson " + kTables +
+                           " --utilization 0.3,0.6,1.3 --jobs 2500 --rule fco --policy gs,ls --replications 2 ";
+
+TEST_F(E2e, SweepLocatesTheSaturationPoint) {
+  const auto r = run(kSweep + "--output " + out("s"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  check_sweep(slurp(out("s/sweep.csv")), 2, 3);
+  const auto doc = nlohmann::json::parse(slurp(out("s/sweep.json")));
+  ASSERT_EQ(doc["curves"].size(), 2u);
+  for (const auto& c : doc["curves"]) {
+    EXPECT_TRUE(c["saturated_within_sweep"].get<bool>());
+    EXPECT_NEAR(c["first_saturated"]["offered_utilization"].get<double>(), 1.3, 1e-12);
+    EXPECT_NEAR(c["last_stable"]["offered_utilization"].get<double>(), 0.6, 1e-12);
+  }
+  EXPECT_EQ(doc["points"].size(), 6u);
+  EXPECT_EQ(doc["seeds"]["replications"].size(), 2u);
+  EXPECT_FALSE(fs::exists(out("s/jobs.csv")));
+}
+
+TEST_F(E2e, MpiRanksShareASweepWithTheSameResults) {
+  const std::string mpiexec = MCB_MPIEXEC;
+  if (mpiexec.empty()) GTEST_SKIP() << "no mpiexec found at configure time";
+  const auto serial = run(kSweep + "--output " + out("serial"));
+  ASSERT_EQ(serial.code, 0) << serial.err;
+  const std::string launch = std::string("env ") + MCB_MPI_ENV + " " + mpiexec + " -np 2 ";
+  const auto parallel = run(kSweep + "--output " + out("mpi"), launch);
+  ASSERT_EQ(parallel.code, 0) << parallel.err;
+  EXPECT_NE(parallel.out.find("on 2 rank(s)"), std::string::npos) << parallel.out;
+  EXPECT_EQ(slurp(out("serial/sweep.csv")), slurp(out("mpi/sweep.csv")));
+  const auto bad = run(kSynth + "--policy xs --output " + out("bad"), launch);
+  EXPECT_EQ(bad.code, 2) << bad.err;
+  EXPECT_NE(bad.err.find("--policy"), std::string::npos) << bad.err;
+}
+
+TEST_F(E2e, TraceExcerptWithEasyBackfilling) {
+  const auto r = run("--trace " + kExcerpt + " --clusters 64 --queue easy --warmup 0 --output " + out("t"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto rows = lines(slurp(out("t/jobs.csv")));
+  const auto doc = nlohmann::json::parse(slurp(out("t/summary.json")));
+  EXPECT_EQ(rows.size(), 601u) << "every job of the excerpt has processors and a runtime";
+  EXPECT_EQ(doc["config"]["workload"]["header"]["MaxProcs"], "64");
+  EXPECT_EQ(doc["config"]["workload"]["jobs"], 600);
+  int reserved = 0;
+  for (size_t i = 1; i < rows.size(); ++i) {
+    const auto c = cells(rows[i]);
+    EXPECT_DOUBLE_EQ(std::stod(c[12]), std::stod(c[4]) - std::stod(c[3])) << "one cluster: runtime as recorded";
+    if (!c[15].empty()) {
+      ++reserved;
+      EXPECT_LE(std::stod(c[3]), std::stod(c[15]) + 1e-6) << "never after its reservation";
+    }
+  }
+  EXPECT_EQ(doc["result"]["utilization"]["gross"], doc["result"]["utilization"]["net"]);
+}
+
+TEST_F(E2e, JobListWithExplicitComponents) {
+  const auto r = run("--trace " + kFix + "/simulator/joblist.csv " + kTables + " --warmup 0 --output " + out("l"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto rows = lines(slurp(out("l/jobs.csv")));
+  ASSERT_EQ(rows.size(), 7u);
+  std::map<std::string, std::vector<std::string>> by_id;
+  for (size_t i = 1; i < rows.size(); ++i) by_id[cells(rows[i])[0]] = cells(rows[i]);
+  EXPECT_EQ(by_id["1"][10], "0:8;2:8") << "fixed request on clusters 0 and 2";
+  EXPECT_DOUBLE_EQ(std::stod(by_id["1"][12]), 766) << "Poisson 16 in 2 components";
+  EXPECT_DOUBLE_EQ(std::stod(by_id["1"][13]), 649) << "net: Poisson 16 on one cluster";
+  EXPECT_DOUBLE_EQ(std::stod(by_id["4"][12]), 1584) << "Ensflow 30 in 3 components";
+  const bool spread = by_id["5"][10].find(';') != std::string::npos;  // non-fixed: may share a cluster
+  EXPECT_DOUBLE_EQ(std::stod(by_id["5"][12]), spread ? 600 * 1.25 : 600) << "runtime x co-allocation factor when spread";
+  EXPECT_DOUBLE_EQ(std::stod(by_id["5"][13]), 600);
+}
+
+TEST_F(E2e, FullDas2TraceWithEasy) {
+  if (!fs::exists(kFullTrace)) GTEST_SKIP() << "the full trace is not at " << kFullTrace;
+  const auto r = run("--trace " + kFullTrace + " --clusters 64 --queue easy --no-jobs-csv --output " + out("f"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto doc = nlohmann::json::parse(slurp(out("f/summary.json")));
+  std::uint64_t skipped = 0;
+  for (const auto& [why, n] : doc["config"]["workload"]["skipped"].items()) skipped += n.get<std::uint64_t>();
+  EXPECT_EQ(doc["config"]["workload"]["jobs"].get<std::uint64_t>() + skipped, 40315u);
+  EXPECT_EQ(doc["result"]["jobs"]["arrived"], doc["config"]["workload"]["jobs"]);
+  EXPECT_FALSE(doc["result"]["saturated"].get<bool>());
+  EXPECT_FALSE(fs::exists(out("f/jobs.csv")));
+}
+
+TEST_F(E2e, HelpListsTheOptions) {
+  const auto r = run("--help");
+  EXPECT_EQ(r.code, 0);
+  for (const char* o : {"--workload", "--trace", "--clusters", "--policy", "--placement", "--rule", "--queue",
+                        "--tables", "--output", "--seed", "--utilization", "--rate", "--warmup"}) {
+    EXPECT_NE(r.out.find(o), std::string::npos) << o;
+  }
+}
+
+}  // namespace

@@ -1,0 +1,208 @@
+// Each policy's defining behaviour on small hand-built systems: who starts when, and why.
+#include "scenario.hpp"
+
+#include "simulator/policy.hpp"
+
+#include <gtest/gtest.h>
+
+namespace mcb::sim {
+namespace {
+
+using test::Scenario;
+using test::simulate;
+using test::Spec;
+
+TEST(QueueRing, DisabledQueuesComeBackInTheOrderTheyWereDisabled) {
+  QueueRing ring(4);
+  ring.disable(2);
+  ring.disable(0);
+  ring.disable(3);
+  ASSERT_EQ(ring.enabled_count(), 1);
+  EXPECT_EQ(ring.enabled_at(0), 1);
+  ring.enable_disabled();
+  ASSERT_EQ(ring.enabled_count(), 4);
+  EXPECT_EQ(ring.enabled_at(0), 1);
+  EXPECT_EQ(ring.enabled_at(1), 2);
+  EXPECT_EQ(ring.enabled_at(2), 0);
+  EXPECT_EQ(ring.enabled_at(3), 3);
+}
+
+TEST(QueueRing, EnableFirstPutsAQueueAtTheFront) {
+  QueueRing ring(3);
+  ring.withdraw(2);
+  ring.disable(0);
+  ring.enable_first(2);
+  ring.enable_disabled();
+  ASSERT_EQ(ring.enabled_count(), 3);
+  EXPECT_EQ(ring.enabled_at(0), 2);
+  EXPECT_EQ(ring.enabled_at(1), 1);
+  EXPECT_EQ(ring.enabled_at(2), 0);
+}
+
+TEST(GlobalScheduler, FcfsHeadBlocksJobsBehindIt) {
+  // Cluster 0 is full, cluster 1 has 2 idle. Job 3 needs 3+3 and waits; job 4 (2 processors)
+  // would fit now but FCFS keeps it behind the head.
+  const auto run = simulate(Scenario{}, {{1, 0, {4}, 10},
+                                      {2, 0, {2}, 10},
+                                      {3, 1, {3, 3}, 5},
+                                      {4, 1, {2}, 1}});
+  EXPECT_EQ(run.jobs.at(3).start, 10);
+  EXPECT_EQ(run.jobs.at(4).start, 15) << "after job 3 departs, 1+1 idle cannot hold 2";
+}
+
+TEST(GlobalScheduler, SchedulesOnAnyCluster) {
+  // Cluster 0 busy; a job whose home is cluster 0 runs on cluster 1 at once.
+  const auto run = simulate(Scenario{}, {{1, 0, {4}, 10, 0}, {2, 1, {2}, 1, 0}});
+  EXPECT_EQ(run.jobs.at(2).start, 1);
+  EXPECT_EQ(run.jobs.at(2).alloc, (std::vector<int>{0, 2}));
+}
+
+TEST(LocalSchedulers, SingleComponentJobsRunOnlyOnTheirCluster) {
+  Scenario s;
+  s.policy = "ls";
+  const auto run = simulate(s, {{1, 0, {4}, 10, 0}, {2, 1, {2}, 1, 0}});
+  EXPECT_EQ(run.jobs.at(2).start, 10) << "cluster 1 is idle, but job 2 belongs to cluster 0";
+  EXPECT_EQ(run.jobs.at(2).alloc, (std::vector<int>{2, 0}));
+}
+
+TEST(LocalSchedulers, MultiComponentJobsAreCoAllocatedFromAnyQueue) {
+  Scenario s;
+  s.policy = "ls";
+  const auto run = simulate(s, {{1, 0, {2, 2}, 10, 1}});
+  EXPECT_EQ(run.jobs.at(1).alloc, (std::vector<int>{2, 2}));
+  EXPECT_EQ(run.jobs.at(1).queue, 1);
+}
+
+TEST(LocalSchedulers, OneJobPerQueuePerRound) {
+  // Two clusters of 2, both taken by job 1 until t=10. Queue 0 holds X1, X2; queue 1 holds Y1;
+  // each needs 1+1, so two fit at t=10. Round 1 starts X1 (queue 0) and Y1 (queue 1); X2, which
+  // arrived before Y1, waits. A single FCFS queue would start X1 and X2.
+  Scenario s;
+  s.clusters = "2x2";
+  s.policy = "ls";
+  const std::vector<Spec> jobs = {{1, 0, {2, 2}, 10, 0},
+                                  {2, 1, {1, 1}, 5, 0},
+                                  {3, 1, {1, 1}, 5, 0},
+                                  {4, 1, {1, 1}, 5, 1}};
+  const auto ls = simulate(s, jobs);
+  EXPECT_EQ(ls.jobs.at(2).start, 10);
+  EXPECT_EQ(ls.jobs.at(4).start, 10);
+  EXPECT_EQ(ls.jobs.at(3).start, 15);
+  s.policy = "gs";
+  const auto gs = simulate(s, jobs);
+  EXPECT_EQ(gs.jobs.at(3).start, 10);
+  EXPECT_EQ(gs.jobs.at(4).start, 15);
+}
+
+TEST(LocalSchedulers, QueueWhoseHeadDoesNotFitIsSkippedUntilADeparture) {
+  // At t=10 cluster 0 frees 4 processors. Queue 0's head needs 3+3 (cluster 1 has only 2) and
+  // is disabled; queue 1's head (1+1) starts. Later arrivals in queue 0 wait for a departure
+  // even when they would fit (FCFS per queue).
+  Scenario s;
+  s.policy = "ls";
+  const auto run = simulate(s, {{1, 0, {4}, 10, 0},
+                                {2, 0, {2}, 30, 1},
+                                {3, 1, {3, 3}, 5, 0},
+                                {4, 1, {1, 1}, 5, 1},
+                                {5, 11, {2}, 1, 0}});
+  EXPECT_EQ(run.jobs.at(4).start, 10);
+  EXPECT_EQ(run.jobs.at(3).start, 30) << "needs 3 on cluster 1, free when job 2 departs";
+  EXPECT_EQ(run.jobs.at(5).start, 35) << "behind job 3 in queue 0";
+}
+
+TEST(LocalPriority, GlobalQueueWaitsWhileNoLocalQueueIsEmpty) {
+  // Both clusters busy until 10; at t=1 a global job (1+1) and one local job per cluster arrive.
+  // At t=10 no local queue is empty, so the local jobs start; the global job waits for them.
+  Scenario s;
+  s.clusters = "2x2";
+  s.policy = "lp";
+  const std::vector<Spec> jobs = {{1, 0, {2}, 10, 0},
+                                  {2, 0, {2}, 10, 1},
+                                  {3, 1, {1, 1}, 5, 0},
+                                  {4, 1, {2}, 10, 0},
+                                  {5, 1, {2}, 10, 1}};
+  const auto lp = simulate(s, jobs);
+  EXPECT_EQ(lp.jobs.at(4).start, 10);
+  EXPECT_EQ(lp.jobs.at(5).start, 10);
+  EXPECT_EQ(lp.jobs.at(3).start, 20);
+  s.policy = "gs";
+  const auto gs = simulate(s, jobs);
+  EXPECT_EQ(gs.jobs.at(3).start, 10) << "one global FCFS queue serves the earlier job first";
+}
+
+TEST(LocalPriority, GlobalQueueGoesFirstWhenBothAreEnabled) {
+  // At t=10 cluster 0 frees 2; cluster 1 has 1 idle; local queue 1 is empty. The global job
+  // (1+1) and local job 3 (2 on cluster 0) compete: the global queue is visited first.
+  Scenario s;
+  s.clusters = "2x2";
+  s.policy = "lp";
+  const auto run = simulate(s, {{1, 0, {2}, 10, 0},
+                                {2, 0, {1}, 20, 1},
+                                {3, 1, {2}, 5, 0},
+                                {4, 2, {1, 1}, 5, 1}});
+  EXPECT_EQ(run.jobs.at(4).start, 10);
+  EXPECT_EQ(run.jobs.at(3).start, 15);
+  EXPECT_EQ(run.jobs.at(4).queue, 2) << "the global queue follows the local ones";
+}
+
+TEST(IndependentClusters, JobsRunWholeOnTheirHomeClusterOnly) {
+  Scenario s;
+  s.policy = "ic";
+  const auto run = simulate(s, {{1, 0, {4}, 10, 0}, {2, 1, {1, 1}, 1, 0}});
+  EXPECT_EQ(run.jobs.at(2).start, 10) << "cluster 1 is idle but belongs to other users";
+  EXPECT_EQ(run.jobs.at(2).alloc, (std::vector<int>{2, 0})) << "no co-allocation";
+}
+
+TEST(LoadSharingGrid, JobsRunWholeOnAnyOneCluster) {
+  Scenario s;
+  s.policy = "grid";
+  const auto run = simulate(s, {{1, 0, {4}, 10, 0}, {2, 1, {1, 1}, 20, 0}, {3, 2, {2, 2}, 1, 1}});
+  EXPECT_EQ(run.jobs.at(2).start, 1);
+  EXPECT_EQ(run.jobs.at(2).alloc, (std::vector<int>{0, 2}));
+  EXPECT_EQ(run.jobs.at(3).start, 10) << "4 processors on one cluster, not 2+2";
+}
+
+TEST(Policies, SayWhenAJobCanNeverRun) {
+  const MachineSpec m = parse_clusters("2x4");
+  const auto wf = make_placement("wf");
+  Request big;
+  big.sizes = {6};
+  big.total = 6;
+  EXPECT_FALSE(make_policy("gs", 2)->never_runs(big, -1, m, *wf).empty());
+  EXPECT_FALSE(make_policy("ic", 2)->never_runs(big, -1, m, *wf).empty());
+  Request split;
+  split.sizes = {3, 3};
+  split.total = 6;
+  EXPECT_TRUE(make_policy("gs", 2)->never_runs(split, -1, m, *wf).empty());
+  EXPECT_TRUE(make_policy("ls", 2)->never_runs(split, -1, m, *wf).empty());
+  EXPECT_FALSE(make_policy("grid", 2)->never_runs(split, -1, m, *wf).empty());
+  EXPECT_FALSE(make_policy("ic", 2)->never_runs(split, 1, m, *wf).empty());
+}
+
+TEST(Engine, DeparturesAtAnInstantComeBeforeStarts) {
+  // Job 2 arrives exactly when job 1 ends and needs its processors: it starts at once.
+  Scenario s;
+  s.clusters = "1x4";
+  const auto run = simulate(s, {{1, 0, {4}, 10}, {2, 10, {4}, 1}});
+  EXPECT_EQ(run.jobs.at(2).start, 10);
+  for (const char* q : {"easy", "cons"}) {
+    s.queue = q;
+    EXPECT_EQ(simulate(s, {{1, 0, {4}, 10}, {2, 10, {4}, 1}}).jobs.at(2).start, 10) << q;
+  }
+}
+
+TEST(Engine, SlowestClusterSetsThePaceOfACoAllocatedJob) {
+  Scenario s;
+  s.speeds = {1.0, 0.5};
+  s.coalloc = 1.5;
+  const auto run = simulate(s, {{1, 0, {4}, 10, -1, RequestType::kFixed, {1}},
+                                {2, 0, {4}, 10, -1, RequestType::kFixed, {0}},
+                                {3, 20, {2, 2}, 10}});
+  EXPECT_DOUBLE_EQ(run.jobs.at(1).service, 20) << "half speed doubles the time";
+  EXPECT_DOUBLE_EQ(run.jobs.at(2).service, 10);
+  EXPECT_DOUBLE_EQ(run.jobs.at(3).service, 10 * 1.5 / 0.5) << "co-allocation factor, slowest speed";
+  EXPECT_DOUBLE_EQ(run.jobs.at(3).net, 10 / 0.5) << "net removes only the wide-area factor";
+}
+
+}  // namespace
+}  // namespace mcb::sim

@@ -1,0 +1,223 @@
+// The SWF reader and trace workloads: header oddities, unknown fields, malformed lines (named
+// by line number), submit order, jobs larger than the system, rule-based splitting.
+#include "common/errors.hpp"
+#include "simulator/policy.hpp"
+#include "simulator/swf.hpp"
+#include "simulator/trace_source.hpp"
+
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <functional>
+#include <fstream>
+#include <string>
+
+namespace mcb::sim {
+namespace {
+
+const std::string kExcerpt = std::string(MCB_FIXTURES_DIR) + "/traces/DAS2-fs1-2003-1-excerpt.swf";
+
+class TempFile {
+ public:
+  TempFile(const std::string& name, const std::string& text)
+      : path_((std::filesystem::temp_directory_path() / ("mcb_sim_" + std::to_string(::getpid()) + "_" + name)).string()) {
+    std::ofstream(path_) << text;
+  }
+  ~TempFile() { std::filesystem::remove(path_); }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const UsageError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+void read_all(const std::string& path) {
+  SwfReader r(path);
+  SwfRecord rec;
+  while (r.next(rec)) {
+  }
+}
+
+TEST(Swf, ReadsTheExcerptAndItsHeader) {
+  SwfReader r(kExcerpt);
+  EXPECT_EQ(r.header().max_procs, 64);
+  EXPECT_EQ(r.header().max_nodes, 32) << "'32 (dual CPU)': the number before the parenthesis";
+  EXPECT_EQ(r.header().max_jobs, 40315);
+  EXPECT_EQ(r.header().fields.at("Installation"), "DAS2 - Leiden University (fs1)");
+  SwfRecord rec;
+  int n = 0;
+  double last = -1;
+  while (r.next(rec)) {
+    ++n;
+    EXPECT_GE(rec.submit, last);
+    last = rec.submit;
+  }
+  EXPECT_EQ(n, 600);
+  EXPECT_EQ(rec.line, 644) << "line numbers count the header";
+}
+
+TEST(Swf, HeaderOdditiesAndUnknownFields) {
+  TempFile f("odd.swf",
+             ";  Version: 2.2\n"
+             ";\tMaxNodes:\t128 (quad CPU nodes; 512 cores)\n"
+             "; MaxProcs: 512 (of which 500 usable)\n"
+             "; Note: text: with colons\n"
+             "\n"
+             "1 0 -1 100 4 -1 -1 4 200 -1 1 -1 -1 -1 -1 -1 -1 -1\n"
+             "; a comment between records\n"
+             "   \t\n"
+             "2\t10\t-1\t50.5\t-1\t-1\t-1\t2\t-1\t-1\t0\t3\t1\t7\t1\t2\t-1\t-1\n");
+  SwfReader r(f.path());
+  EXPECT_EQ(r.header().max_nodes, 128);
+  EXPECT_EQ(r.header().max_procs, 512);
+  EXPECT_EQ(r.header().fields.at("Note"), "text: with colons");
+  SwfRecord rec;
+  ASSERT_TRUE(r.next(rec));
+  EXPECT_EQ(rec.procs, 4);
+  EXPECT_EQ(rec.wait, -1);
+  EXPECT_EQ(rec.req_time, 200);
+  ASSERT_TRUE(r.next(rec));
+  EXPECT_EQ(rec.line, 9);
+  EXPECT_EQ(rec.procs, -1);
+  EXPECT_EQ(rec.req_procs, 2);
+  EXPECT_DOUBLE_EQ(rec.run, 50.5);
+  EXPECT_EQ(rec.partition, 2);
+  EXPECT_FALSE(r.next(rec));
+}
+
+TEST(Swf, MalformedLinesAreNamedByLine) {
+  TempFile few("few.swf", "; MaxProcs: 8\n1 0 -1 10 2 -1 -1 2 20 -1 1 1 1 1 1 -1 -1 -1\n2 5 -1 10 2 -1 -1 2 20 -1 1 1 1 1 1 -1 -1\n");
+  const std::string e1 = error_of([&] { read_all(few.path()); });
+  EXPECT_NE(e1.find(few.path() + ":3:"), std::string::npos) << e1;
+  EXPECT_NE(e1.find("17 fields"), std::string::npos) << e1;
+
+  TempFile text("text.swf", "1 0 -1 ten 2 -1 -1 2 20 -1 1 1 1 1 1 -1 -1 -1\n");
+  const std::string e2 = error_of([&] { read_all(text.path()); });
+  EXPECT_NE(e2.find(":1:"), std::string::npos) << e2;
+  EXPECT_NE(e2.find("field 4 'ten'"), std::string::npos) << e2;
+
+  TempFile many("many.swf", "1 0 -1 10 2 -1 -1 2 20 -1 1 1 1 1 1 -1 -1 -1 99\n");
+  EXPECT_NE(error_of([&] { read_all(many.path()); }).find("more than 18"), std::string::npos);
+
+  TempFile fraction("fraction.swf", "1.5 0 -1 10 2 -1 -1 2 20 -1 1 1 1 1 1 -1 -1 -1\n");
+  EXPECT_NE(error_of([&] { read_all(fraction.path()); }).find("field 1"), std::string::npos);
+
+  EXPECT_NE(error_of([] { SwfReader r("/nonexistent/x.swf"); }).find("cannot read"), std::string::npos);
+}
+
+TraceSpec spec_for(const std::string& path, const std::string& clusters, Rule rule = Rule::kNo) {
+  TraceSpec s;
+  s.path = path;
+  s.machine = parse_clusters(clusters);
+  s.rule = rule;
+  s.component_limit = s.machine.smallest() / 2;
+  return s;
+}
+
+TEST(Trace, ScanCountsJobsAndSkipsUnknowns) {
+  TempFile f("unknown.swf",
+             "1 0 -1 10 2 -1 -1 2 20 -1 1 1 1 1 1 -1 -1 -1\n"
+             "2 1 -1 -1 2 -1 -1 2 20 -1 5 1 1 1 1 -1 -1 -1\n"
+             "3 2 -1 10 -1 -1 -1 -1 20 -1 0 1 1 1 1 -1 -1 -1\n"
+             "4 3 -1 10 -1 -1 -1 3 20 -1 1 1 1 1 1 -1 -1 -1\n");
+  const auto policy = make_policy("gs", 1);
+  const auto wf = make_placement("wf");
+  const TraceScan scan = TraceSource::scan(spec_for(f.path(), "1x8"), *policy, *wf);
+  EXPECT_EQ(scan.jobs, 2u);
+  EXPECT_EQ(scan.skipped.at("unknown runtime"), 1u);
+  EXPECT_EQ(scan.skipped.at("unknown processors"), 1u);
+  EXPECT_DOUBLE_EQ(scan.runtime_work, 2 * 10 + 3 * 10) << "requested processors stand in for allocated";
+}
+
+TEST(Trace, OutOfOrderAndOversizedJobsAreNamedByLine) {
+  TempFile order("order.swf",
+                 "; header\n1 10 -1 10 2 -1 -1 2 20 -1 1 1 1 1 1 -1 -1 -1\n2 5 -1 10 2 -1 -1 2 20 -1 1 1 1 1 1 -1 -1 -1\n");
+  const auto gs = make_policy("gs", 2);
+  const auto wf = make_placement("wf");
+  const std::string e1 = error_of([&] { TraceSource::scan(spec_for(order.path(), "2x4"), *gs, *wf); });
+  EXPECT_NE(e1.find(order.path() + ":3:"), std::string::npos) << e1;
+  EXPECT_NE(e1.find("submit order"), std::string::npos) << e1;
+
+  const std::string e2 = error_of([&] { TraceSource::scan(spec_for(kExcerpt, "2x16", Rule::kCo), *gs, *wf); });
+  EXPECT_NE(e2.find("needs 48 processors; the system has 32"), std::string::npos) << e2;
+  EXPECT_NE(e2.find(".swf:"), std::string::npos) << e2;
+
+  const std::string e3 = error_of([&] { TraceSource::scan(spec_for(kExcerpt, "2x32"), *gs, *wf); });
+  EXPECT_NE(e3.find("has no split --rule no allows"), std::string::npos) << e3;
+}
+
+TEST(Trace, RulesSplitJobsIntoNearEqualComponents) {
+  TraceSpec s = spec_for(kExcerpt, "4x32", Rule::kRco);
+  TraceSource source(s);
+  Job job;
+  int spread = 0;
+  while (source.next(job)) {
+    int sum = 0;
+    for (int c : job.req.sizes) {
+      EXPECT_LE(c, 16) << "[rco]: at most half a cluster";
+      EXPECT_LE(job.req.sizes.front() - c, 1) << "near-equal";
+      sum += c;
+    }
+    EXPECT_EQ(sum, job.req.total);
+    spread += job.req.sizes.size() > 1;
+  }
+  EXPECT_GT(spread, 0);
+}
+
+TEST(Trace, ScalingCompressesArrivalTimes) {
+  TraceSpec s = spec_for(kExcerpt, "1x64");
+  s.origin = 0;
+  s.scale = 2;
+  TraceSource source(s);
+  Job job;
+  ASSERT_TRUE(source.next(job));
+  ASSERT_TRUE(source.next(job));
+  EXPECT_DOUBLE_EQ(job.submit, 1962 / 2.0);
+  EXPECT_DOUBLE_EQ(job.price.runtime, 1536) << "runtimes are not scaled";
+  EXPECT_DOUBLE_EQ(job.price.requested, 7200);
+}
+
+TEST(JobList, ExplicitComponentsAndClusters) {
+  TempFile f("list.csv",
+             "id,submit,app,runtime,type,components,clusters,home\n"
+             "7,0,a,100,fixed,8+4,1+0,\n"
+             "8,5,b,50,,16+16,,2\n"
+             "# comment\n"
+             "9,6,c,10,flexible,24,,\n");
+  TraceSpec s = spec_for(f.path(), "4x16");
+  s.apps = {"a", "b", "c"};
+  TraceSource source(s);
+  Job job;
+  ASSERT_TRUE(source.next(job));
+  EXPECT_EQ(job.id, 7);
+  EXPECT_EQ(job.req.type, RequestType::kFixed);
+  EXPECT_EQ(job.req.clusters, (std::vector<int>{1, 0}));
+  ASSERT_TRUE(source.next(job));
+  EXPECT_EQ(job.app, 1);
+  EXPECT_EQ(job.home, 2);
+  EXPECT_EQ(job.req.sizes, (std::vector<int>{16, 16}));
+  ASSERT_TRUE(source.next(job));
+  EXPECT_EQ(job.req.type, RequestType::kFlexible);
+  EXPECT_EQ(job.req.total, 24);
+  EXPECT_FALSE(source.next(job));
+
+  TempFile bad("bad.csv", "submit,components\n0,8\n1,8+x\n");
+  TraceSource bad_source(spec_for(bad.path(), "4x16"));
+  ASSERT_TRUE(bad_source.next(job));
+  const std::string e = error_of([&] { bad_source.next(job); });
+  EXPECT_NE(e.find(bad.path() + ":3:"), std::string::npos) << e;
+  EXPECT_NE(e.find("'x'"), std::string::npos) << e;
+}
+
+}  // namespace
+}  // namespace mcb::sim
