@@ -221,8 +221,10 @@ LineFit fit_line(const std::vector<double>& x, const std::vector<double>& y,
 }
 
 const std::vector<std::string>& size_keys() {
-  static const std::vector<std::string> keys = {"total_size", "components", "clusters", "procs",
-                                                "h",          "v",          "cluster_map"};
+  // Poisson's process grid; Ensflow's share of the ensemble per process.
+  static const std::vector<std::string> keys = {"total_size", "components", "clusters",
+                                                "procs",      "h",          "v",
+                                                "cluster_map", "members_per_process"};
   return keys;
 }
 

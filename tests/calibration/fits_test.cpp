@@ -69,6 +69,25 @@ TEST(ComputeFit, RecoversKnownCoefficients) {
   EXPECT_EQ(f.runs, 10u);
 }
 
+// Ensflow records carry members_per_process, which changes with P: it must not split the fit.
+TEST(ComputeFit, EnsflowSharePerProcessPoolsAcrossSizes) {
+  std::vector<json> docs;
+  for (const auto& [h, v] : std::vector<std::pair<int, int>>{{2, 1}, {2, 2}, {4, 1}}) {
+    json d = poisson_record("e-" + std::to_string(h * v), h, v, 1, "local", 50.0, 1.0 + 60.0 / (h * v));
+    d["app"] = "ensflow";
+    d["config"]["problem"] = "m60-d20-g64";
+    d["config"]["members_per_process"] = 60 / (h * v);
+    for (const char* poisson_only : {"procs", "h", "v", "halo", "sync"}) d["config"].erase(poisson_only);
+    docs.push_back(d);
+  }
+  const auto records = as_records(docs);
+  const Models m = fit_models(pointers(records), {}, "runtime-where");
+  ASSERT_EQ(m.compute.size(), 1u);
+  EXPECT_EQ(m.compute[0].app, "ensflow");
+  EXPECT_NEAR(m.compute[0].a, 1.0, 1e-9);
+  EXPECT_NEAR(m.compute[0].b, 60.0, 1e-9);
+}
+
 TEST(ComputeFit, OneSizeIsSkippedWithAReason) {
   const auto records = as_records({poisson_record("o-1", 2, 2, 1, "local", 9, 3),
                                    poisson_record("o-2", 2, 2, 2, "local", 9, 3)});
