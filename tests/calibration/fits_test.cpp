@@ -88,6 +88,23 @@ TEST(ComputeFit, EnsflowSharePerProcessPoolsAcrossSizes) {
   EXPECT_NEAR(m.compute[0].b, 60.0, 1e-9);
 }
 
+// Runs at different sizes that also differ in configuration would fit a line through two
+// experiments: refused, naming the field.
+TEST(ComputeFit, RunsDifferingInConfigurationAreNotFittedTogether) {
+  json reference = poisson_record("k-2", 2, 2, 1, "local", 9, 3);
+  reference["config"]["kernel"] = "reference";
+  const auto records = as_records({poisson_record("k-1", 2, 1, 1, "local", 9, 5), reference});
+  try {
+    fit_models(pointers(records), {}, "runtime-where");
+    ADD_FAILURE() << "fitted across kernels";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("compute fit row poisson,64x64,local: runs differ in "
+                                         "config.kernel"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(ComputeFit, OneSizeIsSkippedWithAReason) {
   const auto records = as_records({poisson_record("o-1", 2, 2, 1, "local", 9, 3),
                                    poisson_record("o-2", 2, 2, 2, "local", 9, 3)});
