@@ -1,0 +1,284 @@
+#include "apps/ensflow/app.hpp"
+
+#include "apps/ensflow/experiment.hpp"
+#include "apps/ensflow/layout.hpp"
+#include "apps/ensflow/options.hpp"
+#include "apps/ensflow/verdict.hpp"
+#include "common/errors.hpp"
+#include "harness/counters.hpp"
+#include "harness/mpi_program.hpp"
+#include "harness/record.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <iostream>
+#include <optional>
+#include <stdexcept>
+
+namespace mcb::ensflow {
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* kProgram = "mcb-ensflow";
+constexpr const char* kFigureUnit = "member-days/s";
+
+json config_json(const EnsflowConfig& c, const harness::ClusterMap& map, int ranks) {
+  const EnsflowOptions& o = c.options;
+  const ExperimentSettings& s = c.settings;
+  const ModelParameters& m = s.model;
+  json names = map.names();
+  return {{"problem", problem_label(s)},
+          {"total_size", ranks},
+          {"components", map.clusters()},
+          {"clusters", map.clusters()},
+          {"cluster_map", map.as_vector()},
+          {"cluster_names", names},
+          {"system", o.run.system.empty() ? "local" : o.run.system},
+          {"seed", s.seed},
+          {"truth_seed", s.truth_seed},
+          {"wan", nullptr},
+          {"members", s.members},
+          {"members_per_process", s.members / ranks},
+          {"days", s.days},
+          {"analysis_every", s.analysis_every},
+          {"analyses", s.analyses()},
+          {"grid", m.grid},
+          {"state_size", m.grid * m.grid},
+          {"block_rows", kBlockRows},
+          {"observations", s.observations},
+          {"obs_variance", s.analysis.observation_variance},
+          {"filter", filter_name(s.analysis.filter)},
+          {"inflation", s.analysis.inflation},
+          {"initial_spread", s.initial_spread_m},
+          {"initial_length_km", s.initial_length_km},
+          {"spinup_days", s.spinup_days},
+          {"free_run", s.free_run},
+          {"model",
+           {{"equation", m.deformation_radius_km > 0 ? "1.5-layer quasi-geostrophic"
+                                                     : "barotropic vorticity"},
+            {"basin_km", m.basin_km},
+            {"depth_m", m.depth_m},
+            {"latitude_deg", m.latitude_deg},
+            {"wind_stress", m.wind_stress},
+            {"deformation_radius_km", m.deformation_radius_km},
+            {"drag_days", m.drag_days},
+            {"viscosity", m.viscosity},
+            {"viscosity_option", o.viscosity},
+            {"steps_per_day", m.steps_per_day},
+            {"steps_per_day_option", o.steps_per_day},
+            {"time_step_s", m.time_step()},
+            {"spacing_m", m.spacing()},
+            {"coriolis", m.coriolis()},
+            {"beta", m.beta()}}}};
+}
+
+json base_record(const EnsflowConfig& c, const std::string& run_id) {
+  const auto& r = c.options.run;
+  return {{"schema", harness::kRecordSchema},
+          {"run_id", run_id},
+          {"campaign", r.campaign.empty() ? json(nullptr) : json(r.campaign)},
+          {"repetition", r.repetition},
+          {"app", "ensflow"}};
+}
+
+json points_json(const std::vector<DiagnosticPoint>& points) {
+  json out = json::array();
+  for (const auto& p : points) {
+    out.push_back({{"kind", p.kind}, {"day", p.day}, {"rmse", p.rmse}, {"spread", p.spread}});
+  }
+  return out;
+}
+
+// {name: seconds} of this rank's phases: computation phases and the three channels.
+json phase_json(const PhaseTimes& t, const harness::InstrumentedComm& comm) {
+  json out = {{"forecast", t.forecast}, {"observe", t.observe},   {"transform", t.transform},
+              {"apply", t.apply},       {"restore", t.restore},   {"diagnostics", t.diagnostics}};
+  for (const auto& name : comm.channel_names()) out[name] = comm.stats(comm.channel(name)).total_time();
+  return out;
+}
+
+void print_summary(const EnsflowConfig& config, const harness::ClusterMap& map, int ranks,
+                   const ExperimentOutcome& outcome, const json& result, const std::string& run_id) {
+  const ExperimentSettings& s = config.settings;
+  std::printf("%s: %d members x %d days on a %dx%d grid (%s), %d processes on %d cluster(s), "
+              "%s EnKF, %zu observations every %d days\n",
+              kProgram, s.members, s.days, s.model.grid, s.model.grid,
+              s.model.deformation_radius_km > 0 ? "1.5-layer QG" : "barotropic", ranks,
+              map.clusters(), filter_name(s.analysis.filter).c_str(), s.observations,
+              s.analysis_every);
+  for (const auto& p : outcome.points) {
+    if (p.kind != "analysis") continue;
+    double f = 0, fs = 0, free = -1;
+    for (const auto& q : outcome.points) {
+      if (q.day != p.day) continue;
+      if (q.kind == "forecast") f = q.rmse, fs = q.spread;
+      if (q.kind == "free") free = q.rmse;
+    }
+    std::printf("  day %3d: forecast RMSE %.4f m (spread %.4f), analysis %.4f m (spread %.4f)", p.day,
+                f, fs, p.rmse, p.spread);
+    if (free >= 0) std::printf(", free run %.4f m", free);
+    std::printf("\n");
+  }
+  for (const auto& p : outcome.points) {
+    if (p.kind != "final") continue;
+    std::printf("  end, day %d: RMSE %.4f m (spread %.4f)", p.day, p.rmse, p.spread);
+    for (const auto& q : outcome.points) {
+      if (q.kind == "free" && q.day == p.day) {
+        std::printf("; free run %.4f m (spread %.4f)", q.rmse, q.spread);
+      }
+    }
+    std::printf("\n");
+  }
+  const auto max_of = [&](const char* phase) {
+    return result["phase_times"][phase]["max"].get<double>();
+  };
+  std::printf("  wall %.4g s: forecast %.4g s, analysis %.4g s (%.2f%%; observe %.3g, gather %.3g, "
+              "transform %.3g, transpose %.3g, apply %.3g, update %.3g, restore %.3g s)\n",
+              result["wall_time"].get<double>(), max_of("forecast"),
+              result["analysis_time"]["max"].get<double>(),
+              100 * result["analysis_share"].get<double>(), max_of("observe"), max_of("gather"),
+              max_of("transform"), max_of("transpose"), max_of("apply"), max_of("update"),
+              max_of("restore"));
+  std::printf("  untimed: setup %.3g s (spin-up %d days, truth, initial ensemble)", result["setup_time"].get<double>(),
+              s.spinup_days);
+  if (s.free_run) std::printf(", free run %.3g s", result["free_run_time"].get<double>());
+  std::printf("\n");
+  if (config.options.run.output != "none") {
+    std::printf("  record %s -> %s\n", run_id.c_str(), config.options.run.output.c_str());
+  }
+}
+
+}  // namespace
+
+int run_program(int argc, char** argv) {
+  return harness::mpi_main(kProgram, argc, argv, [&](MPI_Comm world) -> int {
+    int rank = 0;
+    int size = 0;
+    MPI_Comm_rank(world, &rank);
+    MPI_Comm_size(world, &size);
+    const bool root = rank == 0;
+
+    EnsflowConfig config;
+    bool proceed = true;
+    std::optional<harness::ClusterMap> map;
+    harness::collective_check(world, [&] { proceed = parse_options(argc, argv, size, root, config); });
+    if (!proceed) return 0;
+    harness::collective_check(world, [&] {
+      map = harness::resolve_cluster_map(world, config.options.run, [&](int clusters) {
+        if (size % clusters != 0) {
+          throw UsageError("--clusters: '" + std::to_string(clusters) + "' does not divide the " +
+                           std::to_string(size) + " processes of this run");
+        }
+        return harness::ClusterMap::blocks(size, clusters);
+      });
+    });
+
+    const EnsflowOptions& o = config.options;
+    const ExperimentSettings& s = config.settings;
+    const std::string run_id = o.run.run_id.empty() ? harness::default_run_id("ensflow") : o.run.run_id;
+    const json env = harness::mpi_environment(world, argc, argv);
+    json record = base_record(config, run_id);
+    record["config"] = config_json(config, *map, size);
+    record["env"] = env;
+
+    harness::Counters counters(harness::split_events(o.run.counters));
+    std::optional<harness::InstrumentedComm> comm;
+    ExperimentOutcome outcome;
+    const std::string failure = harness::collective_try(world, [&] {
+      comm.emplace(world, *map, channel_names(), true);
+      outcome = run_experiment(s, *comm, &counters);
+    });
+    if (!failure.empty()) {
+      if (root) {
+        record["status"] = "failed";
+        record["reason"] = failure;
+        harness::write_record(o.run.output, record);
+        std::cout << kProgram << ": FAILED: " << failure << std::endl;
+      }
+      return 1;
+    }
+
+    const double clock_offset = harness::estimate_clock_offset(world);
+    const double paper_comm = outcome.timeline.paper_time(world, clock_offset);
+    const PhaseTimes& t = outcome.times;
+    const double my_comm = comm->total_time();
+    const double my_analysis = t.analysis_compute() + my_comm;
+    const EnsembleLayout layout(s.members, size, static_cast<std::size_t>(s.model.grid) * s.model.grid);
+
+    char host[256] = {};
+    ::gethostname(host, sizeof host - 1);
+    const json my_phases = phase_json(t, *comm);
+    json me = {{"rank", rank},
+               {"host", host},
+               {"cluster", map->cluster_of(rank)},
+               {"members", {layout.first_member(rank), layout.first_member(rank) + layout.members_per_rank()}},
+               {"rows", {layout.row_begin(rank), layout.row_end(rank)}},
+               {"wall_time", outcome.wall_time},
+               {"compute_time", t.compute()},
+               {"comm_time", my_comm},
+               {"analysis_time", my_analysis},
+               {"phase_times", my_phases},
+               {"channels", comm->stats_json()},
+               {"counters", counters.values()}};
+    const json ranks = harness::gather_objects(world, me);
+    const json wall = harness::spread(world, outcome.wall_time);
+    json phases = json::object();
+    for (const auto& [name, value] : my_phases.items()) phases[name] = harness::spread(world, value.get<double>());
+    const json compute = harness::spread(world, t.compute());
+    const json comm_spread = harness::spread(world, my_comm);
+    const json analysis = harness::spread(world, my_analysis);
+    const json setup = harness::spread(world, outcome.setup_time);
+    const json free_time = harness::spread(world, outcome.free_run_time);
+    json counter_total = nullptr;
+    if (counters.available()) {
+      counter_total = json::object();
+      for (const auto& [event, value] : counters.values().items()) {
+        long long local = value.get<long long>();
+        long long total = 0;
+        MPI_Reduce(&local, &total, 1, MPI_LONG_LONG, MPI_SUM, 0, world);
+        counter_total[event] = total;
+      }
+    }
+    if (!root) return 0;
+
+    const double wall_time = wall["max"].get<double>();
+    const double member_days = static_cast<double>(s.members) * s.days;
+    const double figure = wall_time > 0 ? member_days / wall_time : 0.0;
+    const Verdict verdict = judge(outcome.points, s.free_run);
+
+    record["status"] = verdict.valid ? "valid" : "invalid";
+    if (!verdict.valid) record["reason"] = verdict.reason;
+    record["verdict"] = verdict.details;
+    record["verdict"]["figure_of_merit"] = {{"value", figure}, {"unit", kFigureUnit}};
+    json result = {{"wall_time", wall_time},
+                   {"wall_time_ranks", wall},
+                   {"compute_time", compute},
+                   {"comm_time", comm_spread},
+                   {"phase_times", phases},
+                   {"analysis_time", analysis},
+                   {"analysis_share", wall_time > 0 ? analysis["max"].get<double>() / wall_time : 0.0},
+                   {"comm_time_paper", paper_comm},
+                   {"analyses", s.analyses()},
+                   {"member_days", member_days},
+                   {"member_days_per_second", figure},
+                   {"setup_time", setup["max"]},
+                   {"free_run_time", free_time["max"]},
+                   {"diagnostics", points_json(outcome.points)}};
+    record["result"] = result;
+    record["ranks"] = ranks;
+    record["counters"] = counter_total;
+    if (!counters.available()) record["counters_reason"] = counters.reason();
+    harness::write_record(o.run.output, record);
+
+    if (!o.run.quiet) print_summary(config, *map, size, outcome, result, run_id);
+    std::printf("%s  figure of merit %.4g %s (ensemble members advanced one day per second)%s%s\n",
+                verdict.valid ? "VALID" : "INVALID", figure, kFigureUnit, verdict.valid ? "" : ": ",
+                verdict.reason.c_str());
+    std::fflush(stdout);
+    return verdict.valid ? 0 : 1;
+  });
+}
+
+}  // namespace mcb::ensflow

@@ -1,0 +1,71 @@
+#include "apps/ensflow/diagnostics.hpp"
+
+#include <cmath>
+
+namespace mcb::ensflow {
+
+Diagnostics::Diagnostics(const EnsembleLayout& layout, int rank, double ssh_per_psi)
+    : layout_(layout), rank_(rank), ssh_per_psi_(ssh_per_psi) {}
+
+void Diagnostics::add(const std::string& kind, int day, const Eigen::MatrixXd& slice,
+                      const double* true_psi) {
+  Pending point{kind, day, {}};
+  const std::size_t row0 = layout_.row_begin(rank_);
+  const double members = static_cast<double>(layout_.members());
+  for (std::size_t b = layout_.first_block(rank_); b < layout_.first_block(rank_ + 1); ++b) {
+    const auto begin = static_cast<Eigen::Index>(layout_.block_begin(b) - row0);
+    const auto len = static_cast<Eigen::Index>(layout_.block_end(b) - layout_.block_begin(b));
+    // Fresh copies: the sums then see the same shape and alignment for every process count.
+    const Eigen::MatrixXd block = slice.middleRows(begin, len);
+    const Eigen::VectorXd truth = Eigen::Map<const Eigen::VectorXd>(true_psi + layout_.block_begin(b), len);
+    const Eigen::VectorXd mean = block.rowwise().sum() / members;
+    const Eigen::VectorXd error = mean - truth;
+    const Eigen::MatrixXd anomalies = block.colwise() - mean;
+    point.sums.push_back(error.squaredNorm());
+    point.sums.push_back(anomalies.squaredNorm() / (members - 1));
+  }
+  pending_.push_back(std::move(point));
+}
+
+std::vector<DiagnosticPoint> Diagnostics::finish(MPI_Comm comm) const {
+  int size = 0;
+  MPI_Comm_size(comm, &size);
+  std::vector<int> counts(static_cast<std::size_t>(size));
+  std::vector<int> offsets(static_cast<std::size_t>(size));
+  const int points = static_cast<int>(pending_.size());
+  for (int r = 0; r < size; ++r) {
+    const auto owned = layout_.first_block(r + 1) - layout_.first_block(r);
+    counts[static_cast<std::size_t>(r)] = static_cast<int>(2 * owned) * points;
+    offsets[static_cast<std::size_t>(r)] = static_cast<int>(2 * layout_.first_block(r)) * points;
+  }
+  std::vector<double> mine;
+  const std::size_t owned = layout_.first_block(rank_ + 1) - layout_.first_block(rank_);
+  // Block-major: for each owned block, its sums at every point.
+  for (std::size_t b = 0; b < owned; ++b) {
+    for (const Pending& p : pending_) {
+      mine.push_back(p.sums[2 * b]);
+      mine.push_back(p.sums[2 * b + 1]);
+    }
+  }
+  std::vector<double> all(2 * layout_.blocks() * static_cast<std::size_t>(points));
+  MPI_Allgatherv(mine.data(), static_cast<int>(mine.size()), MPI_DOUBLE, all.data(), counts.data(),
+                 offsets.data(), MPI_DOUBLE, comm);
+
+  std::vector<DiagnosticPoint> out;
+  const double n = static_cast<double>(layout_.state_size());
+  const double scale = std::fabs(ssh_per_psi_);
+  for (int k = 0; k < points; ++k) {
+    double error = 0;
+    double variance = 0;
+    for (std::size_t b = 0; b < layout_.blocks(); ++b) {
+      const std::size_t at = (b * static_cast<std::size_t>(points) + static_cast<std::size_t>(k)) * 2;
+      error += all[at];
+      variance += all[at + 1];
+    }
+    const Pending& p = pending_[static_cast<std::size_t>(k)];
+    out.push_back({p.kind, p.day, scale * std::sqrt(error / n), scale * std::sqrt(variance / n)});
+  }
+  return out;
+}
+
+}  // namespace mcb::ensflow

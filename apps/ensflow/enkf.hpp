@@ -1,0 +1,54 @@
+#pragma once
+/// @file
+/// @brief The analysis of the ensemble Kalman filter, written as an ensemble transform: the
+/// analysis ensemble is X^a = X^f T for an N x N matrix T that depends only on the observed
+/// ensemble HX^f (m x N), the observations y and, for the stochastic filter, the observation
+/// perturbations. Computing T needs only the observed ensemble, so the distributed filter
+/// gathers HX (small), every process computes the same T, and each process then updates its
+/// share of the state rows (X^a rows = X^f rows times T) after a transpose.
+///
+/// Both forms use the ensemble-space identity (for R = sigma^2 I and S = HA / (sigma sqrt(N-1)),
+/// A the anomalies): K d = A (I + S^T S)^-1 S^T d / (sigma sqrt(N-1)), so the cost is
+/// O(m N^2 + N^3) whatever the state size. All linear algebra is Eigen's.
+///
+///  - stochastic (Burgers, van Leeuwen and Evensen 1998): each member j assimilates the
+///    perturbed observations y + e_j, e_j ~ N(0, R): x_j^a = x_j^f + K (y + e_j - H x_j^f).
+///  - square root (ETKF, Bishop et al. 2001 / Hunt et al. 2007): the mean is updated with K and
+///    the anomalies with the symmetric square root (I + S^T S)^-1/2, which keeps the mean and
+///    gives exactly the Kalman analysis covariance of the sample forecast covariance.
+///
+/// Multiplicative inflation lambda scales the forecast anomalies before the analysis.
+
+#include <Eigen/Dense>
+
+#include <string>
+
+namespace mcb::ensflow {
+
+enum class FilterKind { stochastic, square_root };
+
+/// @brief "stochastic" or "sqrt".
+std::string filter_name(FilterKind kind);
+
+struct AnalysisSettings {
+  FilterKind filter = FilterKind::stochastic;
+  double observation_variance = 1;  //!< R = variance * I
+  double inflation = 1;             //!< multiplicative, applied to forecast anomalies
+};
+
+/// @brief T such that X^a = X^f T.
+/// @param observed HX^f, m x N (column j: member j's observed values)
+/// @param observations y, m values
+/// @param perturbations e, m x N observation perturbations (stochastic filter; ignored by the
+///        square-root filter, may then be empty)
+Eigen::MatrixXd ensemble_transform(const Eigen::MatrixXd& observed,
+                                   const Eigen::VectorXd& observations,
+                                   const Eigen::MatrixXd& perturbations,
+                                   const AnalysisSettings& settings);
+
+/// @brief The Kalman gain the filter applies for a sample forecast covariance P = A A^T / (N-1):
+/// K = P H^T (H P H^T + R)^-1, formed explicitly (n x m). For checks on small problems only.
+Eigen::MatrixXd sample_kalman_gain(const Eigen::MatrixXd& states, const Eigen::MatrixXd& h,
+                                   double observation_variance);
+
+}  // namespace mcb::ensflow

@@ -1,0 +1,105 @@
+#pragma once
+/// @file
+/// @brief One process's share of the ensemble and the distributed analysis.
+///
+/// Between analyses the process holds M/P whole members (potential vorticity q) and evolves
+/// them independently: no communication. An analysis then runs in seven steps:
+///  1. observe (compute): each member's streamfunction psi = invert(q) and its SSH at the
+///     observation sites; psi rows packed for the transpose;
+///  2. gather (channel "gather"): all-gather of the observed ensemble HX (m x M);
+///  3. transform (compute): every process forms the same N x N transform T from HX, the
+///     observations and the member-keyed observation perturbations;
+///  4. transpose (channel "transpose"): all-to-all, members -> row blocks of psi;
+///  5. apply (compute): psi^a rows = psi^f rows T, block by block; forecast and analysis
+///     error and spread are summed on the same rows;
+///  6. update (channel "update"): all-to-all back, row blocks -> members;
+///  7. restore (compute): each member's q = (Laplace_h - 1/Ld^2) psi^a.
+/// The filter state is the streamfunction: the model's q <-> psi map is linear and invertible,
+/// so updating psi and rebuilding q is the same analysis as updating q, and the transposed rows
+/// carry SSH directly for the error diagnostics.
+
+#include "apps/ensflow/diagnostics.hpp"
+#include "apps/ensflow/exchange.hpp"
+#include "apps/ensflow/layout.hpp"
+#include "apps/ensflow/model.hpp"
+#include "apps/ensflow/observations.hpp"
+#include "apps/ensflow/settings.hpp"
+#include "harness/comm.hpp"
+#include "harness/timeline.hpp"
+
+#include <Eigen/Dense>
+
+#include <vector>
+
+namespace mcb::ensflow {
+
+/// @brief Channel names of the analysis traffic, in the order the record lists them.
+inline const std::vector<std::string>& channel_names() {
+  static const std::vector<std::string> names{"gather", "transpose", "update"};
+  return names;
+}
+
+/// @brief Seconds this rank spent in each computation phase.
+struct PhaseTimes {
+  double forecast = 0;
+  double observe = 0;
+  double transform = 0;
+  double apply = 0;
+  double restore = 0;
+  double diagnostics = 0;
+  double compute() const { return forecast + observe + transform + apply + restore + diagnostics; }
+  double analysis_compute() const { return observe + transform + apply + restore; }
+};
+
+class Ensemble {
+ public:
+  Ensemble(const ExperimentSettings& settings, const EnsembleLayout& layout, int rank,
+           const ObservationNetwork& network);
+
+  /// @brief This rank's members at day 0: background plus each member's departure, drawn from
+  /// the stream (seed, member perturbation, member index).
+  void start(const std::vector<double>& background, QgModel& model, PerturbationField& field);
+
+  /// @brief Every local member one model day ahead.
+  void forecast_day(QgModel& model);
+
+  /// @brief The analysis of @p day (see the file comment). Stamps @p timeline around each of
+  /// the three exchanges and adds the forecast/analysis diagnostics.
+  void analyse(int day, const Eigen::VectorXd& observations, const double* true_psi,
+               QgModel& model, harness::InstrumentedComm& comm, PhaseTimes& times,
+               harness::CommTimeline& timeline, Diagnostics& diagnostics);
+
+  /// @brief Adds a diagnostic point for the current members (transposes through @p comm, which
+  /// callers pass uninstrumented: diagnostics outside analyses are not part of the measurement).
+  void diagnose(const std::string& kind, int day, const double* true_psi, QgModel& model,
+                harness::InstrumentedComm& comm, Diagnostics& diagnostics);
+
+  /// @brief Local members' q, one column per member (n x M/P).
+  const Eigen::MatrixXd& states() const { return states_; }
+  const EnsembleLayout& layout() const { return layout_; }
+
+ private:
+  // psi of every local member, packed per destination rank (step 1).
+  void observe_and_pack(QgModel& model, bool observe);
+  // Steps 4 and 6 over `comm`.
+  void transpose(harness::InstrumentedComm& comm);
+  void transpose_back(harness::InstrumentedComm& comm);
+  // Step 7.
+  void restore(QgModel& model);
+
+  const ExperimentSettings& settings_;
+  const EnsembleLayout& layout_;
+  int rank_;
+  const ObservationNetwork& network_;
+  Eigen::MatrixXd states_;    // q, n x M/P
+  Eigen::MatrixXd psi_;       // psi, n x M/P
+  Eigen::MatrixXd observed_;  // HX of local members, m x M/P
+  Eigen::MatrixXd observed_all_;  // m x M
+  std::vector<double> packed_;    // psi rows per destination (and the update's landing area)
+  Eigen::MatrixXd slice_;     // this rank's rows of every member's psi, rows x M
+  Eigen::MatrixXd analysed_;  // the same rows after the analysis
+  Segments by_destination_;   // packed_ segments, per peer rank
+  Segments by_source_;        // slice_ / analysed_ segments, per peer rank
+};
+
+}  // namespace mcb::ensflow

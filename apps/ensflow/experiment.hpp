@@ -1,0 +1,43 @@
+#pragma once
+/// @file
+/// @brief One whole twin experiment on a communicator: the paper's main loop (evolve every
+/// member one day; on analysis days, analyse and update), timed, then the same initial ensemble
+/// again without analyses (the free run), untimed, for the verdict.
+
+#include "apps/ensflow/diagnostics.hpp"
+#include "apps/ensflow/ensemble.hpp"
+#include "apps/ensflow/observations.hpp"
+#include "apps/ensflow/settings.hpp"
+#include "apps/ensflow/truth.hpp"
+#include "harness/comm.hpp"
+#include "harness/counters.hpp"
+#include "harness/timeline.hpp"
+
+#include <Eigen/Dense>
+
+#include <vector>
+
+namespace mcb::ensflow {
+
+struct ExperimentOutcome {
+  PhaseTimes times;               //!< this rank, assimilating run
+  double wall_time = 0;           //!< this rank, the timed loop
+  double setup_time = 0;          //!< this rank: spin-up, truth, initial ensemble (untimed)
+  double free_run_time = 0;       //!< this rank: the free run (untimed); 0 when off
+  harness::CommTimeline timeline; //!< phase ends of the assimilating run
+  std::vector<DiagnosticPoint> points;  //!< same on every rank
+  Eigen::MatrixXd final_states;   //!< this rank's members (q) at the end of the assimilating run
+};
+
+/// @brief Runs the experiment on @p comm's ranks (its size must divide the member count).
+/// Everything before the timed loop (spin-up, truth, initial ensemble) and after it (final
+/// diagnostics, free run) stays out of the analysis channels' books and out of wall_time.
+/// @p counters, when given, count the timed loop only. Collective.
+ExperimentOutcome run_experiment(const ExperimentSettings& settings, harness::InstrumentedComm& comm,
+                                 harness::Counters* counters = nullptr);
+
+/// @brief The points of one kind, in day order.
+std::vector<DiagnosticPoint> points_of(const std::vector<DiagnosticPoint>& points,
+                                       const std::string& kind);
+
+}  // namespace mcb::ensflow

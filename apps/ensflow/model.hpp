@@ -1,0 +1,113 @@
+#pragma once
+/// @file
+/// @brief The ocean model every ensemble member runs: a 1.5-layer (equivalent-barotropic)
+/// quasi-geostrophic model of a closed square basin on a beta-plane, driven by a double-gyre
+/// wind (a subtropical and a subpolar gyre with a western boundary current between them).
+///
+///   dq/dt = -J(psi, q) - beta dpsi/dx + curl(tau) / (rho H) - r zeta + A Laplace(zeta)
+///   q = Laplace(psi) - psi / Ld^2,   zeta = Laplace(psi)
+///
+/// on G x G interior points of spacing dx = L / (G + 1), with psi = zeta = 0 on the walls
+/// (no normal flow, free slip). The Jacobian is Arakawa's, which conserves the discrete energy
+/// and enstrophy; the Laplacian is the five-point stencil; time stepping is classical RK4. The
+/// inversion q -> psi uses the 2-D sine transform (FFTW): the sine basis is exactly the
+/// eigenbasis of the five-point Laplacian with these walls, so the inverse is exact to rounding.
+/// Without a deformation radius (Ld = 0 here means infinite) the model is the barotropic
+/// vorticity equation.
+
+#include "apps/ensflow/sine_transform.hpp"
+
+#include <cstddef>
+#include <vector>
+
+namespace mcb::ensflow {
+
+/// @brief Physical settings of the model, in SI units unless the name says otherwise.
+struct ModelParameters {
+  int grid = 63;                       //!< interior points per side (G)
+  double basin_km = 2000;              //!< side of the square basin
+  double depth_m = 500;                //!< depth of the layer the wind drives
+  double latitude_deg = -35;           //!< centre of the beta-plane (sets f0 and beta)
+  double wind_stress = 0.1;            //!< peak zonal wind stress, N/m^2
+  double deformation_radius_km = 0;    //!< Rossby radius Ld; 0 = barotropic (infinite)
+  double drag_days = 100;              //!< linear bottom-drag time scale 1/r, days (0: none)
+  double viscosity = 0;                //!< lateral (Laplacian) viscosity A, m^2/s
+  int steps_per_day = 24;              //!< model time steps per day
+
+  static constexpr double kGravity = 9.81;         //!< m/s^2
+  static constexpr double kDensity = 1025;         //!< sea water, kg/m^3
+  static constexpr double kEarthRotation = 7.2921e-5;  //!< rad/s
+  static constexpr double kEarthRadius = 6.371e6;  //!< m
+  static constexpr double kSecondsPerDay = 86400;
+
+  double spacing() const { return basin_km * 1e3 / (grid + 1); }  //!< dx, m
+  double coriolis() const;                                          //!< f0, 1/s
+  double beta() const;                                              //!< df/dy, 1/(m s)
+  double time_step() const { return kSecondsPerDay / steps_per_day; }  //!< s
+  /// @brief 1 / Ld^2 (0 when barotropic), 1/m^2.
+  double stretching() const;
+  /// @brief Sea-surface height per unit streamfunction, f0 / g (s/m).
+  double ssh_per_streamfunction() const { return coriolis() / kGravity; }
+};
+
+/// @brief The viscosity "auto" picks: the Munk boundary layer (A / beta)^(1/3) spread over 1.5
+/// grid spacings, A = beta (1.5 dx)^3, so the western boundary current is resolved at any grid.
+double resolving_viscosity(const ModelParameters& parameters);
+
+/// @brief The steps per day "auto" picks: the fewest for which a 2 m/s current moves at most
+/// one grid spacing per step (RK4 with centred advection is stable up to a Courant number
+/// near 2.8, so this leaves room for faster jets).
+int stable_steps_per_day(const ModelParameters& parameters);
+
+/// @brief The model's numerics for one grid, with the work arrays one member needs. A rank
+/// keeps one and runs its members through it one after another.
+class QgModel {
+ public:
+  explicit QgModel(const ModelParameters& parameters);
+
+  const ModelParameters& parameters() const { return p_; }
+  int grid() const { return p_.grid; }
+  /// @brief Values in a state: G*G, row-major (row j is y, column i is x).
+  std::size_t size() const { return n_; }
+
+  /// @brief psi from q: the sine-transform solution of (Laplace_h - 1/Ld^2) psi = q.
+  void invert(const double* q, double* psi);
+  /// @brief q from psi: the five-point (Laplace_h - 1/Ld^2) with zero walls; exactly undoes
+  /// invert() up to rounding.
+  void apply_operator(const double* psi, double* q) const;
+
+  /// @brief dq/dt of the full model at @p q.
+  void tendency(const double* q, double* dq);
+  /// @brief Only the advection -J(psi, q) (Arakawa), for conservation checks.
+  void advection(const double* q, double* dq);
+
+  /// @brief One RK4 step of time_step() seconds, in place.
+  void step(double* q);
+  /// @brief steps_per_day steps: one day.
+  void advance_day(double* q);
+
+  /// @brief Energy per unit mass, the basin mean of (|grad psi|^2 + psi^2 / Ld^2) / 2 (m^2/s^2).
+  double energy(const double* q);
+  /// @brief Potential enstrophy, the basin mean of q^2 / 2 (1/s^2).
+  double enstrophy(const double* q) const;
+
+ private:
+  std::size_t padded(int i, int j) const {
+    return static_cast<std::size_t>(j + 1) * static_cast<std::size_t>(p_.grid + 2) +
+           static_cast<std::size_t>(i + 1);
+  }
+  // Inverts q, then psi into psi_pad_ and q into q_pad_ (interior); walls stay zero.
+  void load(const double* q);
+  void add_advection(double* dq) const;
+
+  ModelParameters p_;
+  std::size_t n_;
+  SineTransform2D dst_;
+  std::vector<double> inverse_eigen_;  // 1 / (eigenvalue * normalisation), per coefficient
+  std::vector<double> forcing_;        // curl(tau) / (rho H), per row
+  std::vector<double> psi_pad_, q_pad_, zeta_pad_;
+  std::vector<double> psi_;              // streamfunction of the state being loaded
+  std::vector<double> k_, acc_, stage_;  // RK4 work arrays
+};
+
+}  // namespace mcb::ensflow

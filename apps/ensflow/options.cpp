@@ -1,0 +1,205 @@
+#include "apps/ensflow/options.hpp"
+
+#include "apps/ensflow/layout.hpp"
+#include "common/cli.hpp"
+#include "common/errors.hpp"
+
+#include <cmath>
+#include <sstream>
+
+namespace mcb::ensflow {
+
+namespace po = boost::program_options;
+
+namespace {
+
+template <typename T>
+std::string text(T value) {
+  std::ostringstream os;
+  os << value;
+  return os.str();
+}
+
+void require_above(const std::string& option, double value, double bound, const std::string& what) {
+  if (!(value > bound)) throw UsageError("--" + option + ": '" + text(value) + "' must be " + what);
+}
+
+void require_at_least(const std::string& option, double value, double bound, const std::string& what) {
+  if (!(value >= bound)) throw UsageError("--" + option + ": '" + text(value) + "' must be " + what);
+}
+
+// "auto" or a number; returns false for auto.
+bool parse_number_or_auto(const std::string& option, const std::string& value, double& out) {
+  if (value == "auto") return false;
+  std::size_t used = 0;
+  try {
+    out = std::stod(value, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != value.size() || !std::isfinite(out)) {
+    throw UsageError("--" + option + ": '" + value + "' is not 'auto' or a number");
+  }
+  return true;
+}
+
+std::string join(const std::vector<int>& values) {
+  std::string out;
+  for (int v : values) out += (out.empty() ? "" : " ") + std::to_string(v);
+  return out;
+}
+
+}  // namespace
+
+std::string problem_label(const ExperimentSettings& s) {
+  std::ostringstream label;
+  label << 'm' << s.members << "-d" << s.days << "-g" << s.model.grid;
+  return label.str();
+}
+
+bool parse_options(int argc, const char* const* argv, int ranks, bool is_root, EnsflowConfig& config) {
+  EnsflowOptions& o = config.options;
+  po::options_description ensemble("Ensemble and filter");
+  ensemble.add_options()
+      ("members", po::value(&o.members)->default_value(o.members)->value_name("M"),
+       "ensemble members; the process count must divide M")
+      ("days", po::value(&o.days)->default_value(o.days)->value_name("D"),
+       "days of assimilation (one outer step per day)")
+      ("analysis-every", po::value(&o.analysis_every)->default_value(o.analysis_every)->value_name("K"),
+       "days between analyses (analyses on days K, 2K, ... <= D)")
+      ("observations", po::value(&o.observations)->default_value(o.observations)->value_name("N"),
+       "sea-surface-height observations per analysis, at fixed random grid points")
+      ("obs-variance", po::value(&o.obs_variance)->default_value(o.obs_variance)->value_name("V"),
+       "observation error variance, m^2 (4e-4: 2 cm, altimetry)")
+      ("filter", po::value(&o.filter)->default_value(o.filter)->value_name("stochastic|sqrt"),
+       "stochastic EnKF with perturbed observations, or the square-root form (ETKF)")
+      ("inflation", po::value(&o.inflation)->default_value(o.inflation)->value_name("F"),
+       "multiplicative inflation of the forecast anomalies (>= 1; 1 = none)")
+      ("initial-spread", po::value(&o.initial_spread)->default_value(o.initial_spread)->value_name("S"),
+       "RMS sea-surface height of the initial departures from the background, m")
+      ("initial-length", po::value(&o.initial_length)->default_value(o.initial_length)->value_name("L"),
+       "correlation length of the initial departures, km")
+      ("spinup-days", po::value(&o.spinup_days)->default_value(o.spinup_days)->value_name("DAYS"),
+       "days the background flow is spun up from rest (untimed)")
+      ("truth-seed", po::value(&o.truth_seed)->default_value(o.truth_seed)->value_name("T"),
+       "seed of the truth's departure and of the observation sites and errors (--seed drives "
+       "the members' departures and perturbed observations)")
+      ("no-free-run", po::bool_switch(&o.no_free_run),
+       "skip the free-running ensemble (untimed) that the verdict compares against; the "
+       "verdict then checks only the analyses");
+  po::options_description model("Ocean model (wind-driven double gyre on a beta-plane)");
+  model.add_options()
+      ("grid", po::value(&o.grid)->default_value(o.grid)->value_name("G"),
+       "interior grid points per side (fastest when G+1 is a power of two)")
+      ("basin-size", po::value(&o.basin)->default_value(o.basin)->value_name("KM"),
+       "side of the square basin, km")
+      ("depth", po::value(&o.depth)->default_value(o.depth)->value_name("M"),
+       "depth of the wind-driven layer, m")
+      ("latitude", po::value(&o.latitude)->default_value(o.latitude)->value_name("DEG"),
+       "latitude of the beta-plane's centre, degrees")
+      ("wind-stress", po::value(&o.wind_stress)->default_value(o.wind_stress)->value_name("TAU"),
+       "peak wind stress, N/m^2")
+      ("deformation-radius", po::value(&o.deformation_radius)->default_value(o.deformation_radius)->value_name("KM"),
+       "Rossby radius of deformation, km (0: barotropic, 1.5-layer otherwise)")
+      ("drag-days", po::value(&o.drag_days)->default_value(o.drag_days)->value_name("DAYS"),
+       "bottom-drag time scale, days (0: no drag)")
+      ("viscosity", po::value(&o.viscosity)->default_value(o.viscosity)->value_name("A|auto"),
+       "lateral viscosity, m^2/s; auto: beta (1.5 dx)^3, which resolves the western boundary layer")
+      ("steps-per-day", po::value(&o.steps_per_day)->default_value(o.steps_per_day)->value_name("K|auto"),
+       "model time steps per day; auto: the fewest for which 2 m/s moves at most one grid "
+       "spacing per step");
+  po::options_description all("mcb-ensflow: ensemble Kalman filter with an ocean model");
+  all.add(ensemble).add(model);
+  po::options_description shared("Run");
+  harness::add_run_options(shared, o.run);
+  all.add(shared);
+
+  const auto parsed = cli::parse(argc, argv, all, "mpirun -np P mcb-ensflow [options]");
+  if (parsed.help_printed) return false;
+
+  harness::check_run_options(o.run, is_root);
+  cli::require_positive("members", o.members);
+  if (o.members < 2) {
+    throw UsageError("--members: '" + std::to_string(o.members) +
+                     "' must be at least 2 (the ensemble spread needs two members)");
+  }
+  if (o.members % ranks != 0) {
+    throw UsageError("--members: '" + std::to_string(o.members) + "' is not divisible by the " +
+                     std::to_string(ranks) + " processes of this run; valid process counts: " +
+                     join(valid_process_counts(o.members)));
+  }
+  cli::require_positive("days", o.days);
+  cli::require_positive("analysis-every", o.analysis_every);
+  if (o.analysis_every > o.days) {
+    throw UsageError("--analysis-every: '" + std::to_string(o.analysis_every) + "' exceeds --days " +
+                     std::to_string(o.days) + ": no analysis would run");
+  }
+  cli::require_positive("grid", o.grid);
+  cli::require_positive("observations", o.observations);
+  const long points = static_cast<long>(o.grid) * o.grid;
+  if (o.observations > points) {
+    throw UsageError("--observations: '" + std::to_string(o.observations) + "' exceeds the " +
+                     std::to_string(points) + " points of a " + std::to_string(o.grid) + "x" +
+                     std::to_string(o.grid) + " grid");
+  }
+  require_above("obs-variance", o.obs_variance, 0, "positive");
+  if (o.filter != "stochastic" && o.filter != "sqrt") {
+    throw UsageError("--filter: '" + o.filter + "' is not one of stochastic, sqrt");
+  }
+  require_at_least("inflation", o.inflation, 1, "at least 1");
+  require_above("initial-spread", o.initial_spread, 0, "positive");
+  require_above("initial-length", o.initial_length, 0, "positive");
+  cli::require_non_negative("spinup-days", o.spinup_days);
+  if (o.truth_seed < 0) throw UsageError("--truth-seed: '" + std::to_string(o.truth_seed) + "' must be >= 0");
+  require_above("basin-size", o.basin, 0, "positive");
+  require_above("depth", o.depth, 0, "positive");
+  if (!(std::fabs(o.latitude) >= 1 && std::fabs(o.latitude) <= 89)) {
+    throw UsageError("--latitude: '" + text(o.latitude) +
+                     "' must lie between 1 and 89 degrees north or south (SSH needs f0 != 0)");
+  }
+  cli::require_non_negative("wind-stress", o.wind_stress);
+  cli::require_non_negative("deformation-radius", o.deformation_radius);
+  cli::require_non_negative("drag-days", o.drag_days);
+
+  ExperimentSettings& s = config.settings;
+  ModelParameters& m = s.model;
+  m.grid = o.grid;
+  m.basin_km = o.basin;
+  m.depth_m = o.depth;
+  m.latitude_deg = o.latitude;
+  m.wind_stress = o.wind_stress;
+  m.deformation_radius_km = o.deformation_radius;
+  m.drag_days = o.drag_days;
+  double value = 0;
+  if (parse_number_or_auto("viscosity", o.viscosity, value)) {
+    cli::require_non_negative("viscosity", value);
+    m.viscosity = value;
+  } else {
+    m.viscosity = resolving_viscosity(m);
+  }
+  if (parse_number_or_auto("steps-per-day", o.steps_per_day, value)) {
+    if (!(value >= 1 && value == std::floor(value) && value <= 1e6)) {
+      throw UsageError("--steps-per-day: '" + o.steps_per_day + "' is not 'auto' or a positive whole number");
+    }
+    m.steps_per_day = static_cast<int>(value);
+  } else {
+    m.steps_per_day = stable_steps_per_day(m);
+  }
+
+  s.members = o.members;
+  s.days = o.days;
+  s.analysis_every = o.analysis_every;
+  s.observations = static_cast<std::size_t>(o.observations);
+  s.analysis.filter = o.filter == "sqrt" ? FilterKind::square_root : FilterKind::stochastic;
+  s.analysis.observation_variance = o.obs_variance;
+  s.analysis.inflation = o.inflation;
+  s.initial_spread_m = o.initial_spread;
+  s.initial_length_km = o.initial_length;
+  s.spinup_days = o.spinup_days;
+  s.seed = o.run.seed;
+  s.truth_seed = o.truth_seed;
+  s.free_run = !o.no_free_run;
+  return true;
+}
+
+}  // namespace mcb::ensflow

@@ -1,0 +1,30 @@
+#pragma once
+/// @file
+/// @brief The truth run of the twin experiment. The background is the state after a spin-up
+/// from rest under the wind; the truth starts from the background plus one random departure
+/// (members start from the background plus their own departures, drawn from the same
+/// distribution, so the truth is statistically one more member). Every process computes the
+/// truth itself: it is deterministic, costs one member's run, and needs no communication.
+
+#include "apps/ensflow/model.hpp"
+#include "apps/ensflow/observations.hpp"
+#include "apps/ensflow/settings.hpp"
+
+#include <Eigen/Dense>
+
+#include <map>
+#include <vector>
+
+namespace mcb::ensflow {
+
+struct Truth {
+  std::vector<double> background;             //!< q after the spin-up
+  std::map<int, std::vector<double>> psi;     //!< truth streamfunction on day 0, analysis days, day D
+  std::vector<Eigen::VectorXd> observations;  //!< synthetic SSH observations, per analysis
+};
+
+/// @brief Spins up the background and runs the truth for the whole experiment.
+Truth make_truth(const ExperimentSettings& settings, QgModel& model,
+                 PerturbationField& perturbations, const ObservationNetwork& network);
+
+}  // namespace mcb::ensflow
