@@ -1,5 +1,7 @@
 #include "harness/comm.hpp"
 
+#include "harness/wide_area.hpp"
+
 #include <algorithm>
 #include <climits>
 #include <stdexcept>
@@ -35,6 +37,25 @@ InstrumentedComm::InstrumentedComm(MPI_Comm comm, ClusterMap map, std::vector<st
   }
 }
 
+InstrumentedComm::InstrumentedComm(MPI_Comm comm, ClusterMap map, std::vector<std::string> channels,
+                                   bool instrumented, std::shared_ptr<WideArea> wide_area)
+    : InstrumentedComm(comm, std::move(map), std::move(channels), instrumented) {
+  wan_ = std::move(wide_area);
+  if (!wan_) return;
+  if (wan_->size() != size_) {
+    throw std::invalid_argument("wide area made for " + std::to_string(wan_->size()) +
+                                " ranks, communicator has " + std::to_string(size_));
+  }
+  relay_ = wan_->relays();
+}
+
+void InstrumentedComm::set_relay(bool on) {
+  if (on && !(wan_ && wan_->relays())) {
+    throw std::logic_error("relay switched on for a communicator without a relaying wide area");
+  }
+  relay_ = on;
+}
+
 int InstrumentedComm::channel(std::string_view name) const {
   const auto it = std::find(names_.begin(), names_.end(), name);
   if (it == names_.end()) throw std::out_of_range("unknown channel '" + std::string(name) + "'");
@@ -59,6 +80,10 @@ void InstrumentedComm::count_recv(int channel, int src, const MPI_Status& status
 
 void InstrumentedComm::sendrecv(int channel, const void* send, std::size_t send_bytes, int dest,
                                 void* recv, std::size_t recv_bytes, int src, int tag) {
+  if (wan_ && (route(dest) != Route::plain || route(src) != Route::plain)) {
+    sendrecv_wide(channel, send, send_bytes, dest, recv, recv_bytes, src, tag);
+    return;
+  }
   MPI_Status status;
   if (!instrumented_) {
     MPI_Sendrecv(send, as_count(send_bytes), MPI_BYTE, mpi_peer(dest), tag, recv,
@@ -78,6 +103,10 @@ void InstrumentedComm::sendrecv(int channel, const void* send, std::size_t send_
 }
 
 void InstrumentedComm::send(int channel, const void* buffer, std::size_t bytes, int dest, int tag) {
+  if (wan_ && route(dest) != Route::plain) {
+    send_wide(channel, buffer, bytes, dest, tag);
+    return;
+  }
   const double start = instrumented_ ? MPI_Wtime() : 0.0;
   MPI_Send(buffer, as_count(bytes), MPI_BYTE, mpi_peer(dest), tag, comm_);
   if (!instrumented_ || dest == kNoPeer) return;
@@ -87,6 +116,10 @@ void InstrumentedComm::send(int channel, const void* buffer, std::size_t bytes, 
 }
 
 void InstrumentedComm::recv(int channel, void* buffer, std::size_t bytes, int src, int tag) {
+  if (wan_ && route(src) != Route::plain) {
+    recv_wide(channel, buffer, bytes, src, tag);
+    return;
+  }
   MPI_Status status;
   const double start = instrumented_ ? MPI_Wtime() : 0.0;
   MPI_Recv(buffer, as_count(bytes), MPI_BYTE, mpi_peer(src), tag, comm_, &status);
@@ -101,13 +134,21 @@ void InstrumentedComm::Batch::clear() {
   recv_peers_.clear();
   recv_slots_.clear();
   any_inter_ = false;
+  wide_ = false;
+  stamps_.clear();
+  arrivals_.clear();
+  staging_.clear();
 }
 
 void InstrumentedComm::post_send(int channel, Batch& batch, const void* buffer, std::size_t bytes,
                                  int dest, int tag) {
   if (dest == kNoPeer) return;
-  batch.requests_.emplace_back();
-  MPI_Isend(buffer, as_count(bytes), MPI_BYTE, dest, tag, comm_, &batch.requests_.back());
+  if (wan_) {
+    start_send(batch, buffer, bytes, dest, tag);
+  } else {
+    batch.requests_.emplace_back();
+    MPI_Isend(buffer, as_count(bytes), MPI_BYTE, dest, tag, comm_, &batch.requests_.back());
+  }
   batch.any_inter_ = batch.any_inter_ || peer_class(dest) == PeerClass::inter;
   count_send(channel, dest, bytes);
 }
@@ -115,17 +156,21 @@ void InstrumentedComm::post_send(int channel, Batch& batch, const void* buffer, 
 void InstrumentedComm::post_recv(int /*channel*/, Batch& batch, void* buffer, std::size_t bytes,
                                  int src, int tag) {
   if (src == kNoPeer) return;
-  batch.recv_slots_.push_back(batch.requests_.size());
-  batch.recv_peers_.push_back(src);
-  batch.requests_.emplace_back();
-  MPI_Irecv(buffer, as_count(bytes), MPI_BYTE, src, tag, comm_, &batch.requests_.back());
+  if (wan_) {
+    start_recv(batch, buffer, bytes, src, tag);
+  } else {
+    batch.recv_slots_.push_back(batch.requests_.size());
+    batch.recv_peers_.push_back(src);
+    batch.requests_.emplace_back();
+    MPI_Irecv(buffer, as_count(bytes), MPI_BYTE, src, tag, comm_, &batch.requests_.back());
+  }
   batch.any_inter_ = batch.any_inter_ || peer_class(src) == PeerClass::inter;
 }
 
 void InstrumentedComm::complete(int channel, Batch& batch) {
   std::vector<MPI_Status> statuses(batch.requests_.size());
   const double start = instrumented_ ? MPI_Wtime() : 0.0;
-  MPI_Waitall(static_cast<int>(batch.requests_.size()), batch.requests_.data(), statuses.data());
+  wait_batch(batch, statuses.data());
   if (instrumented_) {
     const auto cls = batch.any_inter_ ? PeerClass::inter : PeerClass::intra;
     stats_[static_cast<size_t>(channel)].time[static_cast<size_t>(cls)] += MPI_Wtime() - start;

@@ -2,7 +2,9 @@
 /// @file
 /// @brief Point-to-point communication that keeps books: per channel (a direction of the border
 /// exchange, or a phase of an application), time, messages and bytes, each split into traffic
-/// inside the rank's cluster (intra) and traffic to other clusters (inter).
+/// inside the rank's cluster (intra) and traffic to other clusters (inter). Given a WideArea,
+/// messages between clusters take the emulated links and/or the gateway relay; every
+/// point-to-point path (sendrecv, send/recv, batches) does, and intra-cluster messages never.
 
 #include "harness/cluster_map.hpp"
 
@@ -12,11 +14,16 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <deque>
+#include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace mcb::harness {
+
+class WideArea;
 
 /// @brief Whether a peer is in the rank's own cluster.
 enum class PeerClass { intra = 0, inter = 1 };
@@ -51,6 +58,12 @@ class InstrumentedComm {
   /// @param instrumented false turns all timing and counting off (to measure its cost)
   InstrumentedComm(MPI_Comm comm, ClusterMap map, std::vector<std::string> channels,
                    bool instrumented = true);
+  /// @brief As above; messages between clusters go over @p wide_area (see harness/wide_area.hpp):
+  /// emulated links delay them to at least latency + bytes / bandwidth, sharing each link, and
+  /// the relay routes them through the gateways. nullptr: plain MPI, as the constructor above.
+  /// @p comm must be the communicator @p wide_area was created on (or a congruent one).
+  InstrumentedComm(MPI_Comm comm, ClusterMap map, std::vector<std::string> channels,
+                   bool instrumented, std::shared_ptr<WideArea> wide_area);
 
   int rank() const { return rank_; }
   int size() const { return size_; }
@@ -58,6 +71,13 @@ class InstrumentedComm {
   const ClusterMap& cluster_map() const { return map_; }
   int cluster() const { return map_.cluster_of(rank_); }
   bool instrumented() const { return instrumented_; }
+  /// @brief The wide area messages between clusters take (nullptr: plain MPI).
+  const WideArea* wide_area() const { return wan_.get(); }
+  /// @brief Whether messages between clusters go through the gateways (by default when the
+  /// wide area relays); switch off to compare relay and direct routes in one run.
+  /// @throws std::logic_error switching on without a relaying wide area.
+  void set_relay(bool on);
+  bool relays() const { return relay_; }
 
   /// @brief Index of a channel by name. @throws std::out_of_range for unknown names.
   int channel(std::string_view name) const;
@@ -89,6 +109,11 @@ class InstrumentedComm {
     std::vector<int> recv_peers_;
     std::vector<std::size_t> recv_slots_;  // index into requests_ of each receive
     bool any_inter_ = false;
+    // Wide area only (empty otherwise). Deques: buffers stay put while MPI uses them.
+    bool wide_ = false;                           // holds an emulated or relayed message
+    std::deque<std::int64_t> stamps_;             // arrival times sent and received
+    std::vector<std::pair<std::size_t, const std::int64_t*>> arrivals_;  // received: slot, time
+    std::deque<std::vector<char>> staging_;       // relayed messages with their headers
   };
   void post_send(int channel, Batch& batch, const void* buffer, std::size_t bytes, int dest,
                  int tag);
@@ -111,6 +136,18 @@ class InstrumentedComm {
   void count_send(int channel, int dest, std::size_t bytes);
   void count_recv(int channel, int src, const MPI_Status& status);
 
+  // The wide-area paths (comm_wide_area.cpp); only taken with a WideArea.
+  enum class Route { plain, emulated, relayed };
+  Route route(int peer) const;
+  void start_send(Batch& batch, const void* buffer, std::size_t bytes, int dest, int tag);
+  void start_recv(Batch& batch, void* buffer, std::size_t bytes, int src, int tag);
+  static void wait_batch(Batch& batch, MPI_Status* statuses);
+  static void wait_wide(Batch& batch, MPI_Status* statuses);
+  void sendrecv_wide(int channel, const void* send, std::size_t send_bytes, int dest, void* recv,
+                     std::size_t recv_bytes, int src, int tag);
+  void send_wide(int channel, const void* buffer, std::size_t bytes, int dest, int tag);
+  void recv_wide(int channel, void* buffer, std::size_t bytes, int src, int tag);
+
   MPI_Comm comm_;
   ClusterMap map_;
   std::vector<std::string> names_;
@@ -118,6 +155,8 @@ class InstrumentedComm {
   bool instrumented_;
   int rank_ = 0;
   int size_ = 0;
+  std::shared_ptr<WideArea> wan_;
+  bool relay_ = false;
 };
 
 }  // namespace mcb::harness

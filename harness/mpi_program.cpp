@@ -1,6 +1,7 @@
 #include "harness/mpi_program.hpp"
 
 #include "common/errors.hpp"
+#include "harness/wide_area.hpp"
 
 #include <iostream>
 #include <vector>
@@ -53,7 +54,14 @@ std::string collective_try(MPI_Comm comm, const std::function<void()>& work) {
 
 int mpi_main(const std::string& program, int argc, char** argv,
              const std::function<int(MPI_Comm)>& body) {
-  MPI_Init(&argc, &argv);
+  // Only the gateway relay's progress thread needs MPI_THREAD_MULTIPLE; every other run keeps
+  // the cheaper single-threaded library.
+  if (argv_asks_for_relay(argc, argv)) {
+    int provided = MPI_THREAD_SINGLE;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+  } else {
+    MPI_Init(&argc, &argv);
+  }
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   int code = 0;

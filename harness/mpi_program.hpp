@@ -10,7 +10,8 @@
 
 namespace mcb::harness {
 
-/// @brief Runs @p body between MPI_Init and MPI_Finalize. A mcb::UsageError that reaches here
+/// @brief Runs @p body between MPI_Init and MPI_Finalize (MPI_Init_thread with
+/// MPI_THREAD_MULTIPLE when argv holds --relay). A mcb::UsageError that reaches here
 /// must have been raised on every rank (see collective_check); rank 0 prints it and every rank
 /// returns 2. Any other exception prints its message and aborts the job with code 1.
 int mpi_main(const std::string& program, int argc, char** argv,

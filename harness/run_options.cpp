@@ -3,12 +3,14 @@
 #include "common/cli.hpp"
 #include "common/errors.hpp"
 #include "common/files.hpp"
+#include "common/units.hpp"
 
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
 #include <ctime>
+#include <stdexcept>
 #include <vector>
 
 namespace mcb::harness {
@@ -35,7 +37,20 @@ void add_run_options(po::options_description& desc, RunOptions& o) {
        "system label the calibration groups by (default: local, or the emulated link)")
       ("counters", po::value(&o.counters)->default_value(o.counters)->value_name("LIST"),
        "PAPI events to count, comma-separated; empty for none")
-      ("quiet", po::bool_switch(&o.quiet), "print only the verdict line");
+      ("quiet", po::bool_switch(&o.quiet), "print only the verdict line")
+      ("wan-latency", po::value(&o.wan_latency)->value_name("TIME"),
+       "emulate wide-area links between clusters on this host: one-way latency (e.g. 1ms); "
+       "needs --wan-bandwidth")
+      ("wan-bandwidth", po::value(&o.wan_bandwidth)->value_name("RATE"),
+       "bandwidth of each emulated link direction (e.g. 100Mbit/s), shared by concurrent "
+       "transfers; needs --wan-latency")
+      ("platform", po::value(&o.platform)->value_name("FILE"),
+       "per-cluster-pair links: lines 'CLUSTER CLUSTER LATENCY BANDWIDTH' ('* *' for every "
+       "pair not listed); overrides --wan-latency/--wan-bandwidth for the pairs it names")
+      ("relay", po::bool_switch(&o.relay),
+       "route inter-cluster messages sender -> gateway -> gateway -> receiver (the lowest rank "
+       "of each cluster is its gateway; give it on the command line: it starts MPI with "
+       "thread support)");
 }
 
 void check_run_options(const RunOptions& o, bool is_root) {
@@ -43,6 +58,23 @@ void check_run_options(const RunOptions& o, bool is_root) {
   cli::require_positive("repetition", o.repetition);
   if (o.seed < 0) throw UsageError("--seed: '" + std::to_string(o.seed) + "' must be >= 0");
   if (is_root && writes_records(o)) check_writable_file("output", o.output);
+  if (o.wan_latency.empty() != o.wan_bandwidth.empty()) {
+    throw UsageError(o.wan_latency.empty()
+                         ? "--wan-bandwidth: '" + o.wan_bandwidth + "' given without --wan-latency"
+                         : "--wan-latency: '" + o.wan_latency + "' given without --wan-bandwidth");
+  }
+  if (!o.wan_latency.empty()) {
+    try {
+      parse_duration(o.wan_latency);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(std::string("--wan-latency: ") + e.what());
+    }
+    try {
+      parse_rate(o.wan_bandwidth);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(std::string("--wan-bandwidth: ") + e.what());
+    }
+  }
 }
 
 ClusterMap resolve_cluster_map(MPI_Comm comm, const RunOptions& o,

@@ -1,7 +1,8 @@
 #pragma once
 /// @file
 /// @brief Options every measurement application shares, with one spelling everywhere:
-/// clusters and the cluster map, where records go, seed, run identity, system label, counters.
+/// clusters and the cluster map, where records go, seed, run identity, system label, counters,
+/// and the wide area between clusters (link emulation, gateway relay).
 
 #include "harness/cluster_map.hpp"
 
@@ -26,13 +27,23 @@ struct RunOptions {
   std::string system;             //!< --system: label for calibration (default "local")
   std::string counters = "PAPI_TOT_INS,PAPI_TOT_CYC";  //!< --counters: PAPI events, "" for none
   bool quiet = false;             //!< --quiet: only the verdict line
+  std::string wan_latency;        //!< --wan-latency: emulated link latency, e.g. "1ms"
+  std::string wan_bandwidth;      //!< --wan-bandwidth: emulated link bandwidth, e.g. "100Mbit/s"
+  std::string platform;           //!< --platform: file of per-cluster-pair link parameters
+  bool relay = false;             //!< --relay: inter-cluster messages through gateway ranks
 };
+
+/// @brief Whether the options ask for wide-area link emulation.
+inline bool emulates_wan(const RunOptions& o) {
+  return !o.wan_latency.empty() || !o.wan_bandwidth.empty() || !o.platform.empty();
+}
 
 /// @brief Adds the shared options to @p desc, bound to @p options.
 void add_run_options(boost::program_options::options_description& desc, RunOptions& options);
 
-/// @brief Checks shared values that types cannot (positive counts, writable --output on rank 0).
-/// Call inside collective_check. @throws mcb::UsageError.
+/// @brief Checks shared values that types cannot (positive counts, writable --output on rank 0,
+/// link units and which wide-area options go together). Call inside collective_check.
+/// @throws mcb::UsageError.
 void check_run_options(const RunOptions& options, bool is_root);
 
 /// @brief The rank-to-cluster map: from --cluster-map when given, else @p default_map(clusters).

@@ -5,6 +5,7 @@
 #include "harness/counters.hpp"
 #include "harness/mpi_program.hpp"
 #include "harness/record.hpp"
+#include "harness/wide_area.hpp"
 
 #include <unistd.h>
 
@@ -22,7 +23,8 @@ constexpr const char* kProgram = "mcb-poisson";
 // points after their residual was measured); a wrong solution misses it by orders of magnitude.
 constexpr double kResidualSlack = 10.0;
 
-json config_json(const PoissonConfig& c, const harness::ClusterMap& map) {
+json config_json(const PoissonConfig& c, const harness::ClusterMap& map,
+                 const harness::WideArea* wide) {
   const PoissonOptions& o = c.options;
   json names = map.names();
   return {{"problem", std::to_string(o.grid) + "x" + std::to_string(o.grid)},
@@ -35,7 +37,7 @@ json config_json(const PoissonConfig& c, const harness::ClusterMap& map) {
           {"components", map.clusters()},
           {"cluster_map", map.as_vector()},
           {"cluster_names", names},
-          {"system", o.run.system.empty() ? "local" : o.run.system},
+          {"system", harness::system_label(o.run, wide)},
           {"halo", o.halo},
           {"sync", o.sync},
           {"omega", c.solver.omega},
@@ -44,7 +46,8 @@ json config_json(const PoissonConfig& c, const harness::ClusterMap& map) {
           {"kernel", o.kernel},
           {"instrumented", c.solver.instrumented},
           {"seed", o.run.seed},
-          {"wan", nullptr}};
+          {"wan", wide ? wide->wan_json() : json(nullptr)},
+          {"relay", wide ? wide->relay_json() : json(nullptr)}};
 }
 
 json base_record(const PoissonConfig& c, const std::string& run_id) {
@@ -79,13 +82,18 @@ int run_program(int argc, char** argv) {
         return harness::ClusterMap::strips(grid, clusters);
       });
     });
+    // Emulated links and/or the gateway relay between clusters; nullptr when not asked for.
+    std::shared_ptr<harness::WideArea> wide;
+    harness::collective_check(world, [&] {
+      wide = harness::WideArea::create(world, config.options.run, *map);
+    });
 
     const PoissonOptions& o = config.options;
     const std::string run_id = o.run.run_id.empty() ? harness::default_run_id("poisson")
                                                     : o.run.run_id;
     const json env = harness::mpi_environment(world, argc, argv);
     json record = base_record(config, run_id);
-    record["config"] = config_json(config, *map);
+    record["config"] = config_json(config, *map, wide.get());
     record["env"] = env;
 
     harness::Counters counters(harness::split_events(o.run.counters));
@@ -97,7 +105,7 @@ int run_program(int argc, char** argv) {
       problem = LocalProblem::manufactured(Subdomain::of(o.grid, config.grid, rank));
       halo.emplace(problem->sub, config.grid, rank);
       comm.emplace(world, *map, std::vector<std::string>{"top", "bottom", "left", "right"},
-                   config.solver.instrumented);
+                   config.solver.instrumented, wide);
       // Initial halos come from the neighbours (the paper's start-up broadcast of the data).
       harness::InstrumentedComm setup(world, *map, comm->channel_names(), false);
       halo->exchange_all(setup, problem->u);
@@ -105,6 +113,7 @@ int run_program(int argc, char** argv) {
       outcome = solve(*problem, *halo, *comm, config.solver);
       counters.stop();
     });
+    if (wide) wide->finish();  // the solver's messages are all in: stop the relay
     if (!failure.empty()) {
       if (root) {
         record["status"] = "failed";
@@ -199,6 +208,10 @@ int run_program(int argc, char** argv) {
                   kProgram, o.grid, o.grid, config.grid.to_string().c_str(), map->clusters(),
                   o.halo.c_str(), o.sync ? "synchronized" : "non-synchronized",
                   config.solver.omega, o.kernel.c_str());
+      if (wide) {
+        std::printf("  wide area: %s%s\n", record["config"]["system"].get<std::string>().c_str(),
+                    wide->relays() ? " (inter-cluster messages through the gateway ranks)" : "");
+      }
       std::printf("  iterations %ld (%s), wall %.6g s, compute %.6g s, border exchange %.6g s "
                   "(paper definition %.6g s)\n",
                   outcome.iterations, outcome.converged ? "converged" : "not converged",

@@ -1,0 +1,55 @@
+#pragma once
+/// @file
+/// @brief The state of the emulated wide-area links of one host: for each direction of each
+/// cluster pair, the time the link falls free, in memory every rank of the host shares.
+///
+/// A message of N bytes sent at time t over an emulated link starts when the link is free,
+/// s = max(t, free), holds the link for N / B, and arrives at s + N / B + latency; the link is
+/// free again at s + N / B (messages are pipelined behind each other, first sent first served).
+/// So a lone message takes latency + N / B, and transfers that cross one link at the same time
+/// share its bandwidth. The arrival time travels with the message; the receiver waits until it.
+
+#include "harness/wan_links.hpp"
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace mcb::harness {
+
+class LinkClock {
+ public:
+  /// @brief Collective over @p comm, whose ranks must all run on this host. The link state
+  /// lives in a POSIX shared-memory segment mapped by every rank and unlinked at once, so
+  /// tearing down is local (no collective in a destructor) and nothing outlives the run.
+  LinkClock(MPI_Comm comm, LinkTable links);
+  ~LinkClock();
+  LinkClock(const LinkClock&) = delete;
+  LinkClock& operator=(const LinkClock&) = delete;
+
+  /// @brief Nanoseconds on the host's monotonic clock, the same in every process of the host.
+  static std::int64_t now();
+
+  /// @brief Returns once now() >= @p t: sleeps while far from it and watches the clock for the
+  /// last few tens of microseconds, so the wake-up comes on time.
+  static void wait_until(std::int64_t t);
+
+  /// @brief Sleeps about @p ns (a poll interval), giving the processor away meanwhile.
+  static void sleep_for(std::int64_t ns);
+
+  /// @brief Books the link from cluster @p from to cluster @p to for a message of @p bytes
+  /// sent now; returns the time (now() scale) its last byte arrives. Lock-free, safe from any
+  /// thread of any rank of the host.
+  std::int64_t reserve(int from, int to, std::size_t bytes);
+
+  const LinkTable& links() const { return links_; }
+
+ private:
+  LinkTable links_;
+  void* segment_ = nullptr;
+  std::size_t segment_bytes_ = 0;
+};
+
+}  // namespace mcb::harness
