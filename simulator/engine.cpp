@@ -172,6 +172,7 @@ RunEnd Sim::run(JobSource& source, Observer& observer) {
   }
   end.time = now_;
   end.arrivals = arrivals_;
+  end.max_in_system = store_.capacity() - 1;  // one slot holds the next arrival
   return end;
 }
 

@@ -86,6 +86,7 @@ struct RunEnd {
   bool stopped_early = false;  //!< jobs in the system passed max_in_system
   Time time = 0;               //!< time of the last event
   std::uint64_t arrivals = 0;
+  std::uint64_t max_in_system = 0;  //!< most jobs held at once (memory is bounded by it)
 };
 
 /// @brief One simulation: a machine, a policy with its queues, a discipline, a placement rule.

@@ -51,7 +51,10 @@ std::string MachineSpec::describe() const {
     return std::to_string(sizes.size()) + "x" + std::to_string(sizes.front());
   }
   std::string out;
-  for (size_t i = 0; i < sizes.size(); ++i) out += (i ? "," : "") + std::to_string(sizes[i]);
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    if (i) out += ',';
+    out += std::to_string(sizes[i]);
+  }
   return out;
 }
 

@@ -70,7 +70,7 @@ bool parse_options(int argc, const char* const* argv, Options& o) {
       ("bsld-threshold", po::value(&o.bsld_threshold)->default_value(o.bsld_threshold)->value_name("T"),
        "bounded slowdown: floor on the service time (e.g. 10s)")
       ("saturation-backlog", po::value(&o.saturation_backlog)->default_value(o.saturation_backlog)->value_name("F"),
-       "a run is saturated if waiting jobs at the last arrival exceed max(50, F x measured jobs)")
+       "a run is saturated if the waiting jobs grow over the measured window by more than max(50, F x measured jobs)")
       ("max-in-system", po::value(&o.max_in_system)->default_value(o.max_in_system)->value_name("N"),
        "stop a run as saturated when more jobs than this are in the system")
       ("output", po::value(&o.output)->value_name("DIR"),

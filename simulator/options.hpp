@@ -40,7 +40,7 @@ struct Options {
   std::string warmup = "10%";
   int batches = 20;
   std::string bsld_threshold = "10s";
-  double saturation_backlog = 0.05;
+  double saturation_backlog = 0.01;
   long long max_in_system = 200000;
   // Output.
   std::string output;

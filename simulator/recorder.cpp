@@ -59,7 +59,8 @@ nlohmann::json RunSummary::to_json(const std::vector<std::string>& queue_names,
             {"warmup", warmup},
             {"measured", measured},
             {"completed", completed},
-            {"measured_completed", measured_completed}}},
+            {"measured_completed", measured_completed},
+            {"max_in_system", max_in_system}}},
           {"window", {{"start", window_start}, {"end", window_end}}},
           {"response", times(response, response_median, response_p95, &response_ci)},
           {"wait", times(wait, wait_median, wait_p95, &wait_ci)},
@@ -68,6 +69,7 @@ nlohmann::json RunSummary::to_json(const std::vector<std::string>& queue_names,
           {"utilization", {{"gross", number(gross_utilization)}, {"net", number(net_utilization)}}},
           {"throughput", number(throughput)},
           {"max_queue_length", queues},
+          {"waiting_at_start", waiting_at_start},
           {"waiting_at_end", waiting_at_end},
           {"saturated", saturated},
           {"stopped_early", stopped_early}};
@@ -99,6 +101,7 @@ void Recorder::on_arrival(const Job& job, const Sim& sim) {
     if (!open_) {
       open_ = true;
       s_.window_start = sim.now();
+      s_.waiting_at_start = waiting_;  // before this job joins
     }
   } else {
     ++s_.warmup;
@@ -153,6 +156,7 @@ void Recorder::on_arrivals_end(const Sim& sim) {
   if (!open_) {  // every job was in the warm-up
     open_ = true;
     s_.window_start = sim.now();
+    s_.waiting_at_start = sim.waiting();
   }
   closed_ = true;
   s_.window_end = sim.now();
@@ -161,6 +165,7 @@ void Recorder::on_arrivals_end(const Sim& sim) {
 
 RunSummary Recorder::finish(const RunEnd& end) {
   s_.stopped_early = end.stopped_early;
+  s_.max_in_system = end.max_in_system;
   const double span = s_.window_end - s_.window_start;
   s_.response_median = response_q_.quantile(0.5);
   s_.response_p95 = response_q_.quantile(0.95);
@@ -178,7 +183,8 @@ RunSummary Recorder::finish(const RunEnd& end) {
   s_.throughput = span > 0 ? static_cast<double>(departures_in_window_) / span : nan;
   const double backlog_limit = std::max(static_cast<double>(config_.saturation_floor),
                                         config_.saturation_backlog * static_cast<double>(s_.measured));
-  s_.saturated = s_.stopped_early || static_cast<double>(s_.waiting_at_end) > backlog_limit;
+  const double growth = static_cast<double>(s_.waiting_at_end) - static_cast<double>(s_.waiting_at_start);
+  s_.saturated = s_.stopped_early || growth > backlog_limit;
   return s_;
 }
 

@@ -26,8 +26,10 @@ std::string format_number(double v);
 struct RecorderConfig {
   double bsld_threshold = 10;       //!< seconds, bounded slowdown's floor on the service time
   int batches = 20;                 //!< batch means: number of batches
-  double saturation_backlog = 0.05; //!< saturated if waiting jobs at the end of arrivals pass
-  std::uint64_t saturation_floor = 50;  //!< max(floor, backlog x measured arrivals)
+  /// Saturated if the waiting jobs grow over the measurement window by more than
+  /// max(saturation_floor, saturation_backlog x measured jobs).
+  double saturation_backlog = 0.01;
+  std::uint64_t saturation_floor = 50;
   std::vector<std::string> app_names;
   std::vector<std::string> queue_names;
   int capacity = 1;  //!< processors in the system
@@ -37,6 +39,7 @@ struct RecorderConfig {
 /// @brief The statistics of one run.
 struct RunSummary {
   std::uint64_t arrived = 0, measured = 0, completed = 0, measured_completed = 0, warmup = 0;
+  std::uint64_t max_in_system = 0;  //!< most jobs in the system at once
   Time window_start = 0, window_end = 0;
   Moments response, wait, bsld;
   double response_median = 0, response_p95 = 0, wait_median = 0, wait_p95 = 0;
@@ -47,7 +50,8 @@ struct RunSummary {
   double throughput = 0;  //!< departures per second in the window
   std::vector<std::uint64_t> max_queue;
   std::uint64_t max_waiting = 0;
-  std::uint64_t waiting_at_end = 0;
+  std::uint64_t waiting_at_start = 0;  //!< waiting when the window opened
+  std::uint64_t waiting_at_end = 0;    //!< waiting at the last arrival
   bool saturated = false, stopped_early = false;
 
   nlohmann::json to_json(const std::vector<std::string>& queue_names, double bsld_threshold) const;

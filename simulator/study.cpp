@@ -66,7 +66,10 @@ void check_output(const std::string& dir) {
 
 std::string join_sizes(const Request& r) {
   std::string s;
-  for (size_t i = 0; i < r.sizes.size(); ++i) s += (i ? "+" : "") + std::to_string(r.sizes[i]);
+  for (size_t i = 0; i < r.sizes.size(); ++i) {
+    if (i) s += '+';
+    s += std::to_string(r.sizes[i]);
+  }
   return s;
 }
 

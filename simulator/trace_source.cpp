@@ -15,7 +15,10 @@ std::string where(const std::string& path, long line) {
 
 std::string describe(const Request& r) {
   std::string s;
-  for (size_t i = 0; i < r.sizes.size(); ++i) s += (i ? "+" : "") + std::to_string(r.sizes[i]);
+  for (size_t i = 0; i < r.sizes.size(); ++i) {
+    if (i) s += '+';
+    s += std::to_string(r.sizes[i]);
+  }
   return s + " (" + std::string(to_string(r.type)) + ")";
 }
 

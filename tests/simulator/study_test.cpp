@@ -88,6 +88,24 @@ TEST(Utilization, NetFollowsTheOfferedLoad) {
   }
 }
 
+TEST(Policies, LpBecomesLsWithoutCoAllocation) {
+  // DAS-2 paper 5.2: with only single-component jobs LP's global queue stays empty.
+  Options o = base("mixed");
+  o.rule = "no";
+  o.utilization = "0.7";
+  o.policy = "ls";
+  std::string ls_csv, lp_csv;
+  const auto ls = run(o, &ls_csv);
+  o.policy = "lp";
+  const auto lp = run(o, &lp_csv);
+  EXPECT_EQ(ls["response"], lp["response"]);
+  EXPECT_EQ(ls_csv, lp_csv);
+  o.rule = "fco";
+  const auto lp_fco = run(o);
+  o.policy = "ls";
+  EXPECT_NE(run(o)["response"], lp_fco["response"]) << "with multi-component jobs they differ";
+}
+
 TEST(Runs, WarmUpIsLeftOut) {
   Options o = base();
   o.warmup = "1000";
