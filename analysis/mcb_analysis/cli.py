@@ -1,0 +1,59 @@
+"""The suite's rules for a command-line program, in Python: bad input ends with exit code 2 and
+one line naming the file or option and the bad value; nothing half-written is left behind."""
+
+import argparse
+import os
+import sys
+import tempfile
+
+
+class BadInput(Exception):
+    """Input the user must fix: a missing or empty file, a missing column, a bad value."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise BadInput(message)
+
+
+def parser(prog, description):
+    return _Parser(prog=prog, description=description,
+                   formatter_class=argparse.RawDescriptionHelpFormatter)
+
+
+def run(prog, main, argv=None):
+    """Calls main(argv); BadInput becomes one line on stderr and exit code 2."""
+    try:
+        code = main(sys.argv[1:] if argv is None else argv)
+    except BadInput as e:
+        text = " ".join(str(e).split())
+        print(f"{prog}: {text}", file=sys.stderr)
+        sys.exit(2)
+    sys.exit(code or 0)
+
+
+def write_atomically(path, data):
+    """Writes bytes or text to a temporary file beside path, then renames it into place."""
+    directory = os.path.dirname(os.path.abspath(path))
+    os.makedirs(directory, exist_ok=True)
+    mode = "wb" if isinstance(data, (bytes, bytearray)) else "w"
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=directory)
+    umask = os.umask(0)
+    os.umask(umask)
+    os.fchmod(fd, 0o666 & ~umask)
+    try:
+        with os.fdopen(fd, mode, **({} if mode == "wb" else {"encoding": "utf-8"})) as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def check_output_dir(option, path):
+    """The output folder must be creatable; checked before any input is read."""
+    if not path:
+        raise BadInput(f"{option}: empty path")
+    if os.path.exists(path) and not os.path.isdir(path):
+        raise BadInput(f"{option}: '{path}' exists and is not a folder")

@@ -1,0 +1,104 @@
+"""Reading the suite's CSV and JSON files, checked: a missing or empty file, a missing column or a
+cell that is not a number is a BadInput naming the file (and line and column)."""
+
+import hashlib
+import json
+import math
+import os
+import re
+
+import pandas as pd
+
+from .cli import BadInput
+
+
+def digest(path):
+    """sha256 of a file, first 12 hex digits (names the exact input in the report)."""
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 16), b""):
+            h.update(block)
+    return h.hexdigest()[:12]
+
+
+class Source:
+    """A file read, for the provenance: path, digest, rows."""
+
+    def __init__(self, path, rows=None):
+        self.path = os.path.abspath(path)
+        self.sha256 = digest(path)
+        self.rows = rows
+
+    def to_json(self):
+        out = {"path": self.path, "sha256": self.sha256}
+        if self.rows is not None:
+            out["rows"] = self.rows
+        return out
+
+
+def read_csv(path, required, numeric=(), allow_no_rows=False, strings=()):
+    """Reads a CSV with a header. Every column in `required` must be there; columns in `numeric`
+    must hold numbers (empty cells become NaN). Returns (DataFrame, Source)."""
+    if not os.path.exists(path):
+        raise BadInput(f"{path}: no such file")
+    if os.path.getsize(path) == 0:
+        raise BadInput(f"{path}: empty file")
+    try:
+        frame = pd.read_csv(path, dtype=str, keep_default_na=False, skip_blank_lines=True)
+    except pd.errors.EmptyDataError:
+        raise BadInput(f"{path}: empty file")
+    except (pd.errors.ParserError, UnicodeDecodeError) as e:
+        raise BadInput(f"{path}: not a CSV file ({' '.join(str(e).split())})")
+    missing = [c for c in required if c not in frame.columns]
+    if missing:
+        raise BadInput(f"{path}: missing column(s) {', '.join(missing)} "
+                       f"(header: {','.join(frame.columns)})")
+    if frame.empty and not allow_no_rows:
+        raise BadInput(f"{path}: no rows after the header")
+    for column in required:
+        if column in numeric:
+            continue
+        for i, value in enumerate(frame[column]):
+            if value.strip() == "" and column not in strings:
+                raise BadInput(f"{path}:{i + 2}: column {column} is empty")
+    for column in numeric:
+        values = []
+        for i, text in enumerate(frame[column]):
+            text = text.strip()
+            if text == "":
+                values.append(math.nan)
+                continue
+            try:
+                values.append(float(text))
+            except ValueError:
+                raise BadInput(f"{path}:{i + 2}: column {column}: '{text}' is not a number")
+        frame[column] = values
+    return frame, Source(path, len(frame))
+
+
+def read_json(path, required=()):
+    """Reads a JSON object; keys in `required` must be present. Returns (dict, Source)."""
+    if not os.path.exists(path):
+        raise BadInput(f"{path}: no such file")
+    if os.path.getsize(path) == 0:
+        raise BadInput(f"{path}: empty file")
+    try:
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise BadInput(f"{path}: not JSON ({e})")
+    if not isinstance(doc, dict):
+        raise BadInput(f"{path}: not a JSON object")
+    missing = [k for k in required if k not in doc]
+    if missing:
+        raise BadInput(f"{path}: missing key(s) {', '.join(missing)}")
+    return doc, Source(path)
+
+
+def natural_key(text):
+    """Digit runs compare as numbers: '64x64' < '100x100' < '1000x1000'."""
+    return [(0, int(p), "") if p.isdigit() else (1, 0, p) for p in re.split(r"(\d+)", str(text)) if p]
+
+
+def as_int(value):
+    return int(round(float(value)))

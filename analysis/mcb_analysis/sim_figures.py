@@ -1,0 +1,255 @@
+"""The DAS-2 paper's simulation figures from simulator sweeps: Figure 5 (average response time vs
+gross utilization; policies top to bottom, job mixes left to right, one curve per co-allocation
+rule) and Figures 6-8 (response time vs gross and net utilization for one policy), plus the
+saturation table (the largest utilization each curve reached while stable)."""
+
+import math
+import textwrap
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from .output import Figure, Table, clean, corner, number
+from .sweeps import MIX_ORDER, POLICY_ORDER, RULE_ORDER, order_key
+
+RULE_STYLE = {"no": ("#1b1b1b", "o"), "co": ("#c0392b", "s"), "rco": ("#1b4f9c", "^"),
+              "fco": ("#2a9d3a", "D")}
+EXTRA = ["#7b3294", "#e08214", "#17becf", "#8c564b"]
+PAPER_FIGURE = {"ls": 6, "gs": 7, "lp": 8}
+CLIP_FACTOR = 6.0   # the response axis ends at this many times the lowest response of a mix
+
+
+def _style(rule, i):
+    return RULE_STYLE.get(rule, (EXTRA[i % len(EXTRA)], "v"))
+
+
+def wrap(title, fig, points=9.5):
+    width = fig.get_figwidth() * 72 / (points * 0.55)
+    return "\n".join(textwrap.wrap(title, max(int(width), 30)))
+
+
+def row_keys(curves):
+    """Rows of Figure 5: one per (policy, placement, queue), the paper's order first."""
+    keys = {(c.policy, c.placement, c.queue) for c in curves.values()}
+    return sorted(keys, key=lambda k: (order_key(POLICY_ORDER)(k[0]), k[1], k[2]))
+
+
+def row_label(key, keys):
+    policy, placement, queue = key
+    label = policy.upper()
+    if len({k[1] for k in keys}) > 1:
+        label += f" {placement.upper()}"
+    if len({k[2] for k in keys}) > 1:
+        label += f" {queue.upper()}"
+    return label
+
+
+def mixes_of(curves):
+    return sorted({m for m, _ in curves}, key=order_key(MIX_ORDER))
+
+
+def y_top(curves):
+    """The response axis of one mix: up to CLIP_FACTOR times its lowest response, or the
+    largest stable response if that is lower; saturated points go off the top."""
+    lows = [min(c.response) for c in curves if c.response]
+    highs = [c.response[i] for c in curves for i in c.stable]
+    if not lows:
+        return 1.0
+    top = CLIP_FACTOR * min(lows)
+    if highs:
+        top = min(top, max(highs) * 1.08)
+    return max(top, min(lows) * 1.5)
+
+
+def polyline(curve, xs, top):
+    """Points drawn for a curve: the stable points, then the first saturated point placed at
+    the top edge (the curve leaves the axes there)."""
+    x = [xs[i] for i in curve.stable]
+    y = [curve.response[i] for i in curve.stable]
+    sat = None
+    if curve.first_saturated is not None:
+        sat = (xs[curve.first_saturated], curve.response[curve.first_saturated])
+    return x, y, sat
+
+
+def crossing(x, y, sat, level):
+    """Where a curve reaches `level` (its position for the right-to-left legend order); a curve
+    that stays below is placed by its right-most point (a saturated one counts as reaching)."""
+    px, py = list(x), list(y)
+    if sat is not None:
+        px.append(sat[0])
+        py.append(max(sat[1], level))
+    for i in range(len(px)):
+        if py[i] >= level:
+            if i == 0:
+                return px[0]
+            x0, x1, y0, y1 = px[i - 1], px[i], py[i - 1], py[i]
+            return x0 + (x1 - x0) * (level - y0) / (y1 - y0) if y1 != y0 else x1
+    return (max(px) + 1.0) if px else -1.0  # never rises: right of every curve that does
+
+
+def draw_curve(ax, x, y, sat, top, colour, marker, label, linestyle="-"):
+    ax.plot(x, np.minimum(y, top), color=colour, marker=marker, markersize=3.2, linewidth=1.3,
+            linestyle=linestyle, label=label)
+    if sat is not None and x:
+        ax.plot([x[-1], sat[0]], [min(y[-1], top), top], color=colour, linewidth=1.0,
+                linestyle=":")
+        ax.plot([sat[0]], [top], marker="^", color=colour, markersize=5, clip_on=False)
+
+
+def _curve_data(label, x, y, sat, curve, level):
+    return {"label": label, "policy": curve.policy, "rule": curve.rule,
+            "placement": curve.placement, "queue": curve.queue,
+            "x": clean(x), "y": clean(y),
+            "first_saturated": None if sat is None else {"x": sat[0], "y": sat[1]},
+            "max_stable_gross": curve.max_stable("gross"),
+            "max_stable_net": curve.max_stable("net"),
+            "saturated_within_sweep": curve.first_saturated is not None,
+            "position": crossing(x, y, sat, level)}
+
+
+def figure5(curves, label, figure_id, title_suffix=""):
+    """Figure 5: rows policies (LS, LP, GS), columns job mixes, curves co-allocation rules."""
+    mixes = mixes_of(curves)
+    rows = row_keys(curves)
+    fig, axes = plt.subplots(len(rows), len(mixes),
+                             figsize=(3.3 * len(mixes) + 0.8, 2.55 * len(rows) + 0.9),
+                             squeeze=False, layout="constrained")
+    panels = []
+    for j, mix in enumerate(mixes):
+        in_mix = [c for (m, _), c in curves.items() if m == mix]
+        top = y_top(in_mix)
+        level = 0.5 * top
+        for i, row in enumerate(rows):
+            ax = axes[i][j]
+            cs = [c for c in in_mix if (c.policy, c.placement, c.queue) == row]
+            cs.sort(key=lambda c: order_key(RULE_ORDER)(c.rule))
+            drawn = []
+            for k, c in enumerate(cs):
+                x, y, sat = polyline(c, c.gross, top)
+                colour, marker = _style(c.rule, k)
+                draw_curve(ax, x, y, sat, top, colour, marker, f"[{c.rule}]")
+                drawn.append(_curve_data(f"[{c.rule}]", x, y, sat, c, level))
+            legend = _legend_right_to_left(ax, drawn)
+            ax.set_xlim(_x_range(in_mix, "gross"))
+            ax.set_ylim(0, top)
+            ax.grid(linewidth=0.4, alpha=0.5)
+            ax.set_title(f"{row_label(row, rows)}, {mix}")
+            if i == len(rows) - 1:
+                ax.set_xlabel("gross utilization")
+            if j == 0:
+                ax.set_ylabel("average response time (s)")
+            panels.append({"title": f"{row_label(row, rows)}, {mix}", "policy": row[0],
+                           "placement": row[1], "queue": row[2], "mix": mix,
+                           "xlabel": "gross utilization", "ylabel": "average response time (s)",
+                           "y_top": top, "legend": legend, "curves": drawn})
+    title = ("Figure 5: average response time vs gross utilization, policies (rows) x job "
+             "mixes (columns), one curve per co-allocation rule; ^ at the top: the first "
+             "saturated rate; legends list the curves right to left" + title_suffix)
+    fig.suptitle(wrap(title, fig), fontsize=9.5)
+    corner(fig, label)
+    return Figure(figure_id, title, fig, {"panels": panels, "rows": [row_label(r, rows)
+                                                                     for r in rows],
+                                          "columns": mixes})
+
+
+def _legend_right_to_left(ax, drawn):
+    """Legend entries in the right-to-left order of the curves (as the paper's figures)."""
+    handles, labels = ax.get_legend_handles_labels()
+    by_label = dict(zip(labels, handles))
+    order = sorted(range(len(drawn)), key=lambda k: -drawn[k]["position"])
+    names = [drawn[k]["label"] for k in order]
+    ax.legend([by_label[n] for n in names], names, loc="upper left", frameon=False,
+              handlelength=1.6, borderaxespad=0.3)
+    return names
+
+
+def _x_range(curves, which):
+    xs = [v for c in curves for v in (c.gross if which == "gross" else c.net)]
+    xs += [v for c in curves for v in (c.net if which == "gross" else c.gross)]
+    lo = min(xs) if xs else 0.0
+    return (max(0.0, math.floor(lo * 10) / 10 - 0.02), 1.0)
+
+
+def gross_net_figure(curves, policy_key, label, figure_id, title_prefix, title_suffix=""):
+    """Figures 6-8: for one policy, rows job mixes, columns the rules that allow co-allocation;
+    two curves per panel, against gross (solid) and net (dashed) utilization."""
+    mixes = mixes_of(curves)
+    rules = sorted({c.rule for c in curves.values() if c.rule != "no"},
+                   key=order_key(RULE_ORDER))
+    fig, axes = plt.subplots(len(mixes), len(rules),
+                             figsize=(3.1 * len(rules) + 0.8, 2.45 * len(mixes) + 0.9),
+                             squeeze=False, layout="constrained")
+    panels = []
+    for i, mix in enumerate(mixes):
+        in_mix = [c for (m, _), c in curves.items() if m == mix]
+        mine = [c for c in in_mix if (c.policy, c.placement, c.queue) == policy_key]
+        top = y_top(mine or in_mix)
+        level = 0.5 * top
+        for j, rule in enumerate(rules):
+            ax = axes[i][j]
+            c = next((c for c in mine if c.rule == rule), None)
+            drawn = []
+            if c is not None:
+                colour, marker = _style(rule, j)
+                for which, style, xs in (("gross", "-", c.gross), ("net", "--", c.net)):
+                    x, y, sat = polyline(c, xs, top)
+                    draw_curve(ax, x, y, sat, top, colour if which == "gross" else "0.45",
+                               marker, f"{which} utilization", linestyle=style)
+                    d = _curve_data(f"{which} utilization", x, y, sat, c, level)
+                    d["utilization"] = which
+                    drawn.append(d)
+                legend = _legend_right_to_left(ax, drawn)
+            else:
+                legend = []
+                ax.text(0.5, 0.5, "not simulated", ha="center", va="center",
+                        transform=ax.transAxes, color="0.4")
+            ax.set_xlim(_x_range(mine or in_mix, "gross"))
+            ax.set_ylim(0, top)
+            ax.grid(linewidth=0.4, alpha=0.5)
+            ax.set_title(f"{mix}, [{rule}]")
+            if i == len(mixes) - 1:
+                ax.set_xlabel("utilization")
+            if j == 0:
+                ax.set_ylabel("average response time (s)")
+            panels.append({"title": f"{mix}, [{rule}]", "mix": mix, "rule": rule,
+                           "xlabel": "utilization", "ylabel": "average response time (s)",
+                           "y_top": top, "legend": legend, "curves": drawn})
+    title = (f"{title_prefix}: average response time vs gross (solid) and net (dashed) "
+             f"utilization, {row_label(policy_key, [policy_key])}, job mixes (rows) x "
+             f"co-allocation rules (columns)" + title_suffix)
+    fig.suptitle(wrap(title, fig), fontsize=9.5)
+    corner(fig, label)
+    return Figure(figure_id, title, fig, {"panels": panels, "policy": policy_key[0],
+                                          "rows": mixes, "columns": rules})
+
+
+def saturation_table(curves, table_id, title):
+    """The largest gross (and net) utilization each curve reached before saturating: rows
+    (mix, policy), column groups the rules. '>=' marks curves that never saturated in the
+    sweep (the value is a lower bound)."""
+    mixes = mixes_of(curves)
+    rows = row_keys(curves)
+    rules = sorted({c.rule for c in curves.values()}, key=order_key(RULE_ORDER))
+    table = Table(table_id, title, ["job mix", "policy"] + ["gross", "net"] * len(rules),
+                  groups=[(f"[{r}]", 2) for r in rules])
+    for mix in mixes:
+        for row in rows:
+            cells = [mix, row_label(row, rows)]
+            for rule in rules:
+                c = curves.get((mix, (row[0], row[1], rule, row[2])))
+                if c is None or c.last_stable is None:
+                    cells += [None, None]
+                    continue
+                mark = "" if c.first_saturated is not None else "≥"
+                g, n = c.max_stable("gross"), c.max_stable("net")
+                cells += [(mark + number(g), g), (mark + number(n), n)]
+            table.add(cells)
+    table.notes.append("Each cell: the gross (net) utilization of the last arrival rate at which "
+                       "the run was not saturated; '≥' marks curves that did not saturate "
+                       "within the sweep.")
+    return table
+
+
+def paper_figure_number(policy):
+    return PAPER_FIGURE.get(policy)

@@ -1,0 +1,129 @@
+"""report.py: the report shows every table and figure of its parts, names every input file with
+its digest, and stands alone as one HTML file."""
+
+import os
+import re
+import shutil
+import tempfile
+import unittest
+
+from support import PAPER, SWEEPS, TempDirTest, read_json, run
+
+WORK = None
+
+
+def setUpModule():
+    global WORK
+    WORK = tempfile.mkdtemp(prefix="mcb-analysis-report-")
+    steps = [("measurement.py", "--calibration", PAPER, "--output", os.path.join(WORK, "meas"),
+              "--baseline", "pbs", "--title", "DAS-2 measurements"),
+             ("simulation.py", *sum((["--sweep", s] for s in SWEEPS), []), "--output",
+              os.path.join(WORK, "sim"), "--title", "DAS-2 tables")]
+    for step in steps:
+        proc = run(*step)
+        if proc.returncode != 0:
+            raise RuntimeError(f"{step[0]} failed: {proc.stderr}")
+    with open(os.path.join(WORK, "intro.md"), "w", encoding="utf-8") as f:
+        f.write("Made by the **analysis tests**.\n\n- first point\n- `second` point\n")
+    with open(os.path.join(WORK, "campaign.ini"), "w", encoding="utf-8") as f:
+        f.write("[poisson]\ngrid = 100\n")
+    proc = run("report.py", "--part", os.path.join(WORK, "meas"), "--part",
+               os.path.join(WORK, "sim"), "--output", os.path.join(WORK, "report"), "--title",
+               "Test report", "--intro", os.path.join(WORK, "intro.md"), "--attach",
+               "campaign=" + os.path.join(WORK, "campaign.ini"))
+    if proc.returncode != 0:
+        raise RuntimeError(f"report.py failed: {proc.stderr}")
+
+
+def tearDownModule():
+    shutil.rmtree(WORK, ignore_errors=True)
+
+
+def text(name):
+    with open(os.path.join(WORK, "report", name), encoding="utf-8") as f:
+        return f.read()
+
+
+class Report(TempDirTest):
+    def test_markdown_shows_every_item_and_links_existing_files(self):
+        md = text("report.md")
+        self.assertTrue(md.startswith("# Test report\n"))
+        self.assertIn("Made by the **analysis tests**.", md)
+        for part in ("meas", "sim"):
+            for item in read_json(os.path.join(WORK, part, "manifest.json"))["items"]:
+                self.assertIn(f"### {item['title']}", md)
+        links = re.findall(r"\]\(([^)#]+)\)", md)
+        self.assertGreater(len(links), 20)
+        for link in links:
+            self.assertTrue(os.path.exists(os.path.join(WORK, "report", link)), link)
+        # Table 3's 4000x4000 row, as the paper prints it.
+        self.assertIn("| 4000x4000 | 701 | 706 | 712 | 720 | 733 | 766 | 743 | 750 | 757 | 728 "
+                      "| 751 | 794 |", md)
+
+    def test_report_names_the_inputs_it_used(self):
+        md = text("report.md")
+        doc = read_json(os.path.join(WORK, "report", "report.json"))
+        used = [i for part in doc["parts"] for i in part["inputs"]]
+        paths = {os.path.basename(i["path"]) for i in used}
+        self.assertTrue({"runtimes.csv", "runtimes.json", "rank_comm.csv", "comm_time.csv",
+                         "sweep.csv", "sweep.json"} <= paths, paths)
+        self.assertIn(os.path.join(SWEEPS[1], "sweep.csv"), [i["path"] for i in used])
+        # The das2 tables the sweeps replayed are inputs too.
+        self.assertTrue(any(i["path"].endswith(os.path.join("calibration", "das2",
+                                                            "runtimes.csv")) for i in used))
+        for i in used:
+            self.assertIn(f"`{i['path']}` | `{i['sha256']}`", md)
+        self.assertIn("## Provenance", md)
+        self.assertIn("hosts: DAS-2", md)
+        self.assertIn("mix **ensflow**", md)
+        self.assertIn("3000 jobs per point", md)
+        self.assertEqual(doc["attachments"][0]["label"], "campaign")
+
+    def test_every_number_has_a_source_line(self):
+        md = text("report.md")
+        sections = md.split("\n### ")[1:]
+        items = [s for s in sections if s.startswith(("Table", "Figure", "Largest"))]
+        self.assertEqual(len(items), 15)
+        for s in items:
+            self.assertIn("*Source:*", s, s.splitlines()[0])
+
+    def test_html_is_self_contained(self):
+        page = text("report.html")
+        self.assertTrue(page.startswith("<!DOCTYPE html>"))
+        sources = re.findall(r'src="([^"]*)"', page)
+        self.assertEqual(len(sources), 10)  # every figure of both parts
+        for s in sources:
+            self.assertTrue(s.startswith("data:image/png;base64,"), s[:40])
+        self.assertNotIn("<link", page)
+        self.assertIn('<th colspan="3">pbs, 1 cluster</th>', page)
+        self.assertIn("<b>analysis tests</b>", page)
+        self.assertIn("<li><code>second</code> point</li>", page)
+        self.assertIn("[poisson]\ngrid = 100", page)
+
+
+class BadParts(TempDirTest):
+    def test_folder_without_manifest(self):
+        proc = run("report.py", "--part", self.tmp, "--output", self.path("out"))
+        self.assertBadInput(proc, "manifest.json", "no such file")
+        self.assertFalse(os.path.exists(self.path("out")))
+
+    def test_manifest_naming_a_missing_file(self):
+        part = self.path("part")
+        shutil.copytree(os.path.join(WORK, "sim"), part)
+        os.unlink(os.path.join(part, "table-saturation.csv"))
+        proc = run("report.py", "--part", part, "--output", self.path("out"))
+        self.assertBadInput(proc, "manifest.json", "table-saturation", "missing")
+
+    def test_empty_manifest_and_missing_attachment(self):
+        part = self.path("part")
+        os.makedirs(part)
+        open(os.path.join(part, "manifest.json"), "w").close()
+        self.assertBadInput(run("report.py", "--part", part, "--output", self.path("out")),
+                            "manifest.json", "empty file")
+        self.assertBadInput(run("report.py", "--part", os.path.join(WORK, "sim"), "--output",
+                                self.path("out"), "--attach", "x=" + self.path("none.ini")),
+                            "--attach", "none.ini")
+
+
+if __name__ == "__main__":
+    unittest.main()

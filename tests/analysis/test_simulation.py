@@ -1,0 +1,206 @@
+"""simulation.py on real mcb-sim sweeps of the paper's three job mixes (tests/fixtures/analysis/
+sweeps): Figure 5's panels and curves must be the sweep's rows, saturation must be marked, the
+legends must list the curves right to left, Figures 6-8 must pair gross and net utilization."""
+
+import os
+import shutil
+import tempfile
+import unittest
+
+from support import SWEEPS, TempDirTest, read_csv, read_json, run
+
+OUT = None
+
+
+def setUpModule():
+    global OUT
+    OUT = tempfile.mkdtemp(prefix="mcb-analysis-simulation-")
+    proc = run("simulation.py", *sum((["--sweep", s] for s in SWEEPS), []), "--output", OUT,
+               "--prefix", "das2-", "--title", "DAS-2 tables")
+    if proc.returncode != 0:
+        raise RuntimeError(f"simulation.py failed: {proc.stderr}")
+
+
+def tearDownModule():
+    shutil.rmtree(OUT, ignore_errors=True)
+
+
+def rows(mix):
+    return read_csv(os.path.join(SWEEPS[["poisson", "ensflow", "mixed"].index(mix)],
+                                 "sweep.csv"))
+
+
+def curve_rows(mix, policy, rule):
+    out = [r for r in rows(mix) if r["policy"] == policy and r["rule"] == rule]
+    return sorted(out, key=lambda r: float(r["rate"]))
+
+
+class Figure5(TempDirTest):
+    def setUp(self):
+        super().setUp()
+        self.doc = read_json(os.path.join(OUT, "das2-fig5-response-vs-gross.json"))
+
+    def panel(self, title):
+        hits = [p for p in self.doc["panels"] if p["title"] == title]
+        self.assertEqual(len(hits), 1, title)
+        return hits[0]
+
+    def test_policies_top_to_bottom_and_mixes_left_to_right(self):
+        self.assertEqual(self.doc["rows"], ["LS", "LP", "GS"])
+        self.assertEqual(self.doc["columns"], ["poisson", "ensflow", "mixed"])
+        self.assertEqual(len(self.doc["panels"]), 9)
+        self.assertEqual(self.doc["panels"][0]["title"], "LS, poisson")
+        for p in self.doc["panels"]:
+            self.assertEqual(sorted(c["rule"] for c in p["curves"]), ["co", "fco", "no", "rco"])
+            self.assertEqual(p["xlabel"], "gross utilization")
+            self.assertEqual(p["ylabel"], "average response time (s)")
+
+    def test_curves_are_the_stable_rows_of_the_sweep(self):
+        for mix, policy, rule in (("poisson", "ls", "co"), ("ensflow", "gs", "fco"),
+                                  ("mixed", "lp", "no")):
+            expected = curve_rows(mix, policy, rule)
+            first = next((i for i, r in enumerate(expected)
+                          if r["saturation_point"] == "first_saturated"), None)
+            stable = expected[:first] if first is not None else expected
+            curve = [c for c in self.panel(f"{policy.upper()}, {mix}")["curves"]
+                     if c["rule"] == rule][0]
+            self.assertEqual(curve["x"], [float(r["gross_utilization"]) for r in stable])
+            self.assertEqual(curve["y"], [float(r["response_mean"]) for r in stable])
+            if first is None:
+                self.assertIsNone(curve["first_saturated"])
+            else:
+                self.assertEqual(curve["first_saturated"],
+                                 {"x": float(expected[first]["gross_utilization"]),
+                                  "y": float(expected[first]["response_mean"])})
+
+    def test_saturation_is_visible(self):
+        # At offered utilization 0.9 [co] saturates for every policy and mix (the paper: [co]
+        # is the worst rule everywhere); its first saturated point is drawn at the top edge.
+        for p in self.doc["panels"]:
+            co = [c for c in p["curves"] if c["rule"] == "co"][0]
+            self.assertTrue(co["saturated_within_sweep"], p["title"])
+            self.assertGreater(co["first_saturated"]["y"], p["y_top"], p["title"])
+
+    def test_legends_list_the_curves_right_to_left(self):
+        for p in self.doc["panels"]:
+            by_label = {c["label"]: c["position"] for c in p["curves"]}
+            positions = [by_label[label] for label in p["legend"]]
+            self.assertEqual(positions, sorted(positions, reverse=True), p["title"])
+            self.assertEqual(sorted(p["legend"]), sorted(by_label))
+        # [co] saturates first (left-most), so it is listed last in every panel.
+        self.assertEqual(self.panel("LS, poisson")["legend"][-1], "[co]")
+
+    def test_lp_without_coallocation_is_ls(self):
+        ls = [c for c in self.panel("LS, poisson")["curves"] if c["rule"] == "no"][0]
+        lp = [c for c in self.panel("LP, poisson")["curves"] if c["rule"] == "no"][0]
+        self.assertEqual(ls["x"], lp["x"])
+        self.assertEqual(ls["y"], lp["y"])
+
+    def test_pictures_and_corner(self):
+        self.assertPicture(os.path.join(OUT, "das2-fig5-response-vs-gross.png"),
+                           os.path.join(OUT, "das2-fig5-response-vs-gross.svg"))
+        self.assertTrue(self.doc["corner"].startswith("tables das2 · clusters 4x32 · mcb "))
+
+
+class GrossNet(TempDirTest):
+    def test_one_figure_per_policy_numbered_as_the_paper(self):
+        manifest = read_json(os.path.join(OUT, "manifest.json"))
+        self.assertEqual([i["id"] for i in manifest["items"]],
+                         ["das2-fig5-response-vs-gross", "das2-fig6-gross-net-ls-wf-fcfs",
+                          "das2-fig7-gross-net-gs-wf-fcfs", "das2-fig8-gross-net-lp-wf-fcfs",
+                          "das2-table-saturation"])
+
+    def test_panels_pair_gross_and_net_for_the_coallocation_rules(self):
+        doc = read_json(os.path.join(OUT, "das2-fig6-gross-net-ls-wf-fcfs.json"))
+        self.assertEqual(doc["policy"], "ls")
+        self.assertEqual(doc["rows"], ["poisson", "ensflow", "mixed"])
+        self.assertEqual(doc["columns"], ["co", "rco", "fco"])
+        self.assertEqual(len(doc["panels"]), 9)
+        for p in doc["panels"]:
+            gross, net = sorted(p["curves"], key=lambda c: c["utilization"])
+            self.assertEqual((gross["utilization"], net["utilization"]), ("gross", "net"))
+            self.assertEqual(gross["y"], net["y"])  # the same runs, two utilizations
+            for g, n in zip(gross["x"], net["x"]):
+                self.assertLessEqual(n, g + 1e-12)
+            # Net utilization lies left of gross: gross is listed first.
+            self.assertEqual(p["legend"], ["gross utilization", "net utilization"])
+        expected = curve_rows("poisson", "ls", "rco")
+        p = [p for p in doc["panels"] if p["title"] == "poisson, [rco]"][0]
+        net = [c for c in p["curves"] if c["utilization"] == "net"][0]
+        self.assertEqual(net["x"][0], float(expected[0]["net_utilization"]))
+
+
+class SaturationTable(TempDirTest):
+    def test_rows_and_values(self):
+        table = read_csv(os.path.join(OUT, "das2-table-saturation.csv"))
+        self.assertEqual([(r["job mix"], r["policy"]) for r in table],
+                         [(m, p) for m in ("poisson", "ensflow", "mixed")
+                          for p in ("LS", "LP", "GS")])
+        gs = [r for r in table if r["job mix"] == "poisson" and r["policy"] == "GS"][0]
+        expected = curve_rows("poisson", "gs", "co")
+        last = [r for r in expected if r["saturation_point"] == "last_stable"]
+        if last:
+            self.assertEqual(float(gs["[co] gross"]), float(last[0]["gross_utilization"]))
+            self.assertEqual(float(gs["[co] net"]), float(last[0]["net_utilization"]))
+        with open(os.path.join(OUT, "das2-table-saturation.md"), encoding="utf-8") as f:
+            md = f.read()
+        self.assertIn("| poisson | GS |", md)
+
+
+class BadInput(TempDirTest):
+    def broken(self, mutate, keep_json=True):
+        """A copy of the Poisson sweep with sweep.csv rewritten by mutate(text)."""
+        d = self.path("broken")
+        os.makedirs(d)
+        with open(os.path.join(SWEEPS[0], "sweep.csv"), encoding="utf-8") as f:
+            text = f.read()
+        with open(os.path.join(d, "sweep.csv"), "w", encoding="utf-8") as f:
+            f.write(mutate(text))
+        if keep_json:
+            shutil.copy(os.path.join(SWEEPS[0], "sweep.json"), d)
+        return d
+
+    def test_missing_column(self):
+        def drop(text):
+            lines = text.splitlines()
+            header = lines[0].split(",")
+            k = header.index("gross_utilization")
+            return "\n".join(",".join(c for i, c in enumerate(l.split(",")) if i != k)
+                             for l in lines) + "\n"
+        d = self.broken(drop)
+        proc = run("simulation.py", "--sweep", d, "--output", self.path("out"))
+        self.assertBadInput(proc, os.path.join(d, "sweep.csv"), "gross_utilization")
+        self.assertFalse(os.path.exists(self.path("out")))
+
+    def test_empty_file_and_header_only(self):
+        proc = run("simulation.py", "--sweep", self.broken(lambda t: ""), "--output",
+                   self.path("out"))
+        self.assertBadInput(proc, "sweep.csv", "empty file")
+        shutil.rmtree(self.path("broken"))
+        proc = run("simulation.py", "--sweep", self.broken(lambda t: t.splitlines()[0] + "\n"),
+                   "--output", self.path("out"))
+        self.assertBadInput(proc, "sweep.csv", "no rows")
+
+    def test_bad_cell_names_line_and_column(self):
+        def corrupt(text):
+            lines = text.splitlines()
+            cells = lines[3].split(",")
+            cells[lines[0].split(",").index("response_mean")] = "fast"
+            lines[3] = ",".join(cells)
+            return "\n".join(lines) + "\n"
+        proc = run("simulation.py", "--sweep", self.broken(corrupt), "--output", self.path("o"))
+        self.assertBadInput(proc, "sweep.csv:4", "response_mean", "'fast'")
+
+    def test_missing_sweep_json_and_twice_the_same_sweep(self):
+        proc = run("simulation.py", "--sweep", self.broken(lambda t: t, keep_json=False),
+                   "--output", self.path("out"))
+        self.assertBadInput(proc, "sweep.json", "no such file")
+        proc = run("simulation.py", "--sweep", SWEEPS[0], "--sweep", SWEEPS[0], "--output",
+                   self.path("out"))
+        self.assertBadInput(proc, "also in another sweep")
+        proc = run("simulation.py", "--sweep", self.path("nowhere"), "--output", self.path("o"))
+        self.assertBadInput(proc, "--sweep", "nowhere")
+
+
+if __name__ == "__main__":
+    unittest.main()
