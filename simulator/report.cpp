@@ -74,7 +74,7 @@ nlohmann::json aggregate(const std::vector<nlohmann::json>& runs) {
   a["throughput"] = out(mean_of(runs, P("/throughput")));
   nlohmann::json queues = nlohmann::json::object();
   bool saturated = false, stopped = false, exact = true;
-  std::uint64_t completed = 0, measured = 0, arrived = 0;
+  std::uint64_t completed = 0, measured = 0, arrived = 0, in_system = 0;
   for (const auto& r : runs) {
     for (const auto& [name, n] : r["max_queue_length"].items()) {
       queues[name] = std::max(queues.value(name, std::uint64_t{0}), n.get<std::uint64_t>());
@@ -85,12 +85,14 @@ nlohmann::json aggregate(const std::vector<nlohmann::json>& runs) {
     completed += r["jobs"]["measured_completed"].get<std::uint64_t>();
     measured += r["jobs"]["measured"].get<std::uint64_t>();
     arrived += r["jobs"]["arrived"].get<std::uint64_t>();
+    in_system = std::max(in_system, r["jobs"]["max_in_system"].get<std::uint64_t>());
   }
   a["max_queue_length"] = queues;
   a["saturated"] = saturated;
   a["stopped_early"] = stopped;
   a["quantiles_exact"] = exact;
-  a["jobs"] = {{"arrived", arrived}, {"measured", measured}, {"measured_completed", completed}};
+  a["jobs"] = {{"arrived", arrived}, {"measured", measured}, {"measured_completed", completed},
+               {"max_in_system", in_system}};
   a["note"] = "means over replications; median and p95 are means of the replications' values";
   return a;
 }
