@@ -131,10 +131,16 @@ int body(mcb::sim::MpiWorld& world, int argc, char** argv) {
     mcb::write_file_atomically((dir / "summary.json").string(), doc.dump(2) + "\n");
     if (jobs) jobs->commit();
     const auto& r = doc["result"];
+    const auto fixed = [](const nlohmann::json& v, int digits) {
+      if (!v.is_number()) return std::string("n/a");
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%.*f", digits, v.get<double>());
+      return std::string(buf);
+    };
     std::cout << "mcb-sim: " << r["jobs"]["measured_completed"] << " measured jobs; mean response "
-              << r["response"]["mean"] << " s; utilization gross " << r["utilization"]["gross"]
-              << ", net " << r["utilization"]["net"] << "; "
-              << (r["saturated"].get<bool>() ? "SATURATED" : "not saturated") << "; wrote "
+              << fixed(r["response"]["mean"], 1) << " s; utilization gross "
+              << fixed(r["utilization"]["gross"], 3) << ", net " << fixed(r["utilization"]["net"], 3)
+              << "; " << (r["saturated"].get<bool>() ? "SATURATED" : "not saturated") << "; wrote "
               << (dir / "summary.json").string() << std::endl;
   } else {
     mcb::write_file_atomically((dir / "sweep.csv").string(), mcb::sim::sweep_csv(*study, results));

@@ -72,7 +72,7 @@ bool parse_options(int argc, const char* const* argv, Options& o) {
       ("saturation-backlog", po::value(&o.saturation_backlog)->default_value(o.saturation_backlog)->value_name("F"),
        "a run is saturated if the waiting jobs grow over the measured window by more than max(50, F x measured jobs)")
       ("max-in-system", po::value(&o.max_in_system)->default_value(o.max_in_system)->value_name("N"),
-       "stop a run as saturated when more jobs than this are in the system")
+       "stop a run as saturated when more jobs than this are in the system (0: max(2000, 5% of the jobs))")
       ("output", po::value(&o.output)->value_name("DIR"),
        "directory for jobs.csv and summary.json, or sweep.csv and sweep.json")
       ("no-jobs-csv", po::bool_switch(&o.no_jobs_csv), "do not write jobs.csv");

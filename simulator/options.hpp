@@ -41,7 +41,7 @@ struct Options {
   int batches = 20;
   std::string bsld_threshold = "10s";
   double saturation_backlog = 0.01;
-  long long max_in_system = 200000;
+  long long max_in_system = 0;  //!< 0: max(2000, 5% of the jobs)
   // Output.
   std::string output;
   bool no_jobs_csv = false;

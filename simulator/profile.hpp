@@ -28,18 +28,40 @@ class Profile {
 
   /// @brief Earliest t in [from, until] at which @p fits accepts the free counts over
   /// [t, t + length); candidates are @p from and the later breakpoints. kNever if none.
-  /// @p fits(std::span<int> window) may modify the window it is given.
+  /// @p fits(std::span<int> window) may modify the window it is given. The window minimum
+  /// slides along the breakpoints (a monotone queue per cluster), so a search costs
+  /// O(breakpoints x clusters) plus the calls to @p fits.
   template <class Fits>
   Time earliest(Time from, Time length, Time until, Fits&& fits) const {
+    const size_t n = times_.size();
+    const auto c_count = static_cast<size_t>(clusters_);
+    queue_.resize(n * c_count);
+    size_t head[kMaxClusters], tail[kMaxClusters];
+    for (size_t c = 0; c < c_count; ++c) head[c] = tail[c] = 0;
     int window[kMaxClusters];
-    std::span<int> w(window, static_cast<size_t>(clusters_));
+    std::span<int> w(window, c_count);
     size_t i = segment(from);
+    size_t next = i;  // first segment not yet in the queues
     Time t = from;
     while (t <= until) {
-      min_free(t, t + length, w);
+      const Time end = t + length;
+      while (next < n && (next == i || times_[next] < end)) {
+        const int* f = at(next);
+        for (size_t c = 0; c < c_count; ++c) {
+          size_t* q = queue_.data() + c * n;
+          while (tail[c] > head[c] && at(q[tail[c] - 1])[c] >= f[c]) --tail[c];
+          q[tail[c]++] = next;
+        }
+        ++next;
+      }
+      for (size_t c = 0; c < c_count; ++c) {
+        const size_t* q = queue_.data() + c * n;
+        while (q[head[c]] < i) ++head[c];
+        w[c] = at(q[head[c]])[c];
+      }
       if (fits(w)) return t;
       ++i;
-      if (i >= times_.size()) break;
+      if (i >= n) break;
       t = times_[i];
     }
     return kNever;
@@ -60,6 +82,7 @@ class Profile {
   int clusters_;
   std::vector<Time> times_;  //!< segment i is [times_[i], times_[i+1])
   std::vector<int> free_;    //!< clusters_ counts per segment
+  mutable std::vector<size_t> queue_;  //!< earliest(): monotone queues, one per cluster
 };
 
 }  // namespace mcb::sim

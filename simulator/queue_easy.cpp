@@ -10,6 +10,7 @@
 #include "simulator/profile.hpp"
 
 #include <algorithm>
+#include <vector>
 
 namespace mcb::sim {
 namespace {
@@ -32,21 +33,33 @@ class Easy final : public QueueDiscipline {
     }
     if (sim.job(head).next == kNoJob) return false;
     ensure_profile(sim);
+    // Necessary conditions from the idle processors, and the shapes already found not to fit:
+    // a job with the same request, clusters and planned time cannot fit either.
+    long long idle_total = 0;
+    int idle_max = 0;
+    for (int c = 0; c < sim.machine().clusters(); ++c) {
+      idle_total += sim.machine().idle(c);
+      idle_max = std::max(idle_max, sim.machine().idle(c));
+    }
+    failed_.clear();
     const std::uint64_t depth = sim.limits().backfill_depth;
     std::uint64_t tried = 0;
     for (JobId j = sim.job(head).next; j != kNoJob && (depth == 0 || tried < depth);
          j = sim.job(j).next, ++tried) {
       const Job& job = sim.job(j);
+      if (job.req.total > idle_total) continue;
+      if (job.req.type != RequestType::kFlexible && job.req.sizes.front() > idle_max) continue;
+      bool known = false;
+      for (const Job* f : failed_) known = known || same_shape(*f, job);
+      if (known) continue;
       sim.avail_now(job, now_avail);
-      long long free = 0;
-      for (int a : now_avail) free += a;
-      if (job.req.total > free) continue;
       profile_.min_free(sim.now(), sim.now() + job.plan, window);
       for (size_t c = 0; c < clusters; ++c) window[c] = std::min(window[c], now_avail[c]);
       if (sim.placement().place(job.req, window, alloc)) {
         id = j;
         return true;
       }
+      if (failed_.size() < kShapes) failed_.push_back(&job);
     }
     return false;
   }
@@ -87,6 +100,17 @@ class Easy final : public QueueDiscipline {
     }
   }
 
+  static bool same_shape(const Job& a, const Job& b) {
+    return a.plan == b.plan && a.allowed == b.allowed && a.req.type == b.req.type &&
+           a.req.total == b.req.total && a.req.sizes == b.req.sizes &&
+           a.req.clusters == b.req.clusters && a.req.min_component == b.req.min_component &&
+           a.req.max_component == b.req.max_component &&
+           a.req.max_components == b.req.max_components &&
+           a.req.allowed_counts == b.req.allowed_counts;
+  }
+
+  static constexpr size_t kShapes = 64;
+  std::vector<const Job*> failed_;
   Profile profile_;
   std::uint64_t built_ = ~std::uint64_t{0};
   Time built_at_ = -1;

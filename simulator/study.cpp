@@ -148,8 +148,8 @@ Study Study::build(const Options& o) {
   if (!(o.saturation_backlog >= 0)) {
     throw UsageError("--saturation-backlog: '" + std::to_string(o.saturation_backlog) + "' must be >= 0");
   }
-  if (o.max_in_system <= 0) {
-    throw UsageError("--max-in-system: '" + std::to_string(o.max_in_system) + "' must be positive");
+  if (o.max_in_system < 0) {
+    throw UsageError("--max-in-system: '" + std::to_string(o.max_in_system) + "' must be >= 0");
   }
   if (o.max_component < 0) {
     throw UsageError("--max-component: '" + std::to_string(o.max_component) + "' must be >= 0");
@@ -244,6 +244,8 @@ Study Study::build(const Options& o) {
     for (double r : rates) loads.push_back({r, r * work / capacity});
     for (double u : utils) loads.push_back({u * capacity / work, u});
     s.warmup_jobs_ = parse_warmup(o.warmup, static_cast<std::uint64_t>(o.jobs));
+    s.max_in_system_ = static_cast<std::uint64_t>(o.max_in_system);
+    if (s.max_in_system_ == 0) s.max_in_system_ = std::max<std::uint64_t>(2000, static_cast<std::uint64_t>(o.jobs) / 20);
   } else {
     TraceSpec spec;
     spec.path = o.trace;
@@ -302,6 +304,8 @@ Study Study::build(const Options& o) {
       scales.push_back(scale);
     }
     s.warmup_jobs_ = parse_warmup(o.warmup, s.scan_.jobs);
+    s.max_in_system_ = static_cast<std::uint64_t>(o.max_in_system);
+    if (s.max_in_system_ == 0) s.max_in_system_ = std::max<std::uint64_t>(2000, s.scan_.jobs / 20);
   }
 
   for (const auto& pn : policies) {
@@ -339,7 +343,7 @@ nlohmann::json Study::run_item(size_t item, std::ostream* jobs_csv) const {
 
   RunLimits limits;
   limits.warmup_jobs = warmup_jobs_;
-  limits.max_in_system = static_cast<std::uint64_t>(o_.max_in_system);
+  limits.max_in_system = max_in_system_;
   limits.backfill_depth = static_cast<std::uint64_t>(o_.backfill_depth);
   limits.routing_seed = derive_seed(seed, 5);
   Sim sim(machine_, make_policy(point.policy, machine_.clusters()), make_discipline(point.queue),
@@ -435,7 +439,7 @@ nlohmann::json Study::config_json() const {
   c["batches"] = o_.batches;
   c["bsld_threshold"] = bsld_threshold_;
   c["saturation_backlog"] = o_.saturation_backlog;
-  c["max_in_system"] = o_.max_in_system;
+  c["max_in_system"] = max_in_system_;
   c["replications"] = o_.replications;
   return c;
 }

@@ -60,6 +60,7 @@ class Study {
   int component_limit_ = 1;
   double bsld_threshold_ = 10;
   std::uint64_t warmup_jobs_ = 0;
+  std::uint64_t max_in_system_ = 0;
   bool synthetic_ = true;
   std::vector<std::string> apps_;
   std::shared_ptr<PriceBook> book_;
