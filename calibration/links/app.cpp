@@ -1,0 +1,321 @@
+#include "calibration/links/app.hpp"
+
+#include "calibration/links/link_classes.hpp"
+#include "calibration/links/link_fit.hpp"
+#include "calibration/links/measure.hpp"
+#include "calibration/links/options.hpp"
+#include "calibration/links/relay_study.hpp"
+#include "common/errors.hpp"
+#include "common/units.hpp"
+#include "harness/mpi_program.hpp"
+#include "harness/record.hpp"
+#include "harness/wide_area.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <optional>
+
+namespace mcb::links {
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* kProgram = "mcb-links";
+// An emulated link is delivered when the fit of the best times lands this close to it.
+constexpr double kEmulationTolerance = 0.10;
+constexpr double kLatencyFloor = 50e-6;  // seconds: below this, latency errors are host noise
+// The shared-link test streams windows of this many bytes, at least this many times: the
+// emulated link serves messages first come first served, so a window sent alone is served at
+// full speed and the shares even out over the iterations.
+constexpr std::size_t kSharedLinkBytes = std::size_t{256} << 10;
+constexpr int kSharedLinkIterations = 8;
+
+struct ClassResult {
+  LinkClass link_class;
+  RankPair pair;
+  std::vector<Stats> one_way;    // seconds
+  std::vector<Stats> bandwidth;  // bytes/s
+  std::optional<LinkFit> fit;      // of the averages (the record's "fit")
+  std::optional<LinkFit> fit_min;  // of the minima: the link with the least host noise
+  std::optional<SharedLink> shared;
+};
+
+std::optional<LinkFit> try_fit(const std::vector<std::size_t>& sizes, const std::vector<Stats>& points,
+                               double Stats::*column) {
+  std::vector<double> x;
+  std::vector<double> y;
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    x.push_back(static_cast<double>(sizes[i]));
+    y.push_back(points[i].*column);
+  }
+  try {
+    return fit_link(x, y);
+  } catch (const std::invalid_argument&) {
+    return std::nullopt;
+  }
+}
+
+json class_json(const ClassResult& c, const std::vector<std::size_t>& sizes,
+                const harness::WideArea* wide, const harness::ClusterMap& map) {
+  json points = json::array();
+  json rates = json::array();
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    json p = c.one_way[i].to_json();
+    p["bytes"] = sizes[i];
+    p["gap"] = c.fit ? json(c.fit->gaps[i]) : json(nullptr);
+    points.push_back(p);
+    json r = c.bandwidth[i].to_json();
+    r["bytes"] = sizes[i];
+    rates.push_back(r);
+  }
+  json out = {{"pairs", {{c.pair.first, c.pair.second}}},
+              {"points", points},
+              {"bandwidth", rates},
+              {"fit", c.fit ? c.fit->to_json() : json(nullptr)},
+              {"fit_min", c.fit_min ? c.fit_min->to_json() : json(nullptr)}};
+  if (c.shared) out["shared"] = c.shared->to_json();
+  if (c.link_class == LinkClass::cross_cluster && wide != nullptr && wide->emulated()) {
+    const auto& link = wide->clock()->links().between(map.cluster_of(c.pair.first),
+                                                      map.cluster_of(c.pair.second));
+    out["nominal"] = {{"t0", link.latency}, {"bandwidth", link.bandwidth}};
+  }
+  return out;
+}
+
+// Whether the fitted cross-cluster link is the emulated one; fills the verdict's entry.
+bool emulation_delivered(const ClassResult& c, const harness::LinkParameters& link,
+                         std::size_t largest, json& entry) {
+  const LinkFit& fit = *c.fit_min;
+  const double latency_error = std::fabs(fit.t0 - link.latency);
+  const bool latency_ok = latency_error <= std::max(kEmulationTolerance * link.latency, kLatencyFloor);
+  // The slope is only measured when the largest message spends at least the latency on the wire.
+  const bool resolved = static_cast<double>(largest) / link.bandwidth >= link.latency;
+  const double bandwidth_error = fit.usable() ? std::fabs(fit.bandwidth / link.bandwidth - 1) : 1.0;
+  const bool bandwidth_ok = !resolved || bandwidth_error <= kEmulationTolerance;
+  entry = {{"nominal", {{"t0", link.latency}, {"bandwidth", link.bandwidth}}},
+           {"fitted", {{"t0", fit.t0}, {"bandwidth", fit.bandwidth}}},
+           {"from", "fit_min"},
+           {"latency_error", latency_error},
+           {"bandwidth_relative_error", bandwidth_error},
+           {"bandwidth_resolved", resolved},
+           {"tolerance", kEmulationTolerance}};
+  return latency_ok && bandwidth_ok;
+}
+
+void print_class(const ClassResult& c, const std::vector<std::size_t>& sizes) {
+  std::printf("%s (ranks %d-%d)", class_name(c.link_class), c.pair.first, c.pair.second);
+  if (c.fit) {
+    std::printf(": T(N) = %s + N / %s, r2 %.4f, max gap %.1f%%\n", format_duration(c.fit->t0).c_str(),
+                c.fit->usable() ? format_rate(c.fit->bandwidth).c_str() : "inf",
+                c.fit->r2, 100 * c.fit->max_relative_gap);
+  } else {
+    std::printf(": no fit (fewer than two sizes)\n");
+  }
+  std::printf("  %10s %12s %12s %12s %8s %14s\n", "bytes", "min us", "avg us", "max us", "gap",
+              "bandwidth");
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    std::printf("  %10zu %12.2f %12.2f %12.2f %7.1f%% %14s\n", sizes[i], c.one_way[i].min * 1e6,
+                c.one_way[i].avg * 1e6, c.one_way[i].max * 1e6,
+                c.fit ? 100 * c.fit->gaps[i] : 0.0, format_rate(c.bandwidth[i].avg).c_str());
+  }
+  if (c.shared) {
+    const SharedLink& s = *c.shared;
+    std::printf("  shared link, %zu-byte windows: alone %s; together %s (ranks %d-%d) and %s "
+                "(ranks %d-%d)\n",
+                s.bytes, format_rate(s.alone.avg).c_str(), format_rate(s.together[0].avg).c_str(),
+                s.pairs[0].first, s.pairs[0].second, format_rate(s.together[1].avg).c_str(),
+                s.pairs[1].first, s.pairs[1].second);
+  }
+}
+
+void print_relay(const RelayStudy& study) {
+  std::printf("relay (gateways");
+  for (int g : study.gateways) std::printf(" %d", g);
+  std::printf("), point-to-point ranks %d-%d; lower bound %s + N / %s\n", study.pair.first,
+              study.pair.second, format_duration(study.bound.t0).c_str(),
+              format_rate(study.bound.bandwidth).c_str());
+  const std::pair<const char*, const std::vector<RelayPoint>*> ops[] = {
+      {"point-to-point", &study.point_to_point}, {"broadcast", &study.broadcast},
+      {"alltoall", &study.alltoall}};
+  for (const auto& [name, points] : ops) {
+    std::printf("  %-14s %10s %12s %12s %12s %10s %10s\n", name, "bytes", "direct us", "relay us",
+                "bound us", "vs direct", "vs bound");
+    for (const RelayPoint& p : *points) {
+      std::printf("  %-14s %10zu %12.2f %12.2f %12.2f %9.1f%% %9.1f%%\n", "", p.bytes,
+                  p.direct.avg * 1e6, p.relay.avg * 1e6, p.lower_bound * 1e6,
+                  100 * (p.relay.avg / p.direct.avg - 1), 100 * (p.relay.avg / p.lower_bound - 1));
+    }
+  }
+}
+
+}  // namespace
+
+int run_program(int argc, char** argv) {
+  return harness::mpi_main(kProgram, argc, argv, [&](MPI_Comm world) -> int {
+    int rank = 0;
+    int size = 0;
+    MPI_Comm_rank(world, &rank);
+    MPI_Comm_size(world, &size);
+    const bool root = rank == 0;
+
+    LinksConfig config;
+    bool proceed = true;
+    harness::collective_check(world, [&] {
+      proceed = parse_options(argc, argv, root, config);
+      if (proceed && size < 2) throw UsageError("mcb-links needs at least 2 ranks (mpirun -np 2)");
+    });
+    if (!proceed) return 0;
+    const LinksOptions& o = config.options;
+    std::optional<harness::ClusterMap> map;
+    std::shared_ptr<harness::WideArea> wide;
+    harness::collective_check(world, [&] {
+      map = harness::resolve_cluster_map(world, o.run, [&](int clusters) {
+        try {
+          return harness::ClusterMap::blocks(size, clusters);
+        } catch (const std::invalid_argument& e) {
+          throw UsageError("--clusters: '" + std::to_string(clusters) + "': " + e.what());
+        }
+      });
+    });
+    harness::collective_check(world, [&] { wide = harness::WideArea::create(world, o.run, *map); });
+
+    const std::string run_id = o.run.run_id.empty() ? harness::default_run_id("links") : o.run.run_id;
+    const json env = harness::mpi_environment(world, argc, argv);
+    const std::vector<std::string> hosts = env["hosts"].get<std::vector<std::string>>();
+    const double started = MPI_Wtime();
+
+    // The link classes are measured direct; the relay is measured on its own below.
+    harness::InstrumentedComm comm(world, *map, {"link"}, true, wide);
+    comm.set_relay(false);
+    bool data_ok = true;
+    std::vector<ClassResult> classes;
+    for (const auto& [link_class, pair] : representative_pairs(hosts, *map)) {
+      ClassResult c{link_class, pair, {}, {}, {}, {}, {}};
+      c.one_way = ping_pong(comm, pair, config.sizes, config.settings, data_ok);
+      c.bandwidth = window_bandwidth(comm, pair, config.sizes, config.settings, data_ok);
+      c.fit = try_fit(config.sizes, c.one_way, &Stats::avg);
+      c.fit_min = try_fit(config.sizes, c.one_way, &Stats::min);
+      if (link_class == LinkClass::cross_cluster) {
+        if (const auto pairs = pairs_sharing_a_link(*map)) {
+          std::size_t bytes = config.sizes.front();
+          for (std::size_t n : config.sizes) {
+            if (n <= kSharedLinkBytes) bytes = n;
+          }
+          MeasureSettings settings = config.settings;
+          settings.window_bytes = std::min(settings.window_bytes, kSharedLinkBytes);
+          settings.min_iterations = kSharedLinkIterations;
+          c.shared = shared_link(comm, *pairs, bytes, settings, data_ok);
+        }
+      }
+      classes.push_back(std::move(c));
+    }
+
+    std::optional<RelayStudy> study;
+    const ClassResult* cross = nullptr;
+    for (const auto& c : classes) {
+      if (c.link_class == LinkClass::cross_cluster) cross = &c;
+    }
+    if (wide && wide->relays() && cross != nullptr && cross->fit) {
+      study = relay_study(comm, *relay_pair(*map), config.sizes, config.settings, *cross->fit, data_ok);
+    }
+    if (wide) wide->finish();
+    const double wall = MPI_Wtime() - started;
+    int local_ok = data_ok ? 1 : 0;
+    int all_ok = 0;
+    MPI_Allreduce(&local_ok, &all_ok, 1, MPI_INT, MPI_MIN, world);
+    json me = {{"rank", rank}, {"host", hosts[static_cast<size_t>(rank)]}, {"cluster", map->cluster_of(rank)}};
+    const json ranks = harness::gather_objects(world, me);
+    if (!root) return 0;
+
+    // Verdict: data intact everywhere, a usable fit per class, the emulated link delivered.
+    std::string reason;
+    json checks = {{"data_verified", all_ok == 1}};
+    if (all_ok != 1) reason = "a message arrived with wrong contents";
+    json class_checks = json::object();
+    for (const auto& c : classes) {
+      const bool usable = c.fit && c.fit->usable();
+      class_checks[class_name(c.link_class)] = usable;
+      if (!usable && reason.empty()) {
+        reason = std::string(class_name(c.link_class)) + ": the fitted time does not grow with the "
+                 "message size (give sizes spanning more than the latency-bound range)";
+      }
+    }
+    checks["fits_usable"] = class_checks;
+    if (cross != nullptr && wide && wide->emulated() && cross->fit_min) {
+      const auto& link = wide->clock()->links().between(map->cluster_of(cross->pair.first),
+                                                        map->cluster_of(cross->pair.second));
+      json entry;
+      const bool delivered = emulation_delivered(*cross, link, config.sizes.back(), entry);
+      checks["emulated_link"] = entry;
+      if (!delivered && reason.empty()) {
+        reason = "the emulated cross-cluster link measured more than 10% off its parameters "
+                 "(an overloaded host?)";
+      }
+    }
+    const bool valid = reason.empty();
+    // Figure of merit: the bandwidth of the slowest class (the link that limits a multicluster run).
+    double merit = 0;
+    for (const auto& c : classes) {
+      if (c.fit && c.fit->usable() && (merit == 0 || c.fit->bandwidth < merit)) merit = c.fit->bandwidth;
+    }
+
+    json class_records = json::object();
+    for (const auto& c : classes) class_records[class_name(c.link_class)] = class_json(c, config.sizes, wide.get(), *map);
+    json result = {{"classes", class_records}, {"wall_time", wall}};
+    if (study) result["relay_study"] = study->to_json();
+    json names = map->names();
+    json record = {
+        {"schema", harness::kRecordSchema},
+        {"run_id", run_id},
+        {"campaign", o.run.campaign.empty() ? json(nullptr) : json(o.run.campaign)},
+        {"repetition", o.run.repetition},
+        {"app", "links"},
+        {"status", valid ? "valid" : "invalid"},
+        {"verdict", {{"valid", valid},
+                     {"checks", checks},
+                     {"figure_of_merit", {{"value", merit}, {"unit", "B/s"}}}}},
+        {"config", {{"sizes", config.sizes},
+                    {"warmup", o.warmup},
+                    {"iterations", o.iterations},
+                    {"repetitions", o.repetitions},
+                    {"max_time", config.settings.max_time},
+                    {"window", o.window},
+                    {"window_bytes", config.settings.window_bytes},
+                    {"total_size", size},
+                    {"components", map->clusters()},
+                    {"cluster_map", map->as_vector()},
+                    {"cluster_names", names},
+                    {"system", harness::system_label(o.run, wide.get())},
+                    {"seed", o.run.seed},
+                    {"wan", wide ? wide->wan_json() : json(nullptr)},
+                    {"relay", wide ? wide->relay_json() : json(nullptr)}}},
+        {"env", env},
+        {"result", result},
+        {"ranks", ranks},
+        {"counters", nullptr},
+        {"counters_reason", "link calibration counts no hardware events"}};
+    if (!valid) record["reason"] = reason;
+    harness::write_record(o.run.output, record);
+
+    if (!o.run.quiet) {
+      std::printf("%s: %d ranks on %d cluster(s), %zu sizes from %zu to %zu bytes, system %s\n",
+                  kProgram, size, map->clusters(), config.sizes.size(), config.sizes.front(),
+                  config.sizes.back(), record["config"]["system"].get<std::string>().c_str());
+      for (const auto& c : classes) print_class(c, config.sizes);
+      if (study) print_relay(*study);
+      if (o.run.output != "none") std::printf("  record %s -> %s\n", run_id.c_str(), o.run.output.c_str());
+    }
+    std::printf("%s  figure of merit %s (bandwidth of the slowest link class)%s%s\n",
+                valid ? "VALID" : "INVALID", format_rate(merit).c_str(), valid ? "" : ": ",
+                reason.c_str());
+    std::fflush(stdout);
+    return valid ? 0 : 1;
+  });
+}
+
+}  // namespace mcb::links

@@ -1,0 +1,38 @@
+#pragma once
+/// @file
+/// @brief mcb-links's options: one struct, defaults here, checked at parse time.
+
+#include "calibration/links/measure.hpp"
+#include "harness/run_options.hpp"
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace mcb::links {
+
+struct LinksOptions {
+  std::string sizes = "1:4MiB";        //!< --sizes MIN:MAX (powers of two) or a list
+  int warmup = 10;                     //!< --warmup
+  int iterations = 100;                //!< --iterations
+  int repetitions = 5;                 //!< --repetitions
+  std::string max_time = "200ms";      //!< --max-time: per point and repetition
+  int window = 64;                     //!< --window: messages in flight (bandwidth)
+  std::string window_bytes = "4MiB";   //!< --window-bytes: cap on a window's bytes
+  harness::RunOptions run;
+};
+
+struct LinksConfig {
+  LinksOptions options;
+  std::vector<std::size_t> sizes;
+  MeasureSettings settings;
+};
+
+/// @brief "1:4MiB" (every power of two from 1 to 4 MiB) or "1,1024,1MiB" (each a power of
+/// two), ascending and without repeats. @throws mcb::UsageError naming --sizes.
+std::vector<std::size_t> parse_sizes(const std::string& text);
+
+/// @brief Parses and checks argv. Returns false after --help. @throws mcb::UsageError.
+bool parse_options(int argc, const char* const* argv, bool is_root, LinksConfig& config);
+
+}  // namespace mcb::links
