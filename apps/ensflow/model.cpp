@@ -26,8 +26,10 @@ double resolving_viscosity(const ModelParameters& p) {
 }
 
 int stable_steps_per_day(const ModelParameters& p) {
-  constexpr double kFastestCurrent = 2.0;  // m/s
-  return std::max(1, static_cast<int>(std::ceil(ModelParameters::kSecondsPerDay * kFastestCurrent / p.spacing())));
+  const double dx = p.spacing();
+  const double advective = ModelParameters::kSecondsPerDay * kAutoStepCurrent / dx;
+  const double viscous = ModelParameters::kSecondsPerDay * p.viscosity * 8 / (dx * dx) / kAutoStepDiffusionNumber;
+  return std::max(1, static_cast<int>(std::ceil(std::max(advective, viscous))));
 }
 
 QgModel::QgModel(const ModelParameters& parameters)

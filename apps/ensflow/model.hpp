@@ -54,9 +54,13 @@ struct ModelParameters {
 /// grid spacings, A = beta (1.5 dx)^3, so the western boundary current is resolved at any grid.
 double resolving_viscosity(const ModelParameters& parameters);
 
+inline constexpr double kAutoStepCurrent = 2.0;        //!< m/s, see stable_steps_per_day
+inline constexpr double kAutoStepDiffusionNumber = 1.5;  //!< A dt 8 / dx^2, see stable_steps_per_day
+
 /// @brief The steps per day "auto" picks: the fewest for which a 2 m/s current moves at most
-/// one grid spacing per step (RK4 with centred advection is stable up to a Courant number
-/// near 2.8, so this leaves room for faster jets).
+/// one grid spacing per step (RK4 with centred advection is stable up to a Courant number near
+/// 2.8, so this leaves room for faster jets) and the viscous term stays well inside RK4's
+/// stability interval (A dt 8 / dx^2 <= 1.5 of the 2.78 allowed). Uses parameters.viscosity.
 int stable_steps_per_day(const ModelParameters& parameters);
 
 /// @brief The model's numerics for one grid, with the work arrays one member needs. A rank

@@ -69,13 +69,13 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root, E
        "days between analyses (analyses on days K, 2K, ... <= D)")
       ("observations", po::value(&o.observations)->default_value(o.observations)->value_name("N"),
        "sea-surface-height observations per analysis, at fixed random grid points")
-      ("obs-variance", po::value(&o.obs_variance)->default_value(o.obs_variance)->value_name("V"),
+      ("obs-variance", po::value(&o.obs_variance)->default_value(o.obs_variance, text(o.obs_variance))->value_name("V"),
        "observation error variance, m^2 (4e-4: 2 cm, altimetry)")
       ("filter", po::value(&o.filter)->default_value(o.filter)->value_name("stochastic|sqrt"),
        "stochastic EnKF with perturbed observations, or the square-root form (ETKF)")
       ("inflation", po::value(&o.inflation)->default_value(o.inflation)->value_name("F"),
        "multiplicative inflation of the forecast anomalies (>= 1; 1 = none)")
-      ("initial-spread", po::value(&o.initial_spread)->default_value(o.initial_spread)->value_name("S"),
+      ("initial-spread", po::value(&o.initial_spread)->default_value(o.initial_spread, text(o.initial_spread))->value_name("S"),
        "RMS sea-surface height of the initial departures from the background, m")
       ("initial-length", po::value(&o.initial_length)->default_value(o.initial_length)->value_name("L"),
        "correlation length of the initial departures, km")
@@ -97,7 +97,7 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root, E
        "depth of the wind-driven layer, m")
       ("latitude", po::value(&o.latitude)->default_value(o.latitude)->value_name("DEG"),
        "latitude of the beta-plane's centre, degrees")
-      ("wind-stress", po::value(&o.wind_stress)->default_value(o.wind_stress)->value_name("TAU"),
+      ("wind-stress", po::value(&o.wind_stress)->default_value(o.wind_stress, text(o.wind_stress))->value_name("TAU"),
        "peak wind stress, N/m^2")
       ("deformation-radius", po::value(&o.deformation_radius)->default_value(o.deformation_radius)->value_name("KM"),
        "Rossby radius of deformation, km (0: barotropic, 1.5-layer otherwise)")

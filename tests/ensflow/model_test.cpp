@@ -1,0 +1,241 @@
+// The ocean model's physics: the streamfunction inversion reproduces known solutions, the
+// Arakawa Jacobian and the time stepping keep energy and enstrophy without forcing, drag
+// dissipates at its rate, and the wind drives the double gyre the Sverdrup balance predicts.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <vector>
+
+#include "apps/ensflow/model.hpp"
+#include "apps/ensflow/observations.hpp"
+#include "apps/ensflow/random.hpp"
+
+namespace mcb::ensflow {
+namespace {
+
+using std::numbers::pi;
+
+ModelParameters unforced(int grid) {
+  ModelParameters p;
+  p.grid = grid;
+  p.wind_stress = 0;
+  p.drag_days = 0;
+  p.viscosity = 0;
+  p.steps_per_day = 48;
+  return p;
+}
+
+double max_abs(const std::vector<double>& v) {
+  double m = 0;
+  for (double x : v) m = std::max(m, std::fabs(x));
+  return m;
+}
+
+// A smooth random state (the experiment's own initial departures).
+std::vector<double> random_state(const ModelParameters& p, QgModel& model, std::uint64_t key) {
+  PerturbationField field(p, 0.3, 150);
+  KeyedStream stream(42, StreamPurpose::member_perturbation, key);
+  std::vector<double> q(model.size());
+  field.draw(stream, model, q.data());
+  return q;
+}
+
+TEST(Inversion, IsExactForTheSineModesOfTheBasin) {
+  for (double ld : {0.0, 40.0}) {
+    ModelParameters p = unforced(31);
+    p.deformation_radius_km = ld;
+    QgModel model(p);
+    const int g = p.grid;
+    const double dx = p.spacing();
+    for (auto [k, l] : {std::pair{1, 1}, std::pair{3, 2}, std::pair{17, 30}}) {
+      // Five-point eigenvalues, written out independently of the model's table.
+      const double lk = -4 / (dx * dx) * std::pow(std::sin(k * pi / (2.0 * (g + 1))), 2);
+      const double ll = -4 / (dx * dx) * std::pow(std::sin(l * pi / (2.0 * (g + 1))), 2);
+      std::vector<double> psi(model.size()), q(model.size()), back(model.size());
+      for (int j = 0; j < g; ++j) {
+        for (int i = 0; i < g; ++i) {
+          const double mode = std::sin(k * pi * (i + 1) / (g + 1)) * std::sin(l * pi * (j + 1) / (g + 1));
+          psi[static_cast<size_t>(j * g + i)] = mode;
+          q[static_cast<size_t>(j * g + i)] = (lk + ll - p.stretching()) * mode;
+        }
+      }
+      model.invert(q.data(), back.data());
+      for (size_t c = 0; c < psi.size(); ++c) {
+        ASSERT_NEAR(back[c], psi[c], 1e-12) << "mode " << k << "," << l << " Ld " << ld;
+      }
+    }
+  }
+}
+
+TEST(Inversion, UndoesTheFivePointOperatorForAnyState) {
+  for (double ld : {0.0, 25.0}) {
+    ModelParameters p = unforced(47);
+    p.deformation_radius_km = ld;
+    QgModel model(p);
+    KeyedStream stream(7, StreamPurpose::member_perturbation, 1);
+    std::vector<double> psi(model.size()), q(model.size()), back(model.size());
+    for (double& v : psi) v = stream.normal();  // rough, not smooth: the identity is algebraic
+    model.apply_operator(psi.data(), q.data());
+    model.invert(q.data(), back.data());
+    for (size_t c = 0; c < psi.size(); ++c) ASSERT_NEAR(back[c], psi[c], 1e-10);
+  }
+}
+
+TEST(Inversion, ConvergesToTheContinuousSolutionAtSecondOrder) {
+  // psi = g(x) g(y), g(s) = sin(pi s / L) exp(s / L): zero on the walls, neither a sine mode
+  // nor a polynomial (for which the five-point stencil would be exact); its Laplacian is
+  // g''(x) g(y) + g(x) g''(y) with g'' = (b^2 - a^2) sin(a s) e^(b s) + 2 a b cos(a s) e^(b s).
+  std::vector<double> errors;
+  for (int g : {15, 31, 63}) {
+    ModelParameters p = unforced(g);
+    QgModel model(p);
+    const double length = p.basin_km * 1e3;
+    const double dx = p.spacing();
+    const double a = pi / length, b = 1 / length;
+    auto f = [&](double s) { return std::sin(a * s) * std::exp(b * s); };
+    auto f2 = [&](double s) {
+      return ((b * b - a * a) * std::sin(a * s) + 2 * a * b * std::cos(a * s)) * std::exp(b * s);
+    };
+    std::vector<double> q(model.size()), exact(model.size()), psi(model.size());
+    for (int j = 0; j < g; ++j) {
+      for (int i = 0; i < g; ++i) {
+        const double x = (i + 1) * dx, y = (j + 1) * dx;
+        const auto c = static_cast<size_t>(j * g + i);
+        exact[c] = f(x) * f(y);
+        q[c] = f2(x) * f(y) + f(x) * f2(y);
+      }
+    }
+    model.invert(q.data(), psi.data());
+    double err = 0;
+    for (size_t c = 0; c < psi.size(); ++c) err = std::max(err, std::fabs(psi[c] - exact[c]));
+    errors.push_back(err / max_abs(exact));
+  }
+  EXPECT_LT(errors[0], 2e-2);
+  for (size_t k = 1; k < errors.size(); ++k) {
+    const double ratio = errors[k - 1] / errors[k];
+    EXPECT_GT(ratio, 3.5) << "halving dx should quarter the error";
+    EXPECT_LT(ratio, 4.5);
+  }
+}
+
+TEST(Advection, ArakawaJacobianConservesEnergyAndEnstrophyExactly) {
+  ModelParameters p = unforced(31);
+  QgModel model(p);
+  const std::vector<double> q = random_state(p, model, 3);
+  std::vector<double> psi(model.size()), jac(model.size());
+  model.invert(q.data(), psi.data());
+  model.advection(q.data(), jac.data());
+  double psi_j = 0, q_j = 0, psi_scale = 0, q_scale = 0;
+  for (size_t c = 0; c < q.size(); ++c) {
+    psi_j += psi[c] * jac[c];
+    q_j += q[c] * jac[c];
+    psi_scale += std::fabs(psi[c] * jac[c]);
+    q_scale += std::fabs(q[c] * jac[c]);
+  }
+  ASSERT_GT(psi_scale, 0);
+  EXPECT_LT(std::fabs(psi_j), 1e-12 * psi_scale);
+  EXPECT_LT(std::fabs(q_j), 1e-12 * q_scale);
+}
+
+TEST(TimeStepping, UnforcedInviscidFlowKeepsItsEnergy) {
+  ModelParameters p = unforced(31);
+  QgModel model(p);
+  std::vector<double> q = random_state(p, model, 4);
+  const double e0 = model.energy(q.data());
+  const double z0 = model.enstrophy(q.data());
+  for (int day = 0; day < 5; ++day) model.advance_day(q.data());
+  EXPECT_NEAR(model.energy(q.data()) / e0, 1.0, 1e-9);
+  // With beta the flow changes (Rossby waves exchange enstrophy with the planetary gradient):
+  // the check above is not a check of a frozen state.
+  EXPECT_GT(std::fabs(model.enstrophy(q.data()) / z0 - 1.0), 1e-4);
+}
+
+TEST(TimeStepping, WithoutBetaEnstrophyIsKeptToo) {
+  ModelParameters p = unforced(31);
+  p.latitude_deg = 90;  // cos(90 deg) = 0: an f-plane
+  QgModel model(p);
+  std::vector<double> q = random_state(p, model, 5);
+  const std::vector<double> start = q;
+  const double e0 = model.energy(q.data());
+  const double z0 = model.enstrophy(q.data());
+  for (int day = 0; day < 5; ++day) model.advance_day(q.data());
+  EXPECT_NEAR(model.energy(q.data()) / e0, 1.0, 1e-9);
+  EXPECT_NEAR(model.enstrophy(q.data()) / z0, 1.0, 1e-9);
+  double moved = 0;
+  for (size_t c = 0; c < q.size(); ++c) moved = std::max(moved, std::fabs(q[c] - start[c]));
+  EXPECT_GT(moved, 1e-3 * max_abs(start)) << "the flow must actually evolve";
+}
+
+TEST(TimeStepping, BottomDragDecaysEnergyAtTwiceItsRate) {
+  ModelParameters p = unforced(31);
+  p.drag_days = 20;
+  QgModel model(p);
+  std::vector<double> q = random_state(p, model, 6);
+  const double e0 = model.energy(q.data());
+  for (int day = 1; day <= 3; ++day) {
+    model.advance_day(q.data());
+    // Barotropic: dE/dt = -r <|grad psi|^2> = -2 r E, advection and beta conserving E.
+    EXPECT_NEAR(model.energy(q.data()) / e0, std::exp(-2.0 * day / p.drag_days), 1e-7);
+  }
+}
+
+TEST(WindForcing, DrivesADoubleGyreInSverdrupBalanceWithAWesternBoundaryCurrent) {
+  ModelParameters p;
+  p.grid = 31;
+  p.wind_stress = 0.01;  // weak: the linear regime, where Sverdrup's balance holds
+  p.viscosity = resolving_viscosity(p);
+  p.steps_per_day = stable_steps_per_day(p);
+  QgModel model(p);
+  std::vector<double> q(model.size(), 0.0), psi(model.size());
+  for (int day = 0; day < 60; ++day) model.advance_day(q.data());
+  model.invert(q.data(), psi.data());
+  const int g = p.grid;
+  const int south = (g + 1) / 4 - 1, north = 3 * (g + 1) / 4 - 1, middle = (g + 1) / 2 - 1;
+  auto at = [&](int i, int j) { return psi[static_cast<size_t>(j * g + i)]; };
+  // Interior: beta v = curl(tau) / (rho H), so psi(x) = tau0 2 pi (L - x) / (L rho H beta) at
+  // the latitude of peak curl; at mid-basin that is tau0 pi / (rho H beta).
+  const double sverdrup = p.wind_stress * pi / (ModelParameters::kDensity * p.depth_m * p.beta());
+  EXPECT_NEAR(at(middle, south) / sverdrup, 1.0, 0.15);
+  EXPECT_NEAR(at(middle, north) / sverdrup, -1.0, 0.15);
+  // Western intensification: the gyre's extreme lies in the western fifth.
+  int west = 0;
+  for (int i = 0; i < g; ++i) {
+    if (at(i, south) > at(west, south)) west = i;
+  }
+  EXPECT_LT(west, g / 5);
+}
+
+TEST(Parameters, AutoViscosityResolvesTheMunkLayerAndAutoStepStaysStable) {
+  for (int g : {7, 15, 31, 63, 255}) {
+    ModelParameters p;
+    p.grid = g;
+    p.viscosity = resolving_viscosity(p);
+    const double munk = std::cbrt(p.viscosity / p.beta());
+    EXPECT_NEAR(munk / p.spacing(), 1.5, 1e-9);
+    auto courant = [&] { return kAutoStepCurrent * p.time_step() / p.spacing(); };
+    auto diffusion = [&] { return p.viscosity * p.time_step() * 8 / (p.spacing() * p.spacing()); };
+    p.steps_per_day = stable_steps_per_day(p);
+    EXPECT_LE(courant(), 1.0) << g;
+    EXPECT_LE(diffusion(), kAutoStepDiffusionNumber) << g;
+    p.steps_per_day -= 1;
+    if (p.steps_per_day > 0) {
+      EXPECT_TRUE(courant() > 1.0 || diffusion() > kAutoStepDiffusionNumber) << "fewest steps, grid " << g;
+    }
+  }
+}
+
+TEST(Parameters, CoarseGridWithAutoSettingsStaysFiniteUnderTheWind) {
+  ModelParameters p;
+  p.grid = 7;
+  p.viscosity = resolving_viscosity(p);
+  p.steps_per_day = stable_steps_per_day(p);
+  QgModel model(p);
+  std::vector<double> q(model.size(), 0.0);
+  for (int day = 0; day < 200; ++day) model.advance_day(q.data());
+  for (double v : q) ASSERT_TRUE(std::isfinite(v));
+}
+
+}  // namespace
+}  // namespace mcb::ensflow

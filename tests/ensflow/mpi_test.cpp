@@ -1,0 +1,217 @@
+// The distributed Ensflow at whatever process count the test runs with (1, 2, 3, 4): the
+// point-to-point collectives deliver and book every byte, every process count computes the
+// ensemble of one process bit for bit, and all traffic is the analysis's own (none while the
+// members evolve), split into intra- and inter-cluster as the cluster map says.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <cstring>
+#include <vector>
+
+#include "apps/ensflow/exchange.hpp"
+#include "apps/ensflow/experiment.hpp"
+#include "apps/ensflow/layout.hpp"
+
+namespace mcb::ensflow {
+namespace {
+
+using harness::ClusterMap;
+using harness::InstrumentedComm;
+using harness::PeerClass;
+
+int world_size() {
+  int size = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  return size;
+}
+int world_rank() {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  return rank;
+}
+
+// Two clusters of consecutive ranks when the size allows, else one.
+ClusterMap test_map(int size) { return size % 2 == 0 ? ClusterMap::blocks(size, 2) : ClusterMap::single(size); }
+
+// 12 members divide among 1, 2, 3 and 4 processes.
+ExperimentSettings small_settings(FilterKind filter, int grid = 15) {
+  ExperimentSettings s;
+  s.model.grid = grid;
+  s.model.viscosity = resolving_viscosity(s.model);
+  s.model.steps_per_day = stable_steps_per_day(s.model);
+  s.members = 12;
+  s.days = 4;
+  s.analysis_every = 2;
+  s.observations = 30;
+  s.initial_length_km = 300;
+  s.spinup_days = 5;
+  s.analysis.filter = filter;
+  s.analysis.observation_variance = 4e-4;
+  s.seed = 3;
+  s.truth_seed = 4;
+  return s;
+}
+
+TEST(Exchange, AllgatherDeliversEveryBlockAndBooksItPerPeerClass) {
+  const int p = world_size(), r = world_rank();
+  InstrumentedComm comm(MPI_COMM_WORLD, test_map(p), {"gather"});
+  const std::size_t count = 5;
+  std::vector<double> mine(count), all(count * static_cast<std::size_t>(p), -1);
+  for (std::size_t i = 0; i < count; ++i) mine[i] = r * 100.0 + static_cast<double>(i);
+  pairwise_allgather(comm, 0, mine.data(), count, all.data());
+  for (int s = 0; s < p; ++s) {
+    for (std::size_t i = 0; i < count; ++i) {
+      ASSERT_EQ(all[static_cast<std::size_t>(s) * count + i], s * 100.0 + static_cast<double>(i));
+    }
+  }
+  const auto& st = comm.stats(0);
+  int inter_peers = 0;
+  for (int s = 0; s < p; ++s) inter_peers += comm.peer_class(s) == PeerClass::inter ? 1 : 0;
+  const int intra_peers = p - 1 - inter_peers;
+  EXPECT_EQ(st.sent[0].bytes, intra_peers * count * sizeof(double));
+  EXPECT_EQ(st.sent[1].bytes, inter_peers * count * sizeof(double));
+  EXPECT_EQ(st.received[1].messages, static_cast<std::uint64_t>(inter_peers));
+  EXPECT_EQ(st.received[0].messages, static_cast<std::uint64_t>(intra_peers));
+}
+
+TEST(Exchange, AlltoallvDeliversUnevenSegmentsAndSendsNothingForEmptyOnes) {
+  const int p = world_size(), r = world_rank();
+  InstrumentedComm comm(MPI_COMM_WORLD, test_map(p), {"transpose"});
+  // Rank a sends (a + b) % 3 values to rank b, some of them zero-length.
+  auto count = [](int a, int b) { return static_cast<std::size_t>((a + b) % 3); };
+  Segments send, recv;
+  std::size_t send_total = 0, recv_total = 0;
+  for (int d = 0; d < p; ++d) {
+    send.offset.push_back(send_total);
+    send.count.push_back(count(r, d));
+    send_total += count(r, d);
+    recv.offset.push_back(recv_total);
+    recv.count.push_back(count(d, r));
+    recv_total += count(d, r);
+  }
+  std::vector<double> out(send_total), in(recv_total, -1);
+  for (int d = 0; d < p; ++d) {
+    for (std::size_t i = 0; i < count(r, d); ++i) out[send.offset[static_cast<std::size_t>(d)] + i] = r * 1000.0 + d * 10.0 + static_cast<double>(i);
+  }
+  pairwise_alltoallv(comm, 0, out.data(), send, in.data(), recv);
+  std::uint64_t messages = 0;
+  for (int s = 0; s < p; ++s) {
+    for (std::size_t i = 0; i < count(s, r); ++i) {
+      ASSERT_EQ(in[recv.offset[static_cast<std::size_t>(s)] + i], s * 1000.0 + r * 10.0 + static_cast<double>(i));
+    }
+    if (s != r && count(r, s) > 0) ++messages;
+  }
+  const auto& st = comm.stats(0);
+  EXPECT_EQ(st.sent[0].messages + st.sent[1].messages, messages);
+}
+
+// Final members of every process, in member order, on rank 0 of `comm`.
+Eigen::MatrixXd gather_members(MPI_Comm comm, const Eigen::MatrixXd& local, int members) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  Eigen::MatrixXd all;
+  if (rank == 0) all.resize(local.rows(), members);
+  MPI_Gather(local.data(), static_cast<int>(local.size()), MPI_DOUBLE, rank == 0 ? all.data() : nullptr,
+             static_cast<int>(local.size()), MPI_DOUBLE, 0, comm);
+  return all;
+}
+
+// `check_filter`: also require every analysis to improve on its forecast (on a 7x7 grid the
+// second analysis works at the observation-error level, where it need not).
+void expect_same_as_one_process(FilterKind filter, int grid, bool check_filter = true) {
+  const int p = world_size();
+  const ExperimentSettings s = small_settings(filter, grid);
+  InstrumentedComm comm(MPI_COMM_WORLD, test_map(p), channel_names());
+  const ExperimentOutcome distributed = run_experiment(s, comm);
+  const Eigen::MatrixXd members = gather_members(MPI_COMM_WORLD, distributed.final_states, s.members);
+  if (world_rank() != 0) return;
+
+  InstrumentedComm alone(MPI_COMM_SELF, ClusterMap::single(1), channel_names());
+  const ExperimentOutcome reference = run_experiment(s, alone);
+  ASSERT_EQ(members.rows(), reference.final_states.rows());
+  ASSERT_EQ(members.cols(), reference.final_states.cols());
+  EXPECT_EQ(0, std::memcmp(members.data(), reference.final_states.data(),
+                           static_cast<std::size_t>(members.size()) * sizeof(double)))
+      << "the ensemble on " << p << " processes differs from one process's";
+  ASSERT_EQ(distributed.points.size(), reference.points.size());
+  for (std::size_t k = 0; k < reference.points.size(); ++k) {
+    EXPECT_EQ(distributed.points[k].kind, reference.points[k].kind);
+    EXPECT_EQ(distributed.points[k].day, reference.points[k].day);
+    EXPECT_EQ(distributed.points[k].rmse, reference.points[k].rmse) << reference.points[k].kind;
+    EXPECT_EQ(distributed.points[k].spread, reference.points[k].spread) << reference.points[k].kind;
+  }
+  if (!check_filter) return;
+  // And the run is a working filter, not merely a reproducible one.
+  const auto forecasts = points_of(reference.points, "forecast");
+  const auto analyses = points_of(reference.points, "analysis");
+  ASSERT_EQ(analyses.size(), 2u);
+  for (std::size_t k = 0; k < analyses.size(); ++k) EXPECT_LT(analyses[k].rmse, forecasts[k].rmse);
+}
+
+TEST(Experiment, StochasticFilterOnEveryProcessCountGivesTheEnsembleOfOneProcessBitForBit) {
+  expect_same_as_one_process(FilterKind::stochastic, 15);
+}
+
+TEST(Experiment, SquareRootFilterOnEveryProcessCountGivesTheEnsembleOfOneProcessBitForBit) {
+  expect_same_as_one_process(FilterKind::square_root, 15);
+}
+
+TEST(Experiment, ProcessesWithoutStateRowsStillTakePartInTheAnalysis) {
+  // A 7x7 grid is one block of rows: in the transposed layout only the last process holds
+  // rows, the others send their members' rows and receive the update.
+  expect_same_as_one_process(FilterKind::stochastic, 7, false);
+}
+
+TEST(Experiment, AnalysisTrafficIsExactlyTheGatherAndTheTwoTransposes) {
+  const int p = world_size(), r = world_rank();
+  const ExperimentSettings s = small_settings(FilterKind::stochastic);
+  const ClusterMap map = test_map(p);
+  InstrumentedComm comm(MPI_COMM_WORLD, map, channel_names());
+  run_experiment(s, comm);
+  const EnsembleLayout layout(s.members, p, static_cast<std::size_t>(s.model.grid) * s.model.grid);
+  const std::uint64_t per = static_cast<std::uint64_t>(layout.members_per_rank());
+  const std::uint64_t analyses = static_cast<std::uint64_t>(s.analyses());
+  const std::uint64_t word = sizeof(double);
+  // Expected bytes per class: [intra, inter].
+  std::uint64_t gather[2] = {0, 0}, transpose[2] = {0, 0}, update[2] = {0, 0};
+  for (int peer = 0; peer < p; ++peer) {
+    if (peer == r) continue;
+    const int cls = map.same_cluster(r, peer) ? 0 : 1;
+    gather[cls] += analyses * s.observations * per * word;
+    transpose[cls] += analyses * per * layout.rows(peer) * word;  // my rows of peer's share
+    update[cls] += analyses * per * layout.rows(r) * word;        // peer's members, my rows
+  }
+  const auto& g = comm.stats(comm.channel("gather"));
+  const auto& t = comm.stats(comm.channel("transpose"));
+  const auto& u = comm.stats(comm.channel("update"));
+  for (int cls = 0; cls < 2; ++cls) {
+    EXPECT_EQ(g.sent[cls].bytes, gather[cls]) << "class " << cls;
+    EXPECT_EQ(g.received[cls].bytes, gather[cls]) << "class " << cls;
+    EXPECT_EQ(t.sent[cls].bytes, transpose[cls]) << "class " << cls;
+    EXPECT_EQ(u.sent[cls].bytes, update[cls]) << "class " << cls;
+  }
+  if (map.clusters() > 1) {
+    EXPECT_GT(g.sent[1].bytes + t.sent[1].bytes + u.sent[1].bytes, 0u);
+  }
+}
+
+TEST(Experiment, MembersEvolvingWithoutAnalysisExchangeNothing) {
+  const int p = world_size();
+  ExperimentSettings s = small_settings(FilterKind::stochastic);
+  s.analysis_every = s.days + 1;  // no analysis at all
+  s.free_run = false;
+  InstrumentedComm comm(MPI_COMM_WORLD, test_map(p), channel_names());
+  const ExperimentOutcome out = run_experiment(s, comm);
+  for (int ch = 0; ch < static_cast<int>(channel_names().size()); ++ch) {
+    const auto& st = comm.stats(ch);
+    for (int cls = 0; cls < 2; ++cls) {
+      EXPECT_EQ(st.sent[cls].messages, 0u);
+      EXPECT_EQ(st.received[cls].bytes, 0u);
+    }
+  }
+  EXPECT_EQ(out.timeline.phases(), 0u);
+  EXPECT_GT(out.times.forecast, 0.0);
+}
+
+}  // namespace
+}  // namespace mcb::ensflow

@@ -1,0 +1,264 @@
+// mcb-ensflow as a user meets it: real runs through mpirun, the record they append, the
+// verdict, the same answer at every process count, traffic only in the analysis phases, and
+// the answer to bad input (exit code 2, one line naming the option and value, no record).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "tests/support/command.hpp"
+
+namespace mcb::testing {
+namespace {
+
+using nlohmann::json;
+
+// A few seconds' worth of work at most: 12 members on a 15x15 basin, two analyses.
+const std::string kSmallBase =
+    " --members 12 --days 4 --grid 15 --observations 30 --initial-length 300 --counters ''";
+const std::string kSmall = kSmallBase + " --analysis-every 2 --spinup-days 5";
+
+std::vector<json> read_records(const std::string& path) {
+  std::vector<json> records;
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line)) records.push_back(json::parse(line));
+  return records;
+}
+
+json run_one(int ranks, const std::string& args, const std::string& out,
+             const std::string& base = kSmall) {
+  const auto r = run_command(mpirun(ranks) + bin("mcb-ensflow") + base + " " + args +
+                             " --output " + quote(out));
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  const auto records = read_records(out);
+  EXPECT_FALSE(records.empty());
+  return records.empty() ? json() : records.back();
+}
+
+TEST(EnsflowProgram, RecordOfATwoClusterRunHoldsTheCommonFieldsAndThePhases) {
+  TempDir dir;
+  const std::string out = dir / "runs.jsonl";
+  const auto r = run_command(mpirun(4) + bin("mcb-ensflow") + kSmall +
+                             " --clusters 2 --seed 9 --truth-seed 5 --run-id t-1-r1 --campaign t"
+                             " --output " + quote(out));
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(r.out.rfind("VALID", std::string::npos) != std::string::npos, true) << r.out;
+  EXPECT_NE(r.out.find("member-days/s"), std::string::npos);
+  const auto records = read_records(out);
+  ASSERT_EQ(records.size(), 1u);
+  const json& rec = records[0];
+  EXPECT_EQ(rec["schema"], "mcb-run/1");
+  EXPECT_EQ(rec["run_id"], "t-1-r1");
+  EXPECT_EQ(rec["campaign"], "t");
+  EXPECT_EQ(rec["app"], "ensflow");
+  EXPECT_EQ(rec["status"], "valid");
+
+  const json& config = rec["config"];
+  EXPECT_EQ(config["problem"], "m12-d4-g15");
+  EXPECT_EQ(config["total_size"], 4);
+  EXPECT_EQ(config["components"], 2);
+  EXPECT_EQ(config["cluster_map"], json({0, 0, 1, 1}));
+  EXPECT_EQ(config["system"], "local");
+  EXPECT_EQ(config["seed"], 9);
+  EXPECT_EQ(config["truth_seed"], 5);
+  EXPECT_EQ(config["members"], 12);
+  EXPECT_EQ(config["members_per_process"], 3);
+  EXPECT_EQ(config["days"], 4);
+  EXPECT_EQ(config["analysis_every"], 2);
+  EXPECT_EQ(config["grid"], 15);
+  EXPECT_EQ(config["observations"], 30);
+  EXPECT_EQ(config["filter"], "stochastic");
+  EXPECT_TRUE(config.contains("wan"));
+  for (const char* key : {"viscosity", "steps_per_day", "time_step_s", "basin_km", "beta"}) {
+    EXPECT_TRUE(config["model"].contains(key)) << key;
+  }
+  for (const char* key : {"host", "hosts", "mpi", "compiler", "build_type", "revision", "date", "command_line"}) {
+    EXPECT_TRUE(rec["env"].contains(key)) << key;
+  }
+
+  const json& result = rec["result"];
+  EXPECT_GT(result["wall_time"].get<double>(), 0);
+  for (const char* key : {"compute_time", "comm_time", "analysis_time"}) {
+    for (const char* stat : {"min", "avg", "max"}) EXPECT_TRUE(result[key].contains(stat)) << key;
+  }
+  for (const char* phase : {"forecast", "observe", "transform", "apply", "restore", "gather", "transpose", "update"}) {
+    EXPECT_TRUE(result["phase_times"].contains(phase)) << phase;
+  }
+  EXPECT_EQ(result["analyses"], 2);
+  EXPECT_GE(result["comm_time_paper"].get<double>(), 0);
+
+  const json& verdict = rec["verdict"];
+  EXPECT_EQ(verdict["figure_of_merit"]["unit"], "member-days/s");
+  ASSERT_EQ(verdict["analyses"].size(), 2u);
+  for (const auto& a : verdict["analyses"]) {
+    EXPECT_LT(a["analysis"]["rmse"].get<double>(), a["forecast"]["rmse"].get<double>());
+    EXPECT_GT(a["analysis"]["spread"].get<double>(), 0);
+  }
+  EXPECT_LT(verdict["final"]["rmse"].get<double>(), verdict["free_final"]["rmse"].get<double>());
+
+  ASSERT_EQ(rec["ranks"].size(), 4u);
+  for (int rank = 0; rank < 4; ++rank) {
+    const json& entry = rec["ranks"][static_cast<size_t>(rank)];
+    EXPECT_EQ(entry["rank"], rank);
+    EXPECT_EQ(entry["cluster"], rank < 2 ? 0 : 1);
+    EXPECT_EQ(entry["members"], json({3 * rank, 3 * rank + 3}));
+    ASSERT_EQ(entry["channels"].size(), 3u) << "channels are the analysis phases only";
+    for (const char* ch : {"gather", "transpose", "update"}) {
+      // Every rank has two peers in the other cluster: each phase crosses the wide-area link.
+      EXPECT_GT(entry["channels"][ch]["sent"]["inter"]["bytes"].get<long>(), 0) << ch;
+      EXPECT_GT(entry["channels"][ch]["sent"]["intra"]["bytes"].get<long>(), 0) << ch;
+    }
+  }
+}
+
+TEST(EnsflowProgram, TrafficComesOnlyWithAnalysesInBothClusterClasses) {
+  // Four days with analyses every 2 days and every 4 days: if the members' evolution sent
+  // anything, the books could not be exactly twice those of the one-analysis run.
+  TempDir dir;
+  const json two = run_one(4, "--clusters 2 --analysis-every 2 --spinup-days 5", dir / "a.jsonl", kSmallBase);
+  const json one = run_one(4, "--clusters 2 --analysis-every 4 --spinup-days 5", dir / "b.jsonl", kSmallBase);
+  ASSERT_EQ(two["result"]["analyses"], 2);
+  ASSERT_EQ(one["result"]["analyses"], 1);
+  for (int rank = 0; rank < 4; ++rank) {
+    const json& a = two["ranks"][static_cast<size_t>(rank)]["channels"];
+    const json& b = one["ranks"][static_cast<size_t>(rank)]["channels"];
+    for (const char* ch : {"gather", "transpose", "update"}) {
+      for (const char* dir_name : {"sent", "received"}) {
+        for (const char* cls : {"intra", "inter"}) {
+          for (const char* what : {"messages", "bytes"}) {
+            EXPECT_EQ(a[ch][dir_name][cls][what].get<long>(), 2 * b[ch][dir_name][cls][what].get<long>())
+                << "rank " << rank << " " << ch << " " << dir_name << " " << cls << " " << what;
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(EnsflowProgram, EveryProcessCountReportsTheSameErrors) {
+  TempDir dir;
+  json first;
+  for (int ranks : {1, 2, 4}) {
+    const std::string file = std::to_string(ranks) + "-processes.jsonl";
+    const json rec = run_one(ranks, "--filter sqrt --quiet", dir / file);
+    ASSERT_EQ(rec["status"], "valid");
+    if (first.is_null()) {
+      first = rec;
+      continue;
+    }
+    // Bit-identical, so compared as exact JSON numbers.
+    EXPECT_EQ(rec["result"]["diagnostics"], first["result"]["diagnostics"]) << ranks << " processes";
+  }
+}
+
+TEST(EnsflowProgram, WithoutTheFreeRunTheVerdictChecksTheAnalysesOnly) {
+  TempDir dir;
+  const json rec = run_one(2, "--no-free-run --quiet", dir / "runs.jsonl");
+  EXPECT_EQ(rec["status"], "valid");
+  EXPECT_EQ(rec["config"]["free_run"], false);
+  EXPECT_EQ(rec["verdict"]["free_run"], false);
+  EXPECT_TRUE(rec["verdict"]["free_final"]["rmse"].is_null());
+  EXPECT_EQ(rec["result"]["free_run_time"], 0.0);
+}
+
+TEST(EnsflowProgram, ADivergingModelIsInvalidAndRecordedAsSuch) {
+  // One time step per day under a strong wind on a shallow layer breaks the advective
+  // stability limit many times over.
+  TempDir dir;
+  const std::string out = dir / "runs.jsonl";
+  const auto r = run_command(mpirun(2) + bin("mcb-ensflow") + kSmallBase + " --analysis-every 2"
+                             " --steps-per-day 1 --wind-stress 2 --depth 50 --spinup-days 20"
+                             " --output " + quote(out));
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("INVALID"), std::string::npos) << r.out;
+  const auto records = read_records(out);
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_EQ(records[0]["status"], "invalid");
+  EXPECT_NE(records[0]["reason"].get<std::string>().find("non-finite"), std::string::npos);
+}
+
+struct BadInput {
+  std::string ranks_and_args;  // "<ranks>|<arguments>"
+  std::string names;           // text the one line must contain
+};
+
+class EnsflowBadInput : public ::testing::TestWithParam<BadInput> {};
+
+TEST_P(EnsflowBadInput, ExitsWithCodeTwoAndOneLineAndNoRecord) {
+  const BadInput& c = GetParam();
+  const auto bar = c.ranks_and_args.find('|');
+  const int ranks = std::stoi(c.ranks_and_args.substr(0, bar));
+  const std::string args = c.ranks_and_args.substr(bar + 1);
+  TempDir dir;
+  const std::string out = dir / "runs.jsonl";
+  const bool own_output = args.find("--output") != std::string::npos;
+  // One process runs as an MPI singleton, without mpirun (as a user may run it, and faster).
+  const std::string launcher = ranks == 1 ? std::string() : mpirun(ranks);
+  const auto r = run_command(launcher + bin("mcb-ensflow") + " " + args +
+                             (own_output ? "" : " --output " + quote(out)));
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  const auto lines = r.err_lines();
+  ASSERT_EQ(lines.size(), 1u) << r.err;
+  EXPECT_NE(lines[0].find(c.names), std::string::npos) << lines[0];
+  EXPECT_FALSE(std::filesystem::exists(out));
+  EXPECT_EQ(r.out.find("VALID"), std::string::npos);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, EnsflowBadInput,
+    ::testing::Values(
+        BadInput{"4|--members 6", "--members: '6' is not divisible by the 4 processes of this run; valid process counts: 1 2 3 6"},
+        BadInput{"7|", "--members: '60' is not divisible by the 7 processes of this run; valid process counts: 1 2 3 4 5 6 10 12 15 20 30 60"},
+        BadInput{"1|--members 0", "--members: '0' must be positive"},
+        BadInput{"1|--members=-3", "--members: '-3' must be positive"},
+        BadInput{"1|--members 1", "--members: '1' must be at least 2"},
+        BadInput{"1|--days 0", "--days: '0' must be positive"},
+        BadInput{"1|--days=-2", "--days: '-2' must be positive"},
+        BadInput{"1|--grid 0", "--grid: '0' must be positive"},
+        BadInput{"1|--grid=-15", "--grid: '-15' must be positive"},
+        BadInput{"1|--observations 0", "--observations: '0' must be positive"},
+        BadInput{"1|--observations=-5", "--observations: '-5' must be positive"},
+        BadInput{"1|--grid 15 --observations 300", "--observations: '300' exceeds the 225 points"},
+        BadInput{"1|--analysis-every 0", "--analysis-every: '0' must be positive"},
+        BadInput{"1|--days 5 --analysis-every 10", "--analysis-every: '10' exceeds --days 5"},
+        BadInput{"1|--filter ensrf", "--filter: 'ensrf'"},
+        BadInput{"1|--obs-variance 0", "--obs-variance: '0' must be positive"},
+        BadInput{"1|--inflation 0.9", "--inflation: '0.9' must be at least 1"},
+        BadInput{"1|--latitude 0", "--latitude: '0'"},
+        BadInput{"1|--steps-per-day 0", "--steps-per-day: '0'"},
+        BadInput{"1|--viscosity fast", "--viscosity: 'fast'"},
+        BadInput{"4|--members 12 --clusters 3", "--clusters: '3' does not divide the 4 processes"},
+        BadInput{"2|--frobnicate 3", "--frobnicate"},
+        BadInput{"2|--members abc", "'abc'"},
+        BadInput{"1|--output /nonexistent-dir/runs.jsonl", "--output: cannot write '/nonexistent-dir/runs.jsonl'"}));
+
+TEST(EnsflowProgram, HelpListsTheOptions) {
+  const auto r = run_command(bin("mcb-ensflow") + " --help");
+  EXPECT_EQ(r.exit_code, 0);
+  for (const char* option : {"--members", "--days", "--analysis-every", "--grid", "--observations",
+                             "--obs-variance", "--filter", "--truth-seed", "--clusters",
+                             "--cluster-map", "--output", "--seed", "--config", "--system"}) {
+    EXPECT_NE(r.out.find(option), std::string::npos) << option;
+  }
+}
+
+TEST(EnsflowProgram, ConfigFileSuppliesOptionsAndCommandLineWins) {
+  TempDir dir;
+  const std::string ini = dir / "run.ini";
+  std::ofstream(ini) << "members = 12\ndays = 4\nanalysis-every = 2\ngrid = 15\nobservations = 30\n"
+                        "spinup-days = 5\ninitial-length = 300\nseed = 5\nsystem = lab\n";
+  const std::string out = dir / "runs.jsonl";
+  const auto r = run_command(mpirun(1) + bin("mcb-ensflow") + " --config " + quote(ini) +
+                             " --seed 6 --quiet --no-free-run --output " + quote(out));
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const auto records = read_records(out);
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_EQ(records[0]["config"]["problem"], "m12-d4-g15");
+  EXPECT_EQ(records[0]["config"]["seed"], 6);
+  EXPECT_EQ(records[0]["config"]["system"], "lab");
+}
+
+}  // namespace
+}  // namespace mcb::testing
