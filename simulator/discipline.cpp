@@ -13,7 +13,8 @@ std::unique_ptr<QueueDiscipline> make_discipline(std::string_view name) {
   if (name == "fcfs") return make_fcfs();
   if (name == "easy") return make_easy();
   if (name == "cons") return make_conservative();
-  throw std::invalid_argument("'" + std::string(name) + "' is not a queue discipline (fcfs, easy, cons)");
+  throw std::invalid_argument("'" + std::string(name) +
+                              "' is not a queue discipline (fcfs, easy, cons)");
 }
 
 }  // namespace mcb::sim

@@ -75,10 +75,10 @@ class JobQueue {
 
 /// @brief Limits of one run.
 struct RunLimits {
-  std::uint64_t warmup_jobs = 0;        //!< first jobs (arrival order) left out of statistics
-  std::uint64_t max_in_system = 200000; //!< stop (saturated) past this many jobs in the system
-  std::uint64_t backfill_depth = 0;     //!< jobs behind a head a backfilling queue may try (0: all)
-  std::uint64_t routing_seed = 1;       //!< home clusters of jobs that have none
+  std::uint64_t warmup_jobs = 0;         //!< first jobs (arrival order) left out of statistics
+  std::uint64_t max_in_system = 200000;  //!< stop (saturated) past this many jobs in the system
+  std::uint64_t backfill_depth = 0;  //!< jobs behind a head a backfilling queue may try (0: all)
+  std::uint64_t routing_seed = 1;    //!< home clusters of jobs that have none
 };
 
 /// @brief How a run ended.

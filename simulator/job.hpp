@@ -36,7 +36,7 @@ struct Job {
   // Decided at admission.
   int queue = 0;
   ClusterMask allowed = kAllClusters;  //!< clusters the job may use
-  Time plan = 0;  //!< requested time of the longest placement the job may get (backfilling)
+  Time plan = 0;          //!< requested time of the longest placement the job may get (backfilling)
   bool measured = false;  //!< counted in the statistics (not in the warm-up)
 
   // Queue links (intrusive list).

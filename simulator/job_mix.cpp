@@ -18,25 +18,34 @@ Rule parse_rule(std::string_view name) {
   if (name == "co") return Rule::kCo;
   if (name == "rco") return Rule::kRco;
   if (name == "fco") return Rule::kFco;
-  throw std::invalid_argument("'" + std::string(name) + "' is not a co-allocation rule (no, co, rco, fco)");
+  throw std::invalid_argument("'" + std::string(name) +
+                              "' is not a co-allocation rule (no, co, rco, fco)");
 }
 
 std::string_view to_string(Rule rule) {
   switch (rule) {
-    case Rule::kNo: return "no";
-    case Rule::kCo: return "co";
-    case Rule::kRco: return "rco";
-    case Rule::kFco: return "fco";
+    case Rule::kNo:
+      return "no";
+    case Rule::kCo:
+      return "co";
+    case Rule::kRco:
+      return "rco";
+    case Rule::kFco:
+      return "fco";
   }
   return "?";
 }
 
 RuleLimits rule_limits(Rule rule, int component_limit) {
   switch (rule) {
-    case Rule::kNo: return {1, 0};
-    case Rule::kCo: return {0, 0};
-    case Rule::kRco: return {0, component_limit};
-    case Rule::kFco: return {2, component_limit};
+    case Rule::kNo:
+      return {1, 0};
+    case Rule::kCo:
+      return {0, 0};
+    case Rule::kRco:
+      return {0, component_limit};
+    case Rule::kFco:
+      return {2, component_limit};
   }
   return {};
 }
@@ -125,7 +134,8 @@ JobMix load_mix(const std::string& name_or_path) {
         for (const auto& w : words(e.value)) {
           const auto x = w.find('x');
           if (x == std::string::npos) {
-            throw UsageError(where(e.line) + "exclude: '" + w + "' is not SIZExCOMPONENTS (e.g. 8x4)");
+            throw UsageError(where(e.line) + "exclude: '" + w +
+                             "' is not SIZExCOMPONENTS (e.g. 8x4)");
           }
           app.exclude.push_back({static_cast<int>(number(w.substr(0, x), true)),
                                  static_cast<int>(number(w.substr(x + 1), true))});
@@ -144,7 +154,8 @@ JobMix load_mix(const std::string& name_or_path) {
     }
     mix.apps.push_back(std::move(app));
   }
-  if (mix.apps.empty()) throw UsageError("--workload: " + name_or_path + ": no [application] sections");
+  if (mix.apps.empty())
+    throw UsageError("--workload: " + name_or_path + ": no [application] sections");
   return mix;
 }
 
@@ -190,7 +201,8 @@ std::vector<MixChoice> mix_choices(const JobMix& mix, Rule rule, RequestType typ
                          "' size " + std::to_string(n) + " has no split into equal components " +
                          "the rule allows on --clusters " + machine.describe());
       }
-      for (int k : ks) out.push_back({static_cast<int>(ai), n, k, p / static_cast<double>(ks.size())});
+      for (int k : ks)
+        out.push_back({static_cast<int>(ai), n, k, p / static_cast<double>(ks.size())});
     }
   }
   return out;

@@ -35,13 +35,13 @@ struct AppMix {
   std::string name;
   double weight = 1;
   std::vector<int> sizes;
-  std::vector<double> size_weights;            //!< same length as sizes
-  std::vector<std::pair<int, int>> exclude;    //!< (total size, components) never generated
+  std::vector<double> size_weights;          //!< same length as sizes
+  std::vector<std::pair<int, int>> exclude;  //!< (total size, components) never generated
 };
 
 /// @brief A job mix.
 struct JobMix {
-  std::string name;    //!< built-in name or file
+  std::string name;  //!< built-in name or file
   std::vector<AppMix> apps;
 };
 

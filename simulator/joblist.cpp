@@ -26,9 +26,9 @@ std::vector<std::string> split(const std::string& line, char sep) {
   return out;
 }
 
-const char* const kColumns[] = {"id",   "submit", "app",      "runtime",       "requested",
-                                "type", "components", "clusters", "home", "min_component",
-                                "max_component", "max_components"};
+const char* const kColumns[] = {"id",        "submit",        "app",           "runtime",
+                                "requested", "type",          "components",    "clusters",
+                                "home",      "min_component", "max_component", "max_components"};
 
 }  // namespace
 
@@ -84,7 +84,8 @@ bool JobListReader::next(ListRecord& r) {
     if (ec != std::errc() || p != v.data() + v.size() || !std::isfinite(x) || x < lowest ||
         (integer && (x != std::floor(x) || x > 1e12))) {
       throw UsageError(where + "column '" + name + "': '" + v + "' is not " +
-                       (integer ? "an integer" : "a number") + " >= " + std::to_string(static_cast<long long>(lowest)));
+                       (integer ? "an integer" : "a number") +
+                       " >= " + std::to_string(static_cast<long long>(lowest)));
     }
     return x;
   };
@@ -92,7 +93,8 @@ bool JobListReader::next(ListRecord& r) {
     std::vector<int> out;
     const std::string v = cell(name);
     if (v.empty()) return out;
-    for (const auto& part : split(v, '+')) out.push_back(static_cast<int>(number(name, part, true, lowest)));
+    for (const auto& part : split(v, '+'))
+      out.push_back(static_cast<int>(number(name, part, true, lowest)));
     return out;
   };
   r = ListRecord{};

@@ -71,7 +71,8 @@ MachineSpec parse_clusters(const std::string& text) {
       throw bad("is not COUNTxSIZE (e.g. 4x32) or a list of sizes (e.g. 32,32,32,32)");
     }
     if (count <= 0) throw bad("needs at least one cluster");
-    if (count > kMaxClusters) throw bad("has more than " + std::to_string(kMaxClusters) + " clusters");
+    if (count > kMaxClusters)
+      throw bad("has more than " + std::to_string(kMaxClusters) + " clusters");
     if (size <= 0) throw bad("has a cluster size <= 0");
     spec.sizes.assign(static_cast<size_t>(count), static_cast<int>(size));
   } else {

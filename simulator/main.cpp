@@ -94,7 +94,8 @@ int body(mcb::sim::MpiWorld& world, int argc, char** argv) {
     std::error_code ec;
     created = !fs::exists(dir, ec);
     fs::create_directories(dir);
-    if (single && !options.no_jobs_csv) jobs = std::make_unique<JobsFile>((dir / "jobs.csv").string());
+    if (single && !options.no_jobs_csv)
+      jobs = std::make_unique<JobsFile>((dir / "jobs.csv").string());
   }
 
   // Items are dealt round-robin; results travel as JSON so they are the same at any rank count.
@@ -139,8 +140,9 @@ int body(mcb::sim::MpiWorld& world, int argc, char** argv) {
     };
     std::cout << "mcb-sim: " << r["jobs"]["measured_completed"] << " measured jobs; mean response "
               << fixed(r["response"]["mean"], 1) << " s; utilization gross "
-              << fixed(r["utilization"]["gross"], 3) << ", net " << fixed(r["utilization"]["net"], 3)
-              << "; " << (r["saturated"].get<bool>() ? "SATURATED" : "not saturated") << "; wrote "
+              << fixed(r["utilization"]["gross"], 3) << ", net "
+              << fixed(r["utilization"]["net"], 3) << "; "
+              << (r["saturated"].get<bool>() ? "SATURATED" : "not saturated") << "; wrote "
               << (dir / "summary.json").string() << std::endl;
   } else {
     mcb::write_file_atomically((dir / "sweep.csv").string(), mcb::sim::sweep_csv(*study, results));

@@ -13,10 +13,10 @@ constexpr double kBucketRatio = 1.001;  // relative width of a histogram bucket
 }  // namespace
 
 double t_quantile_975(int df) {
-  static constexpr double table[] = {
-      0,      12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
-      2.201,  2.179,  2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080,
-      2.074,  2.069,  2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042};
+  static constexpr double table[] = {0,     12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365,
+                                     2.306, 2.262,  2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
+                                     2.120, 2.110,  2.101, 2.093, 2.086, 2.080, 2.074, 2.069,
+                                     2.064, 2.060,  2.056, 2.052, 2.048, 2.045, 2.042};
   if (df < 1) return kNaN;
   if (df <= 30) return table[df];
   if (df <= 40) return 2.042 + (2.021 - 2.042) * (df - 30) / 10.0;
@@ -116,7 +116,7 @@ void BatchMeans::add(double v) {
   sums_.push_back(partial_);
   partial_ = 0;
   in_partial_ = 0;
-  if (sums_.size() == static_cast<std::size_t>(2 * target_)) {
+  if (sums_.size() == 2 * static_cast<std::size_t>(target_)) {
     for (std::size_t i = 0; i < static_cast<std::size_t>(target_); ++i) {
       sums_[i] = sums_[2 * i] + sums_[2 * i + 1];
     }

@@ -50,7 +50,7 @@ class Quantiles {
   mutable std::vector<double> values_;
   mutable bool sorted_ = true;
   std::map<std::int64_t, std::uint64_t> histogram_;  //!< positive values by log bucket
-  std::uint64_t zeros_ = 0;                           //!< values <= 0 once folded
+  std::uint64_t zeros_ = 0;                          //!< values <= 0 once folded
   bool folded_ = false;
 };
 

@@ -8,7 +8,8 @@ namespace mcb::sim {
 namespace {
 
 bool launched_by_mpi() {
-  for (const char* var : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMI_RANK", "PMIX_RANK", "MPI_LOCALNRANKS"}) {
+  for (const char* var :
+       {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMI_RANK", "PMIX_RANK", "MPI_LOCALNRANKS"}) {
     if (std::getenv(var)) return true;
   }
   return false;

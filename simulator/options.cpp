@@ -13,72 +13,78 @@ namespace po = boost::program_options;
 
 bool parse_options(int argc, const char* const* argv, Options& o) {
   po::options_description workload("Workload (one of --workload, --trace)");
-  workload.add_options()
-      ("workload", po::value(&o.workload)->value_name("MIX"),
-       "synthetic: built-in mix poisson, ensflow or mixed (the DAS-2 paper's), or a mix INI file")
-      ("trace", po::value(&o.trace)->value_name("FILE"),
-       "trace: an SWF file, or a CSV job list (.csv) with explicit components")
-      ("jobs", po::value(&o.jobs)->default_value(o.jobs)->value_name("N"),
-       "synthetic: number of jobs")
-      ("rate", po::value(&o.rate)->value_name("R[,R..]|A:B:STEP"),
-       "arrivals per second (traces: arrival times are scaled to it)")
-      ("utilization", po::value(&o.utilization)->value_name("U[,U..]|A:B:STEP"),
-       "target net utilization; sets the arrival rate (traces: scales arrival times)")
-      ("request", po::value(&o.request)->default_value(o.request)->value_name("TYPE"),
-       "request type of generated and SWF jobs: unordered, nonfixed, fixed, flexible");
+  workload.add_options()(
+      "workload", po::value(&o.workload)->value_name("MIX"),
+      "synthetic: built-in mix poisson, ensflow or mixed (the DAS-2 paper's), or a mix INI file")(
+      "trace", po::value(&o.trace)->value_name("FILE"),
+      "trace: an SWF file, or a CSV job list (.csv) with explicit components")(
+      "jobs", po::value(&o.jobs)->default_value(o.jobs)->value_name("N"),
+      "synthetic: number of jobs")("rate", po::value(&o.rate)->value_name("R[,R..]|A:B:STEP"),
+                                   "arrivals per second (traces: arrival times are scaled to it)")(
+      "utilization", po::value(&o.utilization)->value_name("U[,U..]|A:B:STEP"),
+      "target net utilization; sets the arrival rate (traces: scales arrival times)")(
+      "request", po::value(&o.request)->default_value(o.request)->value_name("TYPE"),
+      "request type of generated and SWF jobs: unordered, nonfixed, fixed, flexible");
   po::options_description system("System and scheduling (lists make a sweep)");
-  system.add_options()
-      ("clusters", po::value(&o.clusters)->default_value(o.clusters)->value_name("CxS|S,S,.."),
-       "cluster sizes: 4x32 or 32,32,32,32")
-      ("speeds", po::value(&o.speeds)->value_name("S[,S..]"),
-       "processor speed per cluster (default 1: the tables' speed)")
-      ("policy", po::value(&o.policy)->default_value(o.policy)->value_name("P[,P..]"),
-       "gs, ls, lp (DAS-2 paper), ic (independent clusters), grid (load-sharing grid)")
-      ("placement", po::value(&o.placement)->default_value(o.placement)->value_name("R[,R..]"),
-       "wf (Worst Fit), fcm (Flexible Cluster Minimization), ff (First Fit), bf (Best Fit)")
-      ("rule", po::value(&o.rule)->default_value(o.rule)->value_name("R[,R..]"),
-       "co-allocation rule: no, co, rco, fco")
-      ("queue", po::value(&o.queue)->default_value(o.queue)->value_name("D[,D..]"),
-       "queue discipline: fcfs, easy (EASY backfilling), cons (conservative backfilling)")
-      ("max-component", po::value(&o.max_component)->default_value(o.max_component)->value_name("N"),
-       "largest component of [rco] and [fco] (0: half the smallest cluster)")
-      ("backfill-depth", po::value(&o.backfill_depth)->default_value(o.backfill_depth)->value_name("N"),
-       "EASY: jobs behind a blocked head that may be tried (0: all)");
+  system.add_options()("clusters",
+                       po::value(&o.clusters)->default_value(o.clusters)->value_name("CxS|S,S,.."),
+                       "cluster sizes: 4x32 or 32,32,32,32")(
+      "speeds", po::value(&o.speeds)->value_name("S[,S..]"),
+      "processor speed per cluster (default 1: the tables' speed)")(
+      "policy", po::value(&o.policy)->default_value(o.policy)->value_name("P[,P..]"),
+      "gs, ls, lp (DAS-2 paper), ic (independent clusters), grid (load-sharing grid)")(
+      "placement", po::value(&o.placement)->default_value(o.placement)->value_name("R[,R..]"),
+      "wf (Worst Fit), fcm (Flexible Cluster Minimization), ff (First Fit), bf (Best Fit)")(
+      "rule", po::value(&o.rule)->default_value(o.rule)->value_name("R[,R..]"),
+      "co-allocation rule: no, co, rco, fco")(
+      "queue", po::value(&o.queue)->default_value(o.queue)->value_name("D[,D..]"),
+      "queue discipline: fcfs, easy (EASY backfilling), cons (conservative backfilling)")(
+      "max-component", po::value(&o.max_component)->default_value(o.max_component)->value_name("N"),
+      "largest component of [rco] and [fco] (0: half the smallest cluster)")(
+      "backfill-depth",
+      po::value(&o.backfill_depth)->default_value(o.backfill_depth)->value_name("N"),
+      "EASY: jobs behind a blocked head that may be tried (0: all)");
   po::options_description service("Service times");
-  service.add_options()
-      ("tables", po::value(&o.tables)->composing()->value_name("DIR|FILE"),
-       "runtime tables: a directory with runtimes.csv, or a CSV file (repeatable)")
-      ("statistic", po::value(&o.statistic)->default_value(o.statistic)->value_name("S"),
-       "table column used: avg, min, max, median")
-      ("problem", po::value(&o.problems)->composing()->value_name("APP=NAME"),
-       "problem of APP when the tables hold several (repeatable)")
-      ("system", po::value(&o.system)->value_name("NAME"),
-       "system of the tables when they hold several")
-      ("estimate-factor", po::value(&o.estimate_factor)->default_value(o.estimate_factor)->value_name("F"),
-       "requested time = F x service time where the workload gives none (backfilling)")
-      ("coalloc-factor", po::value(&o.coalloc_factor)->default_value(o.coalloc_factor)->value_name("F"),
-       "trace jobs spread over several clusters run F x their runtime");
+  service.add_options()(
+      "tables", po::value(&o.tables)->composing()->value_name("DIR|FILE"),
+      "runtime tables: a directory with runtimes.csv, or a CSV file (repeatable)")(
+      "statistic", po::value(&o.statistic)->default_value(o.statistic)->value_name("S"),
+      "table column used: avg, min, max, median")(
+      "problem", po::value(&o.problems)->composing()->value_name("APP=NAME"),
+      "problem of APP when the tables hold several (repeatable)")(
+      "system", po::value(&o.system)->value_name("NAME"),
+      "system of the tables when they hold several")(
+      "estimate-factor",
+      po::value(&o.estimate_factor)->default_value(o.estimate_factor)->value_name("F"),
+      "requested time = F x service time where the workload gives none (backfilling)")(
+      "coalloc-factor",
+      po::value(&o.coalloc_factor)->default_value(o.coalloc_factor)->value_name("F"),
+      "trace jobs spread over several clusters run F x their runtime");
   po::options_description stats("Statistics and output");
-  stats.add_options()
-      ("seed", po::value(&o.seed)->default_value(o.seed)->value_name("S"), "base random seed")
-      ("replications", po::value(&o.replications)->default_value(o.replications)->value_name("R"),
-       "independent runs per point (seeds derived from --seed); intervals across them")
-      ("warmup", po::value(&o.warmup)->default_value(o.warmup)->value_name("N|P%"),
-       "first jobs (in arrival order) left out of the statistics")
-      ("batches", po::value(&o.batches)->default_value(o.batches)->value_name("B"),
-       "batch means: batches for the confidence intervals of one run")
-      ("bsld-threshold", po::value(&o.bsld_threshold)->default_value(o.bsld_threshold)->value_name("T"),
-       "bounded slowdown: floor on the service time (e.g. 10s)")
-      ("saturation-backlog", po::value(&o.saturation_backlog)->default_value(o.saturation_backlog)->value_name("F"),
-       "a run is saturated if the waiting jobs grow over the measured window by more than max(50, F x measured jobs)")
-      ("max-in-system", po::value(&o.max_in_system)->default_value(o.max_in_system)->value_name("N"),
-       "stop a run as saturated when more jobs than this are in the system (0: max(2000, 5% of the jobs))")
-      ("output", po::value(&o.output)->value_name("DIR"),
-       "directory for jobs.csv and summary.json, or sweep.csv and sweep.json")
-      ("no-jobs-csv", po::bool_switch(&o.no_jobs_csv), "do not write jobs.csv");
+  stats.add_options()("seed", po::value(&o.seed)->default_value(o.seed)->value_name("S"),
+                      "base random seed")(
+      "replications", po::value(&o.replications)->default_value(o.replications)->value_name("R"),
+      "independent runs per point (seeds derived from --seed); intervals across them")(
+      "warmup", po::value(&o.warmup)->default_value(o.warmup)->value_name("N|P%"),
+      "first jobs (in arrival order) left out of the statistics")(
+      "batches", po::value(&o.batches)->default_value(o.batches)->value_name("B"),
+      "batch means: batches for the confidence intervals of one run")(
+      "bsld-threshold",
+      po::value(&o.bsld_threshold)->default_value(o.bsld_threshold)->value_name("T"),
+      "bounded slowdown: floor on the service time (e.g. 10s)")(
+      "saturation-backlog",
+      po::value(&o.saturation_backlog)->default_value(o.saturation_backlog)->value_name("F"),
+      "a run is saturated if the waiting jobs grow over the measured window by more than max(50, F "
+      "x measured jobs)")(
+      "max-in-system", po::value(&o.max_in_system)->default_value(o.max_in_system)->value_name("N"),
+      "stop a run as saturated when more jobs than this are in the system (0: max(2000, 5% of the "
+      "jobs))")("output", po::value(&o.output)->value_name("DIR"),
+                "directory for jobs.csv and summary.json, or sweep.csv and sweep.json")(
+      "no-jobs-csv", po::bool_switch(&o.no_jobs_csv), "do not write jobs.csv");
   po::options_description all;
   all.add(workload).add(system).add(service).add(stats);
-  const auto parsed = mcb::cli::parse(argc, argv, all, "mcb-sim (--workload MIX | --trace FILE) --output DIR [options]");
+  const auto parsed = mcb::cli::parse(
+      argc, argv, all, "mcb-sim (--workload MIX | --trace FILE) --output DIR [options]");
   return !parsed.help_printed;
 }
 
@@ -111,7 +117,8 @@ std::vector<double> parse_values(const std::string& option, const std::string& t
     std::string part;
     std::istringstream in(text);
     while (std::getline(in, part, ':')) parts.push_back(part);
-    if (parts.size() != 3) throw UsageError("--" + option + ": '" + text + "' is not FIRST:LAST:STEP");
+    if (parts.size() != 3)
+      throw UsageError("--" + option + ": '" + text + "' is not FIRST:LAST:STEP");
     const double a = number(parts[0]), b = number(parts[1]), step = number(parts[2]);
     if (b < a) throw UsageError("--" + option + ": '" + text + "' ends before it starts");
     const auto n = static_cast<long long>(std::floor((b - a) / step + 1e-9));

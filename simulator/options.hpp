@@ -12,20 +12,20 @@ namespace mcb::sim {
 /// ("0.1:0.9:0.1") make a sweep.
 struct Options {
   // Workload.
-  std::string workload;        //!< built-in mix (poisson, ensflow, mixed) or mix INI file
-  std::string trace;           //!< SWF file, or CSV job list (.csv)
-  long long jobs = 50000;      //!< synthetic: number of jobs
-  std::string rate;            //!< arrivals per second (list or range)
-  std::string utilization;     //!< target net utilization (list or range)
+  std::string workload;               //!< built-in mix (poisson, ensflow, mixed) or mix INI file
+  std::string trace;                  //!< SWF file, or CSV job list (.csv)
+  long long jobs = 50000;             //!< synthetic: number of jobs
+  std::string rate;                   //!< arrivals per second (list or range)
+  std::string utilization;            //!< target net utilization (list or range)
   std::string request = "unordered";  //!< request type of generated and SWF jobs
   // System and scheduling.
   std::string clusters = "4x32";
-  std::string speeds;          //!< one per cluster, or one for all (default 1)
-  std::string policy = "gs";   //!< gs|ls|lp|ic|grid (list)
+  std::string speeds;            //!< one per cluster, or one for all (default 1)
+  std::string policy = "gs";     //!< gs|ls|lp|ic|grid (list)
   std::string placement = "wf";  //!< wf|fcm|ff|bf (list)
-  std::string rule = "no";     //!< no|co|rco|fco (list)
-  std::string queue = "fcfs";  //!< fcfs|easy|cons (list)
-  int max_component = 0;       //!< [rco]/[fco] component limit (0: half the smallest cluster)
+  std::string rule = "no";       //!< no|co|rco|fco (list)
+  std::string queue = "fcfs";    //!< fcfs|easy|cons (list)
+  int max_component = 0;         //!< [rco]/[fco] component limit (0: half the smallest cluster)
   long long backfill_depth = 0;  //!< jobs behind a head EASY may try (0: all)
   // Service times.
   std::vector<std::string> tables;  //!< directories (runtimes.csv) or CSV files

@@ -49,7 +49,8 @@ bool PlacementRule::place(const Request& req, std::span<const int> avail,
       }
       return true;
     }
-    case RequestType::kFlexible: return place_flexible(req, avail, out);
+    case RequestType::kFlexible:
+      return place_flexible(req, avail, out);
   }
   return false;
 }

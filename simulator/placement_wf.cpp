@@ -75,7 +75,8 @@ class WorstFit final : public PlacementRule {
       for (int i = 0; i < k; ++i) {
         const auto c = static_cast<size_t>(chosen[i]);
         if (out[c] >= std::min(avail[c], lim.cap)) continue;
-        if (best < 0 || avail[c] - out[c] > avail[static_cast<size_t>(best)] - out[static_cast<size_t>(best)]) {
+        if (best < 0 ||
+            avail[c] - out[c] > avail[static_cast<size_t>(best)] - out[static_cast<size_t>(best)]) {
           best = chosen[i];
         }
       }

@@ -63,7 +63,8 @@ void Profile::min_free(Time t0, Time t1, std::span<int> out) const {
   std::copy(at(i), at(i) + clusters_, out.begin());
   for (++i; i < times_.size() && times_[i] < t1; ++i) {
     const int* f = at(i);
-    for (int c = 0; c < clusters_; ++c) out[static_cast<size_t>(c)] = std::min(out[static_cast<size_t>(c)], f[c]);
+    for (int c = 0; c < clusters_; ++c)
+      out[static_cast<size_t>(c)] = std::min(out[static_cast<size_t>(c)], f[c]);
   }
 }
 

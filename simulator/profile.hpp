@@ -80,8 +80,8 @@ class Profile {
   const int* at(size_t i) const { return free_.data() + i * static_cast<size_t>(clusters_); }
 
   int clusters_;
-  std::vector<Time> times_;  //!< segment i is [times_[i], times_[i+1])
-  std::vector<int> free_;    //!< clusters_ counts per segment
+  std::vector<Time> times_;            //!< segment i is [times_[i], times_[i+1])
+  std::vector<int> free_;              //!< clusters_ counts per segment
   mutable std::vector<size_t> queue_;  //!< earliest(): monotone queues, one per cluster
 };
 

@@ -155,8 +155,6 @@ class Conservative final : public QueueDiscipline {
 
 }  // namespace
 
-std::unique_ptr<QueueDiscipline> make_conservative() {
-  return std::make_unique<Conservative>();
-}
+std::unique_ptr<QueueDiscipline> make_conservative() { return std::make_unique<Conservative>(); }
 
 }  // namespace mcb::sim

@@ -109,8 +109,8 @@ void Recorder::on_arrival(const Job& job, const Sim& sim) {
   ++queue_len_[static_cast<size_t>(job.queue)];
   ++waiting_;
   if (open_ && !closed_) {
-    s_.max_queue[static_cast<size_t>(job.queue)] =
-        std::max(s_.max_queue[static_cast<size_t>(job.queue)], queue_len_[static_cast<size_t>(job.queue)]);
+    s_.max_queue[static_cast<size_t>(job.queue)] = std::max(
+        s_.max_queue[static_cast<size_t>(job.queue)], queue_len_[static_cast<size_t>(job.queue)]);
     s_.max_waiting = std::max(s_.max_waiting, waiting_);
   }
 }
@@ -181,9 +181,11 @@ RunSummary Recorder::finish(const RunEnd& end) {
   s_.gross_utilization = span > 0 ? gross_area_ / (span * capacity) : nan;
   s_.net_utilization = span > 0 ? net_area_ / (span * capacity) : nan;
   s_.throughput = span > 0 ? static_cast<double>(departures_in_window_) / span : nan;
-  const double backlog_limit = std::max(static_cast<double>(config_.saturation_floor),
-                                        config_.saturation_backlog * static_cast<double>(s_.measured));
-  const double growth = static_cast<double>(s_.waiting_at_end) - static_cast<double>(s_.waiting_at_start);
+  const double backlog_limit =
+      std::max(static_cast<double>(config_.saturation_floor),
+               config_.saturation_backlog * static_cast<double>(s_.measured));
+  const double growth =
+      static_cast<double>(s_.waiting_at_end) - static_cast<double>(s_.waiting_at_start);
   s_.saturated = s_.stopped_early || growth > backlog_limit;
   return s_;
 }

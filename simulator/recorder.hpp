@@ -24,8 +24,8 @@ std::string format_number(double v);
 
 /// @brief What the recorder needs to know.
 struct RecorderConfig {
-  double bsld_threshold = 10;       //!< seconds, bounded slowdown's floor on the service time
-  int batches = 20;                 //!< batch means: number of batches
+  double bsld_threshold = 10;  //!< seconds, bounded slowdown's floor on the service time
+  int batches = 20;            //!< batch means: number of batches
   /// Saturated if the waiting jobs grow over the measurement window by more than
   /// max(saturation_floor, saturation_backlog x measured jobs).
   double saturation_backlog = 0.01;
@@ -81,8 +81,8 @@ class Recorder final : public Observer {
   RunSummary s_;
   bool open_ = false, closed_ = false;
   Time last_ = 0;
-  long long busy_ = 0;     //!< processors busy
-  double net_loss_ = 0;    //!< processors x (1 - net/gross service) of spread jobs
+  long long busy_ = 0;   //!< processors busy
+  double net_loss_ = 0;  //!< processors x (1 - net/gross service) of spread jobs
   double gross_area_ = 0, net_area_ = 0;
   std::uint64_t departures_in_window_ = 0;
   std::vector<std::uint64_t> queue_len_;

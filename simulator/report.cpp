@@ -49,8 +49,9 @@ nlohmann::json times(const std::vector<nlohmann::json>& runs, const std::string&
   t["mean"] = out(ci.mean);
   t["median"] = out(mean_of(runs, P("/" + key + "/median")));
   t["p95"] = out(mean_of(runs, P("/" + key + "/p95")));
-  t["ci95"] = std::isfinite(ci.half_width) ? nlohmann::json::array({ci.mean - ci.half_width, ci.mean + ci.half_width})
-                                           : nlohmann::json(nullptr);
+  t["ci95"] = std::isfinite(ci.half_width)
+                  ? nlohmann::json::array({ci.mean - ci.half_width, ci.mean + ci.half_width})
+                  : nlohmann::json(nullptr);
   t["ci95_half_width"] = out(ci.half_width);
   t["ci_method"] = "replications";
   t["ci_replications"] = ci.samples;
@@ -91,7 +92,9 @@ nlohmann::json aggregate(const std::vector<nlohmann::json>& runs) {
   a["saturated"] = saturated;
   a["stopped_early"] = stopped;
   a["quantiles_exact"] = exact;
-  a["jobs"] = {{"arrived", arrived}, {"measured", measured}, {"measured_completed", completed},
+  a["jobs"] = {{"arrived", arrived},
+               {"measured", measured},
+               {"measured_completed", completed},
                {"max_in_system", in_system}};
   a["note"] = "means over replications; median and p95 are means of the replications' values";
   return a;
@@ -99,8 +102,8 @@ nlohmann::json aggregate(const std::vector<nlohmann::json>& runs) {
 
 namespace {
 
-std::vector<nlohmann::json> summaries_of(const Study& study, const std::vector<nlohmann::json>& results,
-                                         size_t point) {
+std::vector<nlohmann::json> summaries_of(const Study& study,
+                                         const std::vector<nlohmann::json>& results, size_t point) {
   std::vector<nlohmann::json> runs;
   const auto reps = static_cast<size_t>(study.replications());
   for (size_t r = 0; r < reps; ++r) runs.push_back(results[point * reps + r]["summary"]);
@@ -110,18 +113,17 @@ std::vector<nlohmann::json> summaries_of(const Study& study, const std::vector<n
 nlohmann::json seeds_json(const Study& study) {
   nlohmann::json seeds = nlohmann::json::array();
   for (int r = 0; r < study.replications(); ++r) seeds.push_back(study.seed_of(r));
-  return {{"base", study.options().seed}, {"replications", seeds},
-          {"streams", "arrivals, job mix, fixed clusters, trace splits and home clusters are "
-                      "separate streams derived from each replication's seed"}};
+  return {{"base", study.options().seed},
+          {"replications", seeds},
+          {"streams",
+           "arrivals, job mix, fixed clusters, trace splits and home clusters are "
+           "separate streams derived from each replication's seed"}};
 }
 
 nlohmann::json point_json(const Point& p) {
-  return {{"policy", p.policy},
-          {"placement", p.placement},
-          {"rule", p.rule},
-          {"queue", p.queue},
-          {"rate", p.rate},
-          {"offered_utilization", p.utilization},
+  return {{"policy", p.policy},   {"placement", p.placement},
+          {"rule", p.rule},       {"queue", p.queue},
+          {"rate", p.rate},       {"offered_utilization", p.utilization},
           {"time_scale", p.scale}};
 }
 
@@ -151,7 +153,8 @@ struct Row {
 
 // Rows grouped by curve (policy, placement, rule, queue) and ordered by rate; marks the last
 // stable and the first saturated rate of each curve.
-std::vector<std::vector<Row>> curves(const Study& study, const std::vector<nlohmann::json>& results) {
+std::vector<std::vector<Row>> curves(const Study& study,
+                                     const std::vector<nlohmann::json>& results) {
   std::map<std::tuple<std::string, std::string, std::string, std::string>, std::vector<Row>> groups;
   std::vector<std::tuple<std::string, std::string, std::string, std::string>> order;
   for (size_t i = 0; i < study.points().size(); ++i) {
@@ -190,7 +193,9 @@ std::string sweep_csv(const Study& study, const std::vector<nlohmann::json>& res
     for (const Row& row : rows) {
       const Point& p = study.points()[row.point];
       const nlohmann::json& a = row.agg;
-      const auto q = [&](const char* key, const char* field) { return cell(a[key].value(field, nlohmann::json())); };
+      const auto q = [&](const char* key, const char* field) {
+        return cell(a[key].value(field, nlohmann::json()));
+      };
       text += std::to_string(row.point) + "," + p.policy + "," + p.placement + "," + p.rule + "," +
               p.queue + "," + format_number(p.rate) + "," + format_number(p.utilization) + "," +
               std::to_string(study.replications()) + "," + q("response", "mean") + "," +
@@ -225,7 +230,8 @@ nlohmann::json sweep_document(const Study& study, const std::vector<nlohmann::js
   };
   for (const auto& rows : curves(study, results)) {
     const Point& p = study.points()[rows.front().point];
-    nlohmann::json c = {{"policy", p.policy}, {"placement", p.placement}, {"rule", p.rule}, {"queue", p.queue},
+    nlohmann::json c = {{"policy", p.policy},     {"placement", p.placement},
+                        {"rule", p.rule},         {"queue", p.queue},
                         {"last_stable", nullptr}, {"first_saturated", nullptr}};
     for (const Row& r : rows) {
       if (r.mark == "last_stable") c["last_stable"] = summary_of(r);

@@ -12,13 +12,15 @@ std::uint64_t feasible_counts(const Request& req, int clusters) {
   };
   const int comps = static_cast<int>(req.sizes.size());
   switch (req.type) {
-    case RequestType::kUnordered: return std::uint64_t{1} << std::min(comps, 63);
+    case RequestType::kUnordered:
+      return std::uint64_t{1} << std::min(comps, 63);
     case RequestType::kFixed: {
       ClusterMask used = 0;
       for (int c : req.clusters) used |= ClusterMask{1} << c;
       return std::uint64_t{1} << popcount(used);
     }
-    case RequestType::kNonFixed: return upto(std::min(comps, clusters)) & ~std::uint64_t{1};
+    case RequestType::kNonFixed:
+      return upto(std::min(comps, clusters)) & ~std::uint64_t{1};
     case RequestType::kFlexible: {
       int most = std::min(clusters, req.total);
       if (req.max_components > 0) most = std::min(most, req.max_components);

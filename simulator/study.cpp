@@ -40,8 +40,9 @@ std::uint64_t parse_warmup(const std::string& text, std::uint64_t jobs) {
       (percent && v >= 100) || (!percent && v != std::floor(v))) {
     throw UsageError("--warmup: '" + text + "' is not a job count or a percentage below 100%");
   }
-  const auto n = percent ? static_cast<std::uint64_t>(std::floor(v / 100.0 * static_cast<double>(jobs)))
-                         : static_cast<std::uint64_t>(v);
+  const auto n = percent
+                     ? static_cast<std::uint64_t>(std::floor(v / 100.0 * static_cast<double>(jobs)))
+                     : static_cast<std::uint64_t>(v);
   if (n >= jobs) {
     throw UsageError("--warmup: '" + text + "' leaves no job to measure (" + std::to_string(jobs) +
                      " jobs)");
@@ -137,7 +138,8 @@ Study Study::build(const Options& o) {
   if (o.replications <= 0 || o.replications > 100000) {
     throw UsageError("--replications: '" + std::to_string(o.replications) + "' must be 1..100000");
   }
-  if (o.batches < 2) throw UsageError("--batches: '" + std::to_string(o.batches) + "' must be >= 2");
+  if (o.batches < 2)
+    throw UsageError("--batches: '" + std::to_string(o.batches) + "' must be >= 2");
   if (!(o.estimate_factor >= 1) || !std::isfinite(o.estimate_factor)) {
     throw UsageError("--estimate-factor: '" + std::to_string(o.estimate_factor) +
                      "' must be >= 1 (requested times cover the service time)");
@@ -146,7 +148,8 @@ Study Study::build(const Options& o) {
     throw UsageError("--coalloc-factor: '" + std::to_string(o.coalloc_factor) + "' must be > 0");
   }
   if (!(o.saturation_backlog >= 0)) {
-    throw UsageError("--saturation-backlog: '" + std::to_string(o.saturation_backlog) + "' must be >= 0");
+    throw UsageError("--saturation-backlog: '" + std::to_string(o.saturation_backlog) +
+                     "' must be >= 0");
   }
   if (o.max_in_system < 0) {
     throw UsageError("--max-in-system: '" + std::to_string(o.max_in_system) + "' must be >= 0");
@@ -169,20 +172,23 @@ Study Study::build(const Options& o) {
   } catch (const std::invalid_argument& e) {
     throw UsageError("--request: " + std::string(e.what()));
   }
-  s.component_limit_ = o.max_component > 0 ? o.max_component : std::max(1, s.machine_.smallest() / 2);
+  s.component_limit_ =
+      o.max_component > 0 ? o.max_component : std::max(1, s.machine_.smallest() / 2);
 
   const auto policies = split_list("policy", o.policy);
   const auto placements = split_list("placement", o.placement);
   const auto rules = split_list("rule", o.rule);
   const auto queues = split_list("queue", o.queue);
-  check_names("policy", policies, [&](const std::string& n) { make_policy(n, s.machine_.clusters()); });
+  check_names("policy", policies,
+              [&](const std::string& n) { make_policy(n, s.machine_.clusters()); });
   check_names("placement", placements, [](const std::string& n) { make_placement(n); });
   check_names("rule", rules, [](const std::string& n) { parse_rule(n); });
   check_names("queue", queues, [](const std::string& n) { make_discipline(n); });
   if (!o.rate.empty() && !o.utilization.empty()) {
     throw UsageError("--rate and --utilization: give one, not both");
   }
-  const std::vector<double> rates = o.rate.empty() ? std::vector<double>{} : parse_values("rate", o.rate);
+  const std::vector<double> rates =
+      o.rate.empty() ? std::vector<double>{} : parse_values("rate", o.rate);
   const std::vector<double> utils =
       o.utilization.empty() ? std::vector<double>{} : parse_values("utilization", o.utilization);
 
@@ -202,7 +208,9 @@ Study Study::build(const Options& o) {
   }
   const auto load_book = [&](const std::vector<std::string>& apps) {
     if (o.tables.empty()) {
-      throw UsageError("--tables: required to price the workload's applications (e.g. --tables calibration/das2)");
+      throw UsageError(
+          "--tables: required to price the workload's applications (e.g. --tables "
+          "calibration/das2)");
     }
     const RuntimeTables tables = RuntimeTables::load(o.tables);
     s.book_ = std::make_shared<PriceBook>(tables.select(apps, problems, o.system, statistic));
@@ -220,11 +228,14 @@ Study Study::build(const Options& o) {
       const RuleLimits lim = rule_limits(rule, s.component_limit_);
       for (const MixChoice& c : choices) {
         const std::string& app = s.apps_[static_cast<size_t>(c.app)];
-        const Request r = sample_request(c, s.request_, lim, s.machine_, s.book_->find(app, c.total));
-        check_prices(*s.book_, app, r, "needed by --workload " + o.workload + " --rule " + rule_name);
+        const Request r =
+            sample_request(c, s.request_, lim, s.machine_, s.book_->find(app, c.total));
+        check_prices(*s.book_, app, r,
+                     "needed by --workload " + o.workload + " --rule " + rule_name);
         for (const auto& pn : policies) {
           for (const auto& pl : placements) {
-            const auto why = make_policy(pn, s.machine_.clusters())->never_runs(r, -1, s.machine_, *make_placement(pl));
+            const auto why = make_policy(pn, s.machine_.clusters())
+                                 ->never_runs(r, -1, s.machine_, *make_placement(pl));
             if (!why.empty()) {
               throw UsageError("--workload " + o.workload + ": app '" + app + "' jobs of " +
                                join_sizes(r) + " processors (" + std::string(to_string(r.type)) +
@@ -245,7 +256,8 @@ Study Study::build(const Options& o) {
     for (double u : utils) loads.push_back({u * capacity / work, u});
     s.warmup_jobs_ = parse_warmup(o.warmup, static_cast<std::uint64_t>(o.jobs));
     s.max_in_system_ = static_cast<std::uint64_t>(o.max_in_system);
-    if (s.max_in_system_ == 0) s.max_in_system_ = std::max<std::uint64_t>(2000, static_cast<std::uint64_t>(o.jobs) / 20);
+    if (s.max_in_system_ == 0)
+      s.max_in_system_ = std::max<std::uint64_t>(2000, static_cast<std::uint64_t>(o.jobs) / 20);
   } else {
     TraceSpec spec;
     spec.path = o.trace;
@@ -257,7 +269,8 @@ Study Study::build(const Options& o) {
       spec.rule = parse_rule(rule_name);
       for (const auto& pn : policies) {
         for (const auto& pl : placements) {
-          TraceScan scan = TraceSource::scan(spec, *make_policy(pn, s.machine_.clusters()), *make_placement(pl));
+          TraceScan scan =
+              TraceSource::scan(spec, *make_policy(pn, s.machine_.clusters()), *make_placement(pl));
           if (first) s.scan_ = std::move(scan);
           first = false;
         }
@@ -286,7 +299,8 @@ Study Study::build(const Options& o) {
     const double capacity = s.machine_.total();
     const double jobs = static_cast<double>(s.scan_.jobs);
     if (span <= 0 && !(rates.empty() && utils.empty())) {
-      throw UsageError("--trace: " + o.trace + ": all jobs arrive at one time; cannot scale arrivals");
+      throw UsageError("--trace: " + o.trace +
+                       ": all jobs arrive at one time; cannot scale arrivals");
     }
     s.trace_utilization_ = span > 0 ? work / (span * capacity) : 0;
     const double base_rate = span > 0 ? jobs / span : 0;
@@ -313,7 +327,8 @@ Study Study::build(const Options& o) {
       for (const auto& rn : rules) {
         for (const auto& qn : queues) {
           for (size_t i = 0; i < loads.size(); ++i) {
-            Point p{pn, pl, rn, qn, loads[i].first, loads[i].second, scales.empty() ? 1.0 : scales[i]};
+            Point p{
+                pn, pl, rn, qn, loads[i].first, loads[i].second, scales.empty() ? 1.0 : scales[i]};
             s.points_.push_back(p);
           }
         }
@@ -324,7 +339,8 @@ Study Study::build(const Options& o) {
 }
 
 std::uint64_t Study::seed_of(int replication) const {
-  return replication == 0 ? o_.seed : derive_seed(o_.seed, 1000 + static_cast<std::uint64_t>(replication));
+  return replication == 0 ? o_.seed
+                          : derive_seed(o_.seed, 1000 + static_cast<std::uint64_t>(replication));
 }
 
 std::vector<std::string> Study::queue_names(const std::string& policy) const {
@@ -347,7 +363,8 @@ nlohmann::json Study::run_item(size_t item, std::ostream* jobs_csv) const {
   limits.backfill_depth = static_cast<std::uint64_t>(o_.backfill_depth);
   limits.routing_seed = derive_seed(seed, 5);
   Sim sim(machine_, make_policy(point.policy, machine_.clusters()), make_discipline(point.queue),
-          make_placement(point.placement), ServiceModel(o_.coalloc_factor, o_.estimate_factor), limits);
+          make_placement(point.placement), ServiceModel(o_.coalloc_factor, o_.estimate_factor),
+          limits);
 
   RecorderConfig rc;
   rc.bsld_threshold = bsld_threshold_;

@@ -94,8 +94,8 @@ bool SwfReader::next(SwfRecord& r) {
     double v = 0;
     auto [q, ec] = std::from_chars(start, p, v);
     if (ec != std::errc() || q != p || !std::isfinite(v)) {
-      throw UsageError(where + "field " + std::to_string(count + 1) + " '" +
-                       std::string(start, p) + "' is not a number");
+      throw UsageError(where + "field " + std::to_string(count + 1) + " '" + std::string(start, p) +
+                       "' is not a number");
     }
     f[static_cast<size_t>(count++)] = v;
   }
@@ -106,8 +106,8 @@ bool SwfReader::next(SwfRecord& r) {
   const auto whole = [&](int field) {
     const double v = f[static_cast<size_t>(field - 1)];
     if (v != std::floor(v)) {
-      throw UsageError(where + "field " + std::to_string(field) + " '" +
-                       std::to_string(v) + "' is not an integer");
+      throw UsageError(where + "field " + std::to_string(field) + " '" + std::to_string(v) +
+                       "' is not an integer");
     }
     return static_cast<long long>(v);
   };
@@ -130,7 +130,9 @@ bool SwfReader::next(SwfRecord& r) {
   r.partition = whole(16);
   r.preceding = whole(17);
   r.think = f[17];
-  if (r.submit < 0) throw UsageError(where + "submit time (field 2) '" + std::to_string(r.submit) + "' is negative");
+  if (r.submit < 0)
+    throw UsageError(where + "submit time (field 2) '" + std::to_string(r.submit) +
+                     "' is negative");
   return true;
 }
 

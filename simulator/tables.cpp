@@ -50,10 +50,14 @@ Statistic parse_statistic(const std::string& name) {
 
 std::string to_string(Statistic s) {
   switch (s) {
-    case Statistic::kMin: return "min";
-    case Statistic::kAvg: return "avg";
-    case Statistic::kMax: return "max";
-    case Statistic::kMedian: return "median";
+    case Statistic::kMin:
+      return "min";
+    case Statistic::kAvg:
+      return "avg";
+    case Statistic::kMax:
+      return "max";
+    case Statistic::kMedian:
+      return "median";
   }
   return "?";
 }
@@ -119,8 +123,8 @@ RuntimeTables RuntimeTables::load(const std::vector<std::string>& paths) {
       if (trim(line).empty() || trim(line)[0] == '#') continue;
       const auto cells = split_csv(line);
       if (cells.size() != header.size()) {
-        throw UsageError(where(number) + ": " + std::to_string(cells.size()) + " cells, header has " +
-                         std::to_string(header.size()));
+        throw UsageError(where(number) + ": " + std::to_string(cells.size()) +
+                         " cells, header has " + std::to_string(header.size()));
       }
       const auto cell = [&](const char* name) -> std::string {
         auto it = col.find(name);
@@ -179,14 +183,15 @@ PriceBook RuntimeTables::select(const std::vector<std::string>& apps,
                                 const std::string& system, Statistic statistic) const {
   if ((statistic == Statistic::kMin && !has_min_) || (statistic == Statistic::kMax && !has_max_) ||
       (statistic == Statistic::kMedian && !has_median_)) {
-    throw UsageError("--statistic: '" + to_string(statistic) + "' is not a column of every table (" +
-                     source_ + ")");
+    throw UsageError("--statistic: '" + to_string(statistic) +
+                     "' is not a column of every table (" + source_ + ")");
   }
   for (const auto& [app, problem] : problems) {
     bool known = false;
     for (const auto& a : apps) known = known || a == app;
     if (!known) {
-      throw UsageError("--problem: '" + app + "=" + problem + "' names an app the workload does not use");
+      throw UsageError("--problem: '" + app + "=" + problem +
+                       "' names an app the workload does not use");
     }
   }
   PriceBook book;
@@ -196,14 +201,15 @@ PriceBook RuntimeTables::select(const std::vector<std::string>& apps,
     for (const auto& r : rows_) {
       if (r.app == app) rows.push_back(&r);
     }
-    if (rows.empty()) throw UsageError("--tables: " + source_ + " has no rows for app '" + app + "'");
+    if (rows.empty())
+      throw UsageError("--tables: " + source_ + " has no rows for app '" + app + "'");
     std::set<std::string> systems;
     for (const auto* r : rows) systems.insert(r->system);
     std::string chosen_system;
     if (!system.empty()) {
       if (!systems.count(system)) {
-        throw UsageError("--system: '" + system + "' has no rows for app '" + app + "' in " + source_ +
-                         " (it holds " + join(systems) + ")");
+        throw UsageError("--system: '" + system + "' has no rows for app '" + app + "' in " +
+                         source_ + " (it holds " + join(systems) + ")");
       }
       chosen_system = system;
     } else if (systems.size() > 1) {
@@ -225,8 +231,8 @@ PriceBook RuntimeTables::select(const std::vector<std::string>& apps,
       }
       chosen_problem = given->second;
     } else if (probs.size() > 1) {
-      throw UsageError("--tables: " + source_ + " holds problems " + join(probs) + " for app '" + app +
-                       "'; choose one with --problem " + app + "=NAME");
+      throw UsageError("--tables: " + source_ + " holds problems " + join(probs) + " for app '" +
+                       app + "'; choose one with --problem " + app + "=NAME");
     } else {
       chosen_problem = *probs.begin();
     }

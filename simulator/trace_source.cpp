@@ -62,7 +62,9 @@ bool TraceSource::read(Job& job, Rng* rng, std::map<std::string, std::uint64_t>*
     while (true) {
       if (!swf_reader_->next(rec)) return false;
       const long long procs = rec.procs > 0 ? rec.procs : rec.req_procs;
-      const char* reason = procs <= 0 ? "unknown processors" : rec.run < 0 ? "unknown runtime" : nullptr;
+      const char* reason = procs <= 0    ? "unknown processors"
+                           : rec.run < 0 ? "unknown runtime"
+                                         : nullptr;
       if (!reason) break;
       if (skipped) ++(*skipped)[reason];
     }
@@ -80,7 +82,8 @@ bool TraceSource::read(Job& job, Rng* rng, std::map<std::string, std::uint64_t>*
     job.line = line;
     app_name = "trace";
     job.app = app_index_.count(app_name) ? app_index_[app_name] : 0;
-    job.home = rec.partition >= 1 && rec.partition <= clusters ? static_cast<int>(rec.partition - 1) : -1;
+    job.home =
+        rec.partition >= 1 && rec.partition <= clusters ? static_cast<int>(rec.partition - 1) : -1;
     job.price.runtime = rec.run;
     job.price.requested = rec.req_time > 0 ? rec.req_time : -1;
     r.type = spec_.type;
@@ -209,16 +212,16 @@ TraceScan TraceSource::scan(TraceSpec spec, const Policy& policy, const Placemen
   while (source.read(job, nullptr, &scan.skipped, line, raw, app)) {
     const std::string w = where(spec.path, line);
     if (raw < previous) {
-      throw UsageError(w + "submit time " + std::to_string(raw) +
-                       " is before the previous job's " + std::to_string(previous) +
-                       " (traces must be in submit order)");
+      throw UsageError(w + "submit time " + std::to_string(raw) + " is before the previous job's " +
+                       std::to_string(previous) + " (traces must be in submit order)");
     }
     previous = raw;
     if (first) scan.first_submit = raw;
     first = false;
     scan.last_submit = raw;
     ++scan.jobs;
-    if (std::find(scan.apps.begin(), scan.apps.end(), app) == scan.apps.end()) scan.apps.push_back(app);
+    if (std::find(scan.apps.begin(), scan.apps.end(), app) == scan.apps.end())
+      scan.apps.push_back(app);
     if (job.price.runtime >= 0) {
       scan.runtime_work += job.req.total * job.price.runtime;
     } else {

@@ -29,10 +29,10 @@ struct TraceSpec {
   Rule rule = Rule::kNo;                       //!< how SWF jobs are split
   int component_limit = 0;                     //!< largest component of [rco] and [fco]
   MachineSpec machine;
-  std::vector<std::string> apps;               //!< names, index = Job::app ("trace" for SWF)
-  const PriceBook* book = nullptr;             //!< for list jobs without a runtime
-  Time origin = 0;                             //!< submit time that becomes time 0
-  double scale = 1;                            //!< submit offsets are divided by it
+  std::vector<std::string> apps;    //!< names, index = Job::app ("trace" for SWF)
+  const PriceBook* book = nullptr;  //!< for list jobs without a runtime
+  Time origin = 0;                  //!< submit time that becomes time 0
+  double scale = 1;                 //!< submit offsets are divided by it
   std::uint64_t seed = 1;
 };
 
@@ -43,9 +43,9 @@ struct TraceScan {
   std::uint64_t jobs = 0;
   std::map<std::string, std::uint64_t> skipped;  //!< reason -> lines
   Time first_submit = 0, last_submit = 0;
-  double runtime_work = 0;                      //!< sum of processors x runtime (runtime-priced)
-  std::vector<std::string> apps;                //!< every app name, in order of appearance
-  std::set<std::string> table_apps;             //!< apps priced by runtime tables
+  double runtime_work = 0;           //!< sum of processors x runtime (runtime-priced)
+  std::vector<std::string> apps;     //!< every app name, in order of appearance
+  std::set<std::string> table_apps;  //!< apps priced by runtime tables
   /// Table-priced jobs by (app, total size).
   std::map<std::pair<std::string, int>, std::uint64_t> table_jobs;
   /// Table-priced shapes: (app, total, type, components) -> first line.

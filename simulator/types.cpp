@@ -6,10 +6,14 @@ namespace mcb::sim {
 
 std::string_view to_string(RequestType type) {
   switch (type) {
-    case RequestType::kFixed: return "fixed";
-    case RequestType::kNonFixed: return "nonfixed";
-    case RequestType::kUnordered: return "unordered";
-    case RequestType::kFlexible: return "flexible";
+    case RequestType::kFixed:
+      return "fixed";
+    case RequestType::kNonFixed:
+      return "nonfixed";
+    case RequestType::kUnordered:
+      return "unordered";
+    case RequestType::kFlexible:
+      return "flexible";
   }
   return "?";
 }

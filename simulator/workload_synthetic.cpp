@@ -46,8 +46,8 @@ bool SyntheticSource::next(Job& job) {
   ++made_;
   t_ += arrivals_.exponential(spec_.rate);
   const double u = choices_.uniform();
-  const size_t i = static_cast<size_t>(
-      std::upper_bound(cumulative_.begin(), cumulative_.end(), u) - cumulative_.begin());
+  const size_t i = static_cast<size_t>(std::upper_bound(cumulative_.begin(), cumulative_.end(), u) -
+                                       cumulative_.begin());
   const MixChoice& c = spec_.choices[std::min(i, spec_.choices.size() - 1)];
   const size_t ci = std::min(i, spec_.choices.size() - 1);
 

@@ -25,7 +25,8 @@ std::string trace_path() {
 }
 
 std::vector<std::string> tables() {
-  if (fs::exists(kSource + "/calibration/das2/runtimes.csv")) return {kSource + "/calibration/das2"};
+  if (fs::exists(kSource + "/calibration/das2/runtimes.csv"))
+    return {kSource + "/calibration/das2"};
   const std::string ref = kSource + "/tests/fixtures/simulator/das2-study/";
   return {ref + "poisson_sim_service_times.csv", ref + "ensflow_sim_service_times.csv"};
 }
@@ -82,8 +83,20 @@ void BM_Synthetic(benchmark::State& state, const char* queue) {
 BENCHMARK_CAPTURE(BM_Das2Trace, fcfs, "fcfs")->Unit(benchmark::kMillisecond)->Iterations(3);
 BENCHMARK_CAPTURE(BM_Das2Trace, easy, "easy")->Unit(benchmark::kMillisecond)->Iterations(3);
 BENCHMARK_CAPTURE(BM_Das2Trace, cons, "cons")->Unit(benchmark::kMillisecond)->Iterations(3);
-BENCHMARK_CAPTURE(BM_Synthetic, fcfs, "fcfs")->Arg(100000)->Arg(1000000)->Unit(benchmark::kMillisecond)->Iterations(1);
-BENCHMARK_CAPTURE(BM_Synthetic, easy, "easy")->Arg(100000)->Arg(1000000)->Unit(benchmark::kMillisecond)->Iterations(1);
-BENCHMARK_CAPTURE(BM_Synthetic, cons, "cons")->Arg(100000)->Arg(1000000)->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK_CAPTURE(BM_Synthetic, fcfs, "fcfs")
+    ->Arg(100000)
+    ->Arg(1000000)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
+BENCHMARK_CAPTURE(BM_Synthetic, easy, "easy")
+    ->Arg(100000)
+    ->Arg(1000000)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
+BENCHMARK_CAPTURE(BM_Synthetic, cons, "cons")
+    ->Arg(100000)
+    ->Arg(1000000)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
 
 BENCHMARK_MAIN();

@@ -57,7 +57,8 @@ TEST(Conservative, ProtectsEveryJobEasyOnlyTheHead) {
   // it and job 3 waits until 102; conservative gave job 3 a reservation at 20 and keeps it.
   Scenario s;
   s.clusters = "1x4";
-  const std::vector<Spec> jobs = {{1, 0, {3}, 10}, {2, 1, {3}, 10}, {3, 1, {4}, 10}, {4, 2, {1}, 100}};
+  const std::vector<Spec> jobs = {
+      {1, 0, {3}, 10}, {2, 1, {3}, 10}, {3, 1, {4}, 10}, {4, 2, {1}, 100}};
   s.queue = "easy";
   const auto easy = simulate(s, jobs);
   EXPECT_EQ(easy.jobs.at(4).start, 2);
@@ -74,7 +75,8 @@ TEST(Conservative, CompressesThePlanWhenAJobEndsEarly) {
   Scenario s;
   s.clusters = "1x4";
   s.queue = "cons";
-  const auto run = simulate(s, {{1, 0, {4}, 10, -1, RequestType::kUnordered, {}, 100}, {2, 1, {4}, 5}});
+  const auto run =
+      simulate(s, {{1, 0, {4}, 10, -1, RequestType::kUnordered, {}, 100}, {2, 1, {4}, 5}});
   EXPECT_EQ(run.jobs.at(2).reserved, 100);
   EXPECT_EQ(run.jobs.at(2).start, 10);
 }
@@ -91,8 +93,14 @@ std::vector<Spec> random_jobs(std::uint64_t seed, int n, double load_rate, bool 
     const int part = 1 + static_cast<int>(rng.below(8));
     const double run = 1 + rng.exponential(1.0 / 100);
     const double requested = run * (1 + 3 * rng.uniform());
-    jobs.push_back({i, t, std::vector<int>(static_cast<size_t>(k), part), run,
-                    static_cast<int>(rng.below(4)), RequestType::kUnordered, {}, requested});
+    jobs.push_back({i,
+                    t,
+                    std::vector<int>(static_cast<size_t>(k), part),
+                    run,
+                    static_cast<int>(rng.below(4)),
+                    RequestType::kUnordered,
+                    {},
+                    requested});
   }
   return jobs;
 }

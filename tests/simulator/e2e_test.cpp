@@ -22,7 +22,8 @@ const std::string kRef = kFix + "/simulator/das2-study/";
 const std::string kTables = "--tables " + kRef + "poisson_sim_service_times.csv --tables " + kRef +
                             "ensflow_sim_service_times.csv";
 const std::string kExcerpt = kFix + "/traces/DAS2-fs1-2003-1-excerpt.swf";
-const std::string kFullTrace = std::string(MCB_SOURCE_DIR) + "/../shared/traces/DAS2-fs1-2003-1.swf";
+const std::string kFullTrace =
+    std::string(MCB_SOURCE_DIR) + "/../shared/traces/DAS2-fs1-2003-1.swf";
 
 std::string slurp(const std::string& path) {
   std::ifstream in(path);
@@ -40,7 +41,8 @@ class E2e : public ::testing::Test {
  protected:
   void SetUp() override {
     const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::temp_directory_path() / ("mcb_sim_e2e_" + std::to_string(::getpid()) + "_" + info->name());
+    dir_ = fs::temp_directory_path() /
+           ("mcb_sim_e2e_" + std::to_string(::getpid()) + "_" + info->name());
     fs::remove_all(dir_);
     fs::create_directories(dir_);
   }
@@ -80,7 +82,8 @@ std::vector<std::string> cells(const std::string& line) {
 }
 
 TEST_F(E2e, WritesJobsCsvAndSummaryJson) {
-  const auto r = run("--workload poisson " + kTables + " --utilization 0.5 --jobs 2000 --rule co --seed 9 --output " + out("o"));
+  const auto r = run("--workload poisson " + kTables +
+                     " --utilization 0.5 --jobs 2000 --rule co --seed 9 --output " + out("o"));
   ASSERT_EQ(r.code, 0) << r.err;
   const auto rows = lines(slurp(out("o/jobs.csv")));
   ASSERT_EQ(rows.size(), 2001u);
@@ -92,7 +95,8 @@ TEST_F(E2e, WritesJobsCsvAndSummaryJson) {
     ASSERT_EQ(c.size(), 18u) << rows[i];
     EXPECT_EQ(c[1], "poisson");
     EXPECT_DOUBLE_EQ(std::stod(c[5]), std::stod(c[3]) - std::stod(c[2])) << "wait = start - submit";
-    EXPECT_DOUBLE_EQ(std::stod(c[6]), std::stod(c[4]) - std::stod(c[2])) << "response = end - submit";
+    EXPECT_DOUBLE_EQ(std::stod(c[6]), std::stod(c[4]) - std::stod(c[2]))
+        << "response = end - submit";
     int used = 0, clusters = 0;
     std::stringstream parts(c[10]);
     std::string part;
@@ -110,7 +114,8 @@ TEST_F(E2e, WritesJobsCsvAndSummaryJson) {
   EXPECT_EQ(doc["config"]["warmup_jobs"], 200);
   EXPECT_TRUE(doc["env"].contains("revision"));
   EXPECT_EQ(doc["result"]["jobs"]["measured_completed"], 1800);
-  EXPECT_GE(doc["result"]["utilization"]["gross"].get<double>(), doc["result"]["utilization"]["net"].get<double>());
+  EXPECT_GE(doc["result"]["utilization"]["gross"].get<double>(),
+            doc["result"]["utilization"]["net"].get<double>());
   EXPECT_TRUE(doc["result"]["response"]["ci95"].is_array());
   for (const auto& e : fs::directory_iterator(out("o"))) {
     EXPECT_EQ(e.path().filename().string().find(".tmp"), std::string::npos) << e.path();
@@ -134,7 +139,8 @@ TEST_P(BadInput, ExitsWithTwoAndOneLineNamingIt) {
   ASSERT_FALSE(r.err.empty());
   EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "one line: " << r.err;
   EXPECT_EQ(r.err.rfind("mcb-sim: ", 0), 0u) << r.err;
-  for (const auto& s : GetParam().says) EXPECT_NE(r.err.find(s), std::string::npos) << "'" << s << "' in " << r.err;
+  for (const auto& s : GetParam().says)
+    EXPECT_NE(r.err.find(s), std::string::npos) << "'" << s << "' in " << r.err;
   EXPECT_FALSE(fs::exists(out("never"))) << "nothing written";
 }
 
@@ -150,23 +156,37 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"ZeroClusters", kSynth + "--clusters 0x32", {"--clusters", "'0x32'"}},
         BadCase{"NegativeClusterSize", kSynth + "--clusters 32,-4,32", {"--clusters", "-4"}},
         BadCase{"MalformedClusters", kSynth + "--clusters 32,abc", {"--clusters", "'32,abc'"}},
-        BadCase{"JobLargerThanSystem", kSynth + "--clusters 1x16", {"size 32", "larger than the system"}},
+        BadCase{"JobLargerThanSystem",
+                kSynth + "--clusters 1x16",
+                {"size 32", "larger than the system"}},
         BadCase{"NoSplitUnderRule", kSynth + "--rule no --clusters 4x16", {"--rule no", "size 32"}},
-        BadCase{"TableMissingASize", "--workload poisson --tables " + kFix + "/simulator/tables-missing --utilization 0.5",
-                {"--tables", "tables-missing/runtimes.csv", "total_size 32"}},
-        BadCase{"TableWithTwoProblems", "--workload poisson --tables " + kFix + "/simulator/tables-two-problems --utilization 0.5",
+        BadCase{
+            "TableMissingASize",
+            "--workload poisson --tables " + kFix + "/simulator/tables-missing --utilization 0.5",
+            {"--tables", "tables-missing/runtimes.csv", "total_size 32"}},
+        BadCase{"TableWithTwoProblems",
+                "--workload poisson --tables " + kFix +
+                    "/simulator/tables-two-problems --utilization 0.5",
                 {"problems 'large', 'small'", "--problem poisson=NAME"}},
-        BadCase{"TraceJobLargerThanSystem", "--trace " + kExcerpt + " --clusters 2x16 --rule co", {"excerpt.swf:", "needs 48 processors"}},
-        BadCase{"MalformedSwfLine", "--trace " + kFix + "/simulator/bad-line.swf --clusters 16", {"bad-line.swf:5:", "17 fields"}},
+        BadCase{"TraceJobLargerThanSystem",
+                "--trace " + kExcerpt + " --clusters 2x16 --rule co",
+                {"excerpt.swf:", "needs 48 processors"}},
+        BadCase{"MalformedSwfLine",
+                "--trace " + kFix + "/simulator/bad-line.swf --clusters 16",
+                {"bad-line.swf:5:", "17 fields"}},
         BadCase{"MissingTrace", "--trace " + kFix + "/nope.swf", {"--trace", "nope.swf"}},
-        BadCase{"NonNumericUtilization", "--workload poisson " + kTables + " --utilization abc",
+        BadCase{"NonNumericUtilization",
+                "--workload poisson " + kTables + " --utilization abc",
                 {"--utilization", "'abc'"}},
-        BadCase{"NegativeJobs", "--workload poisson " + kTables + " --utilization 0.5 --jobs -5",
+        BadCase{"NegativeJobs",
+                "--workload poisson " + kTables + " --utilization 0.5 --jobs -5",
                 {"--jobs", "'-5'"}},
         BadCase{"WarmupLeavesNothing", kSynth + "--warmup 100%", {"--warmup", "'100%'"}},
         BadCase{"UnknownOption", kSynth + "--bogus 1", {"bogus"}},
         BadCase{"NoTables", "--workload poisson --utilization 0.5", {"--tables"}},
-        BadCase{"UnknownMix", "--workload nosuchmix " + kTables + " --utilization 0.5", {"--workload", "'nosuchmix'"}}),
+        BadCase{"UnknownMix",
+                "--workload nosuchmix " + kTables + " --utilization 0.5",
+                {"--workload", "'nosuchmix'"}}),
     [](const ::testing::TestParamInfo<BadCase>& info) { return info.param.name; });
 
 TEST_F(E2e, MissingOutputIsAnError) {
@@ -176,7 +196,8 @@ TEST_F(E2e, MissingOutputIsAnError) {
 }
 
 TEST_F(E2e, SameSeedSameFiles) {
-  const std::string args = "--workload mixed " + kTables + " --utilization 0.6 --jobs 1500 --rule rco --policy ls --queue easy ";
+  const std::string args = "--workload mixed " + kTables +
+                           " --utilization 0.6 --jobs 1500 --rule rco --policy ls --queue easy ";
   ASSERT_EQ(run(args + "--output " + out("a")).code, 0);
   ASSERT_EQ(run(args + "--output " + out("b")).code, 0);
   EXPECT_EQ(slurp(out("a/jobs.csv")), slurp(out("b/jobs.csv")));
@@ -187,7 +208,8 @@ TEST_F(E2e, SameSeedSameFiles) {
 }
 
 TEST_F(E2e, ConfigFileGivesOptions) {
-  const auto r = run("--config " + kFix + "/simulator/sim.ini " + kTables + " --output " + out("c"));
+  const auto r =
+      run("--config " + kFix + "/simulator/sim.ini " + kTables + " --output " + out("c"));
   ASSERT_EQ(r.code, 0) << r.err;
   const auto doc = nlohmann::json::parse(slurp(out("c/summary.json")));
   EXPECT_EQ(doc["config"]["policy"][0], "lp");
@@ -227,8 +249,9 @@ void check_sweep(const std::string& csv, size_t curves, size_t per_curve) {
   }
 }
 
-const std::string kSweep = "--workload poisson " + kTables +
-                           " --utilization 0.3,0.6,1.3 --jobs 2500 --rule fco --policy gs,ls --replications 2 ";
+const std::string kSweep =
+    "--workload poisson " + kTables +
+    " --utilization 0.3,0.6,1.3 --jobs 2500 --rule fco --policy gs,ls --replications 2 ";
 
 TEST_F(E2e, SweepLocatesTheSaturationPoint) {
   const auto r = run(kSweep + "--output " + out("s"));
@@ -262,7 +285,8 @@ TEST_F(E2e, MpiRanksShareASweepWithTheSameResults) {
 }
 
 TEST_F(E2e, TraceExcerptWithEasyBackfilling) {
-  const auto r = run("--trace " + kExcerpt + " --clusters 64 --queue easy --warmup 0 --output " + out("t"));
+  const auto r =
+      run("--trace " + kExcerpt + " --clusters 64 --queue easy --warmup 0 --output " + out("t"));
   ASSERT_EQ(r.code, 0) << r.err;
   const auto rows = lines(slurp(out("t/jobs.csv")));
   const auto doc = nlohmann::json::parse(slurp(out("t/summary.json")));
@@ -272,7 +296,8 @@ TEST_F(E2e, TraceExcerptWithEasyBackfilling) {
   int reserved = 0;
   for (size_t i = 1; i < rows.size(); ++i) {
     const auto c = cells(rows[i]);
-    EXPECT_DOUBLE_EQ(std::stod(c[12]), std::stod(c[4]) - std::stod(c[3])) << "one cluster: runtime as recorded";
+    EXPECT_DOUBLE_EQ(std::stod(c[12]), std::stod(c[4]) - std::stod(c[3]))
+        << "one cluster: runtime as recorded";
     if (!c[15].empty()) {
       ++reserved;
       EXPECT_LE(std::stod(c[3]), std::stod(c[15]) + 1e-6) << "never after its reservation";
@@ -282,7 +307,8 @@ TEST_F(E2e, TraceExcerptWithEasyBackfilling) {
 }
 
 TEST_F(E2e, JobListWithExplicitComponents) {
-  const auto r = run("--trace " + kFix + "/simulator/joblist.csv " + kTables + " --warmup 0 --output " + out("l"));
+  const auto r = run("--trace " + kFix + "/simulator/joblist.csv " + kTables +
+                     " --warmup 0 --output " + out("l"));
   ASSERT_EQ(r.code, 0) << r.err;
   const auto rows = lines(slurp(out("l/jobs.csv")));
   ASSERT_EQ(rows.size(), 7u);
@@ -292,18 +318,22 @@ TEST_F(E2e, JobListWithExplicitComponents) {
   EXPECT_DOUBLE_EQ(std::stod(by_id["1"][12]), 766) << "Poisson 16 in 2 components";
   EXPECT_DOUBLE_EQ(std::stod(by_id["1"][13]), 649) << "net: Poisson 16 on one cluster";
   EXPECT_DOUBLE_EQ(std::stod(by_id["4"][12]), 1584) << "Ensflow 30 in 3 components";
-  const bool spread = by_id["5"][10].find(';') != std::string::npos;  // non-fixed: may share a cluster
-  EXPECT_DOUBLE_EQ(std::stod(by_id["5"][12]), spread ? 600 * 1.25 : 600) << "runtime x co-allocation factor when spread";
+  const bool spread =
+      by_id["5"][10].find(';') != std::string::npos;  // non-fixed: may share a cluster
+  EXPECT_DOUBLE_EQ(std::stod(by_id["5"][12]), spread ? 600 * 1.25 : 600)
+      << "runtime x co-allocation factor when spread";
   EXPECT_DOUBLE_EQ(std::stod(by_id["5"][13]), 600);
 }
 
 TEST_F(E2e, FullDas2TraceWithEasy) {
   if (!fs::exists(kFullTrace)) GTEST_SKIP() << "the full trace is not at " << kFullTrace;
-  const auto r = run("--trace " + kFullTrace + " --clusters 64 --queue easy --no-jobs-csv --output " + out("f"));
+  const auto r = run("--trace " + kFullTrace +
+                     " --clusters 64 --queue easy --no-jobs-csv --output " + out("f"));
   ASSERT_EQ(r.code, 0) << r.err;
   const auto doc = nlohmann::json::parse(slurp(out("f/summary.json")));
   std::uint64_t skipped = 0;
-  for (const auto& [why, n] : doc["config"]["workload"]["skipped"].items()) skipped += n.get<std::uint64_t>();
+  for (const auto& [why, n] : doc["config"]["workload"]["skipped"].items())
+    skipped += n.get<std::uint64_t>();
   EXPECT_EQ(doc["config"]["workload"]["jobs"].get<std::uint64_t>() + skipped, 40315u);
   EXPECT_EQ(doc["result"]["jobs"]["arrived"], doc["config"]["workload"]["jobs"]);
   EXPECT_FALSE(doc["result"]["saturated"].get<bool>());
@@ -313,8 +343,9 @@ TEST_F(E2e, FullDas2TraceWithEasy) {
 TEST_F(E2e, HelpListsTheOptions) {
   const auto r = run("--help");
   EXPECT_EQ(r.code, 0);
-  for (const char* o : {"--workload", "--trace", "--clusters", "--policy", "--placement", "--rule", "--queue",
-                        "--tables", "--output", "--seed", "--utilization", "--rate", "--warmup"}) {
+  for (const char* o :
+       {"--workload", "--trace", "--clusters", "--policy", "--placement", "--rule", "--queue",
+        "--tables", "--output", "--seed", "--utilization", "--rate", "--warmup"}) {
     EXPECT_NE(r.out.find(o), std::string::npos) << o;
   }
 }

@@ -44,7 +44,8 @@ std::map<Key, double> reference(const std::string& mix) {
 }
 
 PriceBook das2_book(const std::vector<std::string>& apps) {
-  const auto tables = RuntimeTables::load({kRef + "poisson_sim_service_times.csv", kRef + "ensflow_sim_service_times.csv"});
+  const auto tables = RuntimeTables::load(
+      {kRef + "poisson_sim_service_times.csv", kRef + "ensflow_sim_service_times.csv"});
   return tables.select(apps, {}, "", Statistic::kAvg);
 }
 
@@ -58,7 +59,8 @@ TEST_P(Mixes, RulesGiveThePapersShares) {
   for (const char* rule : {"no", "co", "rco", "fco"}) {
     std::map<Key, double> got;
     for (const auto& c : mix_choices(mix, parse_rule(rule), RequestType::kUnordered, m, 16)) {
-      got[{rule, mix.apps[static_cast<size_t>(c.app)].name, c.total, c.components}] += c.probability;
+      got[{rule, mix.apps[static_cast<size_t>(c.app)].name, c.total, c.components}] +=
+          c.probability;
     }
     double sum = 0;
     for (const auto& [key, p] : got) {
@@ -100,7 +102,8 @@ TEST_P(Mixes, GeneratedJobsMatchTheSharesWithinSamplingError) {
     Job job;
     double last = 0;
     while (source.next(job)) {
-      count[{rule, apps[static_cast<size_t>(job.app)], job.req.total, static_cast<int>(job.req.sizes.size())}] += 1;
+      count[{rule, apps[static_cast<size_t>(job.app)], job.req.total,
+             static_cast<int>(job.req.sizes.size())}] += 1;
       ASSERT_TRUE(job.price.table) << "every generated job is priced by the tables";
       for (int s : job.req.sizes) ASSERT_EQ(s, job.req.sizes.front()) << "components are equal";
       last = job.submit;
@@ -111,8 +114,8 @@ TEST_P(Mixes, GeneratedJobsMatchTheSharesWithinSamplingError) {
       if (std::get<0>(key) != rule) continue;
       const double f = (count.count(key) ? count.at(key) : 0.0) / kJobs;
       const double sigma = std::sqrt(p * (1 - p) / kJobs);
-      EXPECT_NEAR(f, p, 4 * sigma + 1e-4) << rule << " " << std::get<1>(key) << " "
-                                          << std::get<2>(key) << "/" << std::get<3>(key);
+      EXPECT_NEAR(f, p, 4 * sigma + 1e-4)
+          << rule << " " << std::get<1>(key) << " " << std::get<2>(key) << "/" << std::get<3>(key);
     }
   }
 }
@@ -134,7 +137,9 @@ TEST(Mix, SameSeedSameJobsOtherSeedOtherJobs) {
     SyntheticSource source(spec);
     std::ostringstream out;
     Job job;
-    while (source.next(job)) out << job.submit << ' ' << job.app << ' ' << job.req.total << ' ' << job.req.sizes.size() << '\n';
+    while (source.next(job))
+      out << job.submit << ' ' << job.app << ' ' << job.req.total << ' ' << job.req.sizes.size()
+          << '\n';
     return out.str();
   };
   EXPECT_EQ(draw(7), draw(7));
@@ -154,10 +159,13 @@ TEST(Mix, RulesLimitComponents) {
 
 TEST(Mix, ASizeNoSplitAllowsIsAnError) {
   // [no] on clusters of 16: Poisson's 32 can be neither one component nor split.
-  EXPECT_THROW(mix_choices(load_mix("poisson"), Rule::kNo, RequestType::kUnordered, parse_clusters("4x16"), 8),
+  EXPECT_THROW(mix_choices(load_mix("poisson"), Rule::kNo, RequestType::kUnordered,
+                           parse_clusters("4x16"), 8),
                UsageError);
-  EXPECT_THROW(mix_choices(load_mix("poisson"), Rule::kCo, RequestType::kUnordered, parse_clusters("1x16"), 8),
-               UsageError) << "larger than the system";
+  EXPECT_THROW(mix_choices(load_mix("poisson"), Rule::kCo, RequestType::kUnordered,
+                           parse_clusters("1x16"), 8),
+               UsageError)
+      << "larger than the system";
 }
 
 TEST(Mix, IniFileDefinesApplications) {
@@ -168,7 +176,8 @@ TEST(Mix, IniFileDefinesApplications) {
   EXPECT_DOUBLE_EQ(mix.apps[1].weight, 3);
   ASSERT_EQ(mix.apps[0].exclude.size(), 1u);
   EXPECT_EQ(mix.apps[0].exclude[0], std::make_pair(32, 4));
-  const auto choices = mix_choices(mix, Rule::kCo, RequestType::kUnordered, parse_clusters("4x32"), 16);
+  const auto choices =
+      mix_choices(mix, Rule::kCo, RequestType::kUnordered, parse_clusters("4x32"), 16);
   double ensflow = 0;
   for (const auto& c : choices) ensflow += c.app == 1 ? c.probability : 0;
   EXPECT_NEAR(ensflow, 0.75, 1e-12);

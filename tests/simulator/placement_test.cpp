@@ -8,7 +8,8 @@
 namespace mcb::sim {
 namespace {
 
-std::vector<int> place(const char* rule, const Request& r, std::vector<int> avail, bool* ok = nullptr) {
+std::vector<int> place(const char* rule, const Request& r, std::vector<int> avail,
+                       bool* ok = nullptr) {
   std::vector<int> out(avail.size(), -1);
   const bool fits = make_placement(rule)->place(r, avail, out);
   if (ok) *ok = fits;
@@ -73,8 +74,10 @@ TEST(Placement, BestFitTakesTheTightestClusterThatHolds) {
 
 TEST(Placement, FcmKeepsNonFixedComponentsOnClustersAlreadyUsed) {
   // WF spreads {6, 6} over clusters 1 and 2; FCM puts the second one beside the first.
-  EXPECT_EQ(place("wf", components({6, 6}, RequestType::kNonFixed), kIdle), (std::vector<int>{0, 6, 6, 0}));
-  EXPECT_EQ(place("fcm", components({6, 6}, RequestType::kNonFixed), kIdle), (std::vector<int>{0, 12, 0, 0}));
+  EXPECT_EQ(place("wf", components({6, 6}, RequestType::kNonFixed), kIdle),
+            (std::vector<int>{0, 6, 6, 0}));
+  EXPECT_EQ(place("fcm", components({6, 6}, RequestType::kNonFixed), kIdle),
+            (std::vector<int>{0, 12, 0, 0}));
 }
 
 TEST(Placement, FixedRequestsGoWhereTheySay) {

@@ -42,10 +42,8 @@ TEST(QueueRing, EnableFirstPutsAQueueAtTheFront) {
 TEST(GlobalScheduler, FcfsHeadBlocksJobsBehindIt) {
   // Cluster 0 is full, cluster 1 has 2 idle. Job 3 needs 3+3 and waits; job 4 (2 processors)
   // would fit now but FCFS keeps it behind the head.
-  const auto run = simulate(Scenario{}, {{1, 0, {4}, 10},
-                                      {2, 0, {2}, 10},
-                                      {3, 1, {3, 3}, 5},
-                                      {4, 1, {2}, 1}});
+  const auto run =
+      simulate(Scenario{}, {{1, 0, {4}, 10}, {2, 0, {2}, 10}, {3, 1, {3, 3}, 5}, {4, 1, {2}, 1}});
   EXPECT_EQ(run.jobs.at(3).start, 10);
   EXPECT_EQ(run.jobs.at(4).start, 15) << "after job 3 departs, 1+1 idle cannot hold 2";
 }
@@ -80,10 +78,8 @@ TEST(LocalSchedulers, OneJobPerQueuePerRound) {
   Scenario s;
   s.clusters = "2x2";
   s.policy = "ls";
-  const std::vector<Spec> jobs = {{1, 0, {2, 2}, 10, 0},
-                                  {2, 1, {1, 1}, 5, 0},
-                                  {3, 1, {1, 1}, 5, 0},
-                                  {4, 1, {1, 1}, 5, 1}};
+  const std::vector<Spec> jobs = {
+      {1, 0, {2, 2}, 10, 0}, {2, 1, {1, 1}, 5, 0}, {3, 1, {1, 1}, 5, 0}, {4, 1, {1, 1}, 5, 1}};
   const auto ls = simulate(s, jobs);
   EXPECT_EQ(ls.jobs.at(2).start, 10);
   EXPECT_EQ(ls.jobs.at(4).start, 10);
@@ -136,10 +132,8 @@ TEST(LocalPriority, GlobalQueueGoesFirstWhenBothAreEnabled) {
   Scenario s;
   s.clusters = "2x2";
   s.policy = "lp";
-  const auto run = simulate(s, {{1, 0, {2}, 10, 0},
-                                {2, 0, {1}, 20, 1},
-                                {3, 1, {2}, 5, 0},
-                                {4, 2, {1, 1}, 5, 1}});
+  const auto run = simulate(
+      s, {{1, 0, {2}, 10, 0}, {2, 0, {1}, 20, 1}, {3, 1, {2}, 5, 0}, {4, 2, {1, 1}, 5, 1}});
   EXPECT_EQ(run.jobs.at(4).start, 10);
   EXPECT_EQ(run.jobs.at(3).start, 15);
   EXPECT_EQ(run.jobs.at(4).queue, 2) << "the global queue follows the local ones";

@@ -60,8 +60,8 @@ class Capture final : public Observer {
  public:
   void on_start(const Job& job, const Sim&) override { order.push_back(job.id); }
   void on_departure(const Job& job, const Sim&) override {
-    jobs[job.id] = Outcome{job.submit,        job.start,   job.end,  job.first_reservation,
-                           job.service,       job.net_service, job.alloc, job.queue};
+    jobs[job.id] = Outcome{job.submit,  job.start,       job.end,   job.first_reservation,
+                           job.service, job.net_service, job.alloc, job.queue};
   }
   std::map<std::int64_t, Outcome> jobs;
   std::vector<std::int64_t> order;  // start order
@@ -81,8 +81,8 @@ inline Capture simulate(const Scenario& s, std::vector<Spec> jobs) {
   MachineSpec m = parse_clusters(s.clusters);
   if (!s.speeds.empty()) m.speeds = s.speeds;
   RunLimits limits;
-  Sim sim(m, make_policy(s.policy, m.clusters()), make_discipline(s.queue), make_placement(s.placement),
-          ServiceModel(s.coalloc, s.estimate), limits);
+  Sim sim(m, make_policy(s.policy, m.clusters()), make_discipline(s.queue),
+          make_placement(s.placement), ServiceModel(s.coalloc, s.estimate), limits);
   VectorSource source(std::move(jobs));
   Capture capture;
   sim.run(source, capture);

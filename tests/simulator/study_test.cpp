@@ -21,7 +21,9 @@ Options base(const std::string& mix = "poisson") {
   o.tables = {kRef + "poisson_sim_service_times.csv", kRef + "ensflow_sim_service_times.csv"};
   o.jobs = 6000;
   o.utilization = "0.5";
-  o.output = (std::filesystem::temp_directory_path() / ("mcb_sim_study_" + std::to_string(::getpid()))).string();
+  o.output =
+      (std::filesystem::temp_directory_path() / ("mcb_sim_study_" + std::to_string(::getpid())))
+          .string();
   return o;
 }
 
@@ -39,8 +41,10 @@ TEST(Utilization, GrossEqualsNetWithoutCoAllocation) {
     o.rule = "no";
     o.policy = policy;
     const auto s = run(o);
-    EXPECT_EQ(s["utilization"]["gross"].get<double>(), s["utilization"]["net"].get<double>()) << policy;
-    EXPECT_NEAR(s["utilization"]["net"].get<double>(), 0.5, 0.04) << policy << ": net follows the offered load";
+    EXPECT_EQ(s["utilization"]["gross"].get<double>(), s["utilization"]["net"].get<double>())
+        << policy;
+    EXPECT_NEAR(s["utilization"]["net"].get<double>(), 0.5, 0.04)
+        << policy << ": net follows the offered load";
   }
 }
 
@@ -118,7 +122,8 @@ TEST(Runs, WarmUpIsLeftOut) {
   int unmeasured = 0;
   std::istringstream in(csv);
   std::string line;
-  while (std::getline(in, line)) unmeasured += line.size() > 4 && line.compare(line.size() - 4, 4, ",0,0") == 0;
+  while (std::getline(in, line))
+    unmeasured += line.size() > 4 && line.compare(line.size() - 4, 4, ",0,0") == 0;
   EXPECT_EQ(unmeasured, 1000);
 }
 
@@ -161,7 +166,8 @@ TEST(Runs, ReplicationsUseDistinctSeeds) {
   const Study s = Study::build(o);
   EXPECT_EQ(s.seed_of(0), o.seed);
   EXPECT_NE(s.seed_of(1), s.seed_of(2));
-  EXPECT_NE(s.run_item(1, nullptr)["summary"]["response"]["mean"], s.run_item(2, nullptr)["summary"]["response"]["mean"]);
+  EXPECT_NE(s.run_item(1, nullptr)["summary"]["response"]["mean"],
+            s.run_item(2, nullptr)["summary"]["response"]["mean"]);
 }
 
 }  // namespace

@@ -1,8 +1,8 @@
 // The SWF reader and trace workloads: header oddities, unknown fields, malformed lines (named
 // by line number), submit order, jobs larger than the system, rule-based splitting.
+#include "simulator/swf.hpp"
 #include "common/errors.hpp"
 #include "simulator/policy.hpp"
-#include "simulator/swf.hpp"
 #include "simulator/trace_source.hpp"
 
 #include <gtest/gtest.h>
@@ -10,8 +10,8 @@
 #include <unistd.h>
 
 #include <filesystem>
-#include <functional>
 #include <fstream>
+#include <functional>
 #include <string>
 
 namespace mcb::sim {
@@ -22,7 +22,9 @@ const std::string kExcerpt = std::string(MCB_FIXTURES_DIR) + "/traces/DAS2-fs1-2
 class TempFile {
  public:
   TempFile(const std::string& name, const std::string& text)
-      : path_((std::filesystem::temp_directory_path() / ("mcb_sim_" + std::to_string(::getpid()) + "_" + name)).string()) {
+      : path_((std::filesystem::temp_directory_path() /
+               ("mcb_sim_" + std::to_string(::getpid()) + "_" + name))
+                  .string()) {
     std::ofstream(path_) << text;
   }
   ~TempFile() { std::filesystem::remove(path_); }
@@ -96,7 +98,9 @@ TEST(Swf, HeaderOdditiesAndUnknownFields) {
 }
 
 TEST(Swf, MalformedLinesAreNamedByLine) {
-  TempFile few("few.swf", "; MaxProcs: 8\n1 0 -1 10 2 -1 -1 2 20 -1 1 1 1 1 1 -1 -1 -1\n2 5 -1 10 2 -1 -1 2 20 -1 1 1 1 1 1 -1 -1\n");
+  TempFile few("few.swf",
+               "; MaxProcs: 8\n1 0 -1 10 2 -1 -1 2 20 -1 1 1 1 1 1 -1 -1 -1\n2 5 -1 10 2 -1 -1 2 "
+               "20 -1 1 1 1 1 1 -1 -1\n");
   const std::string e1 = error_of([&] { read_all(few.path()); });
   EXPECT_NE(e1.find(few.path() + ":3:"), std::string::npos) << e1;
   EXPECT_NE(e1.find("17 fields"), std::string::npos) << e1;
@@ -112,7 +116,8 @@ TEST(Swf, MalformedLinesAreNamedByLine) {
   TempFile fraction("fraction.swf", "1.5 0 -1 10 2 -1 -1 2 20 -1 1 1 1 1 1 -1 -1 -1\n");
   EXPECT_NE(error_of([&] { read_all(fraction.path()); }).find("field 1"), std::string::npos);
 
-  EXPECT_NE(error_of([] { SwfReader r("/nonexistent/x.swf"); }).find("cannot read"), std::string::npos);
+  EXPECT_NE(error_of([] { SwfReader r("/nonexistent/x.swf"); }).find("cannot read"),
+            std::string::npos);
 }
 
 TraceSpec spec_for(const std::string& path, const std::string& clusters, Rule rule = Rule::kNo) {
@@ -136,19 +141,23 @@ TEST(Trace, ScanCountsJobsAndSkipsUnknowns) {
   EXPECT_EQ(scan.jobs, 2u);
   EXPECT_EQ(scan.skipped.at("unknown runtime"), 1u);
   EXPECT_EQ(scan.skipped.at("unknown processors"), 1u);
-  EXPECT_DOUBLE_EQ(scan.runtime_work, 2 * 10 + 3 * 10) << "requested processors stand in for allocated";
+  EXPECT_DOUBLE_EQ(scan.runtime_work, 2 * 10 + 3 * 10)
+      << "requested processors stand in for allocated";
 }
 
 TEST(Trace, OutOfOrderAndOversizedJobsAreNamedByLine) {
   TempFile order("order.swf",
-                 "; header\n1 10 -1 10 2 -1 -1 2 20 -1 1 1 1 1 1 -1 -1 -1\n2 5 -1 10 2 -1 -1 2 20 -1 1 1 1 1 1 -1 -1 -1\n");
+                 "; header\n1 10 -1 10 2 -1 -1 2 20 -1 1 1 1 1 1 -1 -1 -1\n2 5 -1 10 2 -1 -1 2 20 "
+                 "-1 1 1 1 1 1 -1 -1 -1\n");
   const auto gs = make_policy("gs", 2);
   const auto wf = make_placement("wf");
-  const std::string e1 = error_of([&] { TraceSource::scan(spec_for(order.path(), "2x4"), *gs, *wf); });
+  const std::string e1 =
+      error_of([&] { TraceSource::scan(spec_for(order.path(), "2x4"), *gs, *wf); });
   EXPECT_NE(e1.find(order.path() + ":3:"), std::string::npos) << e1;
   EXPECT_NE(e1.find("submit order"), std::string::npos) << e1;
 
-  const std::string e2 = error_of([&] { TraceSource::scan(spec_for(kExcerpt, "2x16", Rule::kCo), *gs, *wf); });
+  const std::string e2 =
+      error_of([&] { TraceSource::scan(spec_for(kExcerpt, "2x16", Rule::kCo), *gs, *wf); });
   EXPECT_NE(e2.find("needs 48 processors; the system has 32"), std::string::npos) << e2;
   EXPECT_NE(e2.find(".swf:"), std::string::npos) << e2;
 

@@ -1,7 +1,7 @@
 // Runtime tables: the shipped DAS-2 tables, the reference shape, choosing problems and
 // systems, and malformed rows.
-#include "common/errors.hpp"
 #include "simulator/tables.hpp"
+#include "common/errors.hpp"
 
 #include <gtest/gtest.h>
 
@@ -30,8 +30,10 @@ std::string error_of(const std::function<void()>& f) {
 
 TEST(Tables, ShippedDas2TablesArePapersTables4And5) {
   if (!std::filesystem::exists(kDas2 + "/runtimes.csv")) GTEST_SKIP() << "no " << kDas2;
-  const auto book = RuntimeTables::load({kDas2}).select({"poisson", "ensflow"}, {}, "", Statistic::kAvg);
-  const auto ref = RuntimeTables::load({kRef + "poisson_sim_service_times.csv", kRef + "ensflow_sim_service_times.csv"})
+  const auto book =
+      RuntimeTables::load({kDas2}).select({"poisson", "ensflow"}, {}, "", Statistic::kAvg);
+  const auto ref = RuntimeTables::load({kRef + "poisson_sim_service_times.csv",
+                                        kRef + "ensflow_sim_service_times.csv"})
                        .select({"poisson", "ensflow"}, {}, "", Statistic::kAvg);
   int compared = 0;
   for (const char* app : {"poisson", "ensflow"}) {
@@ -57,8 +59,10 @@ TEST(Tables, StatisticChoosesTheColumn) {
   const auto max = tables.select({"poisson"}, {{"poisson", "small"}}, "", Statistic::kMax);
   EXPECT_DOUBLE_EQ(avg.price("poisson", 8, 1), 10);
   EXPECT_DOUBLE_EQ(max.price("poisson", 8, 1), 12);
-  EXPECT_NE(error_of([] { RuntimeTables::load({kRef + "poisson_sim_service_times.csv"}).select({"poisson"}, {}, "", Statistic::kMax); })
-                .find("--statistic"),
+  EXPECT_NE(error_of([] {
+              RuntimeTables::load({kRef + "poisson_sim_service_times.csv"})
+                  .select({"poisson"}, {}, "", Statistic::kMax);
+            }).find("--statistic"),
             std::string::npos)
       << "the reference shape has one time per row";
 }
@@ -68,19 +72,25 @@ TEST(Tables, SeveralProblemsMustBeChosen) {
   const std::string e = error_of([&] { tables.select({"poisson"}, {}, "", Statistic::kAvg); });
   EXPECT_NE(e.find("'large', 'small'"), std::string::npos) << e;
   EXPECT_NE(e.find("--problem poisson=NAME"), std::string::npos) << e;
-  EXPECT_NE(error_of([&] { tables.select({"poisson"}, {{"poisson", "huge"}}, "", Statistic::kAvg); }).find("'poisson=huge'"),
+  EXPECT_NE(error_of([&] {
+              tables.select({"poisson"}, {{"poisson", "huge"}}, "", Statistic::kAvg);
+            }).find("'poisson=huge'"),
             std::string::npos);
   EXPECT_NE(error_of([&] { tables.select({"ensflow"}, {}, "", Statistic::kAvg); }).find("--system"),
             std::string::npos)
       << "ensflow rows come from two systems";
   const auto chosen = tables.select({"ensflow"}, {}, "das2", Statistic::kAvg);
   EXPECT_DOUBLE_EQ(chosen.price("ensflow", 12, 1), 3485);
-  EXPECT_NE(error_of([&] { tables.select({"nbody"}, {}, "", Statistic::kAvg); }).find("no rows for app 'nbody'"),
+  EXPECT_NE(error_of([&] {
+              tables.select({"nbody"}, {}, "", Statistic::kAvg);
+            }).find("no rows for app 'nbody'"),
             std::string::npos);
 }
 
 TEST(Tables, MalformedRowsAreNamedByLine) {
-  const auto path = (std::filesystem::temp_directory_path() / ("mcb_sim_tab_" + std::to_string(::getpid()) + ".csv")).string();
+  const auto path = (std::filesystem::temp_directory_path() /
+                     ("mcb_sim_tab_" + std::to_string(::getpid()) + ".csv"))
+                        .string();
   std::ofstream(path) << "app,problem,total_size,components,system,n,min,avg,max,median,stddev\n"
                          "poisson,p,8,1,s,1,1,1,1,1,\n"
                          "poisson,p,8,two,s,1,1,1,1,1,\n";
@@ -88,7 +98,8 @@ TEST(Tables, MalformedRowsAreNamedByLine) {
   std::filesystem::remove(path);
   EXPECT_NE(e.find(path + ":3:"), std::string::npos) << e;
   EXPECT_NE(e.find("'two'"), std::string::npos) << e;
-  EXPECT_NE(error_of([] { RuntimeTables::load({"/nonexistent/dir"}); }).find("cannot read"), std::string::npos);
+  EXPECT_NE(error_of([] { RuntimeTables::load({"/nonexistent/dir"}); }).find("cannot read"),
+            std::string::npos);
 }
 
 }  // namespace
