@@ -84,16 +84,18 @@ void QgModel::invert(const double* q, double* psi) {
 
 void QgModel::apply_operator(const double* psi, double* q) const {
   const int g = p_.grid;
-  const double dx2 = p_.spacing() * p_.spacing();
+  const double inv_dx2 = 1 / (p_.spacing() * p_.spacing());
   const double f = p_.stretching();
-  auto at = [&](int i, int j) {
-    return (i < 0 || j < 0 || i >= g || j >= g) ? 0.0 : psi[static_cast<std::size_t>(j) * g + i];
-  };
+  const std::vector<double> zeros(static_cast<std::size_t>(g), 0.0);  // the walls' rows
   for (int j = 0; j < g; ++j) {
+    const double* row = psi + static_cast<std::size_t>(j) * g;
+    const double* south = j > 0 ? row - g : zeros.data();
+    const double* north = j + 1 < g ? row + g : zeros.data();
+    double* out = q + static_cast<std::size_t>(j) * g;
     for (int i = 0; i < g; ++i) {
-      const double c = at(i, j);
-      q[static_cast<std::size_t>(j) * g + i] =
-          (at(i + 1, j) + at(i - 1, j) + at(i, j + 1) + at(i, j - 1) - 4 * c) / dx2 - f * c;
+      const double west = i > 0 ? row[i - 1] : 0.0;
+      const double east = i + 1 < g ? row[i + 1] : 0.0;
+      out[i] = (west + east + south[i] + north[i] - 4 * row[i]) * inv_dx2 - f * row[i];
     }
   }
 }

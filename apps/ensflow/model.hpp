@@ -25,7 +25,7 @@ namespace mcb::ensflow {
 /// @brief Physical settings of the model, in SI units unless the name says otherwise.
 struct ModelParameters {
   int grid = 63;                       //!< interior points per side (G)
-  double basin_km = 2000;              //!< side of the square basin
+  double basin_km = 1000;              //!< side of the square basin
   double depth_m = 500;                //!< depth of the layer the wind drives
   double latitude_deg = -35;           //!< centre of the beta-plane (sets f0 and beta)
   double wind_stress = 0.1;            //!< peak zonal wind stress, N/m^2

@@ -12,26 +12,28 @@ namespace mcb::ensflow {
 
 struct EnsflowOptions {
   // The ensemble and the filter.
-  int members = 60;                  //!< --members M
-  int days = 20;                     //!< --days D
-  int analysis_every = 10;           //!< --analysis-every K (days)
-  long observations = 200;           //!< --observations: SSH observations per analysis
-  double obs_variance = 4e-4;        //!< --obs-variance: observation error variance, m^2
+  // Defaults are the experiment's own (ExperimentSettings).
+  int members = ExperimentSettings{}.members;                   //!< --members M
+  int days = ExperimentSettings{}.days;                         //!< --days D
+  int analysis_every = ExperimentSettings{}.analysis_every;     //!< --analysis-every K (days)
+  long observations = static_cast<long>(ExperimentSettings{}.observations);  //!< --observations
+  double obs_variance = ExperimentSettings{}.analysis.observation_variance;  //!< --obs-variance, m^2
   std::string filter = "stochastic"; //!< --filter stochastic|sqrt
-  double inflation = 1.0;            //!< --inflation: multiplicative, >= 1
-  double initial_spread = 0.1;       //!< --initial-spread: RMS SSH of initial departures, m
-  double initial_length = 150;       //!< --initial-length: their correlation length, km
-  int spinup_days = 120;             //!< --spinup-days
-  std::int64_t truth_seed = 1;       //!< --truth-seed
+  double inflation = ExperimentSettings{}.analysis.inflation;   //!< --inflation: multiplicative, >= 1
+  double initial_spread = ExperimentSettings{}.initial_spread_m;   //!< --initial-spread, m
+  double initial_length = ExperimentSettings{}.initial_length_km;  //!< --initial-length, km
+  int spinup_days = ExperimentSettings{}.spinup_days;           //!< --spinup-days
+  std::int64_t truth_seed = ExperimentSettings{}.truth_seed;    //!< --truth-seed
   bool no_free_run = false;          //!< --no-free-run
   // The model.
-  int grid = 63;                     //!< --grid G: interior points per side
-  double basin = 1000;               //!< --basin-size: km
-  double depth = 500;                //!< --depth: m
-  double latitude = -35;             //!< --latitude: degrees
-  double wind_stress = 0.1;          //!< --wind-stress: N/m^2
-  double deformation_radius = 0;     //!< --deformation-radius: km, 0 = barotropic
-  double drag_days = 100;            //!< --drag-days
+  // Defaults are the model's own (ModelParameters), so library users get the same basin.
+  int grid = ModelParameters{}.grid;                            //!< --grid G: points per side
+  double basin = ModelParameters{}.basin_km;                    //!< --basin-size: km
+  double depth = ModelParameters{}.depth_m;                     //!< --depth: m
+  double latitude = ModelParameters{}.latitude_deg;             //!< --latitude: degrees
+  double wind_stress = ModelParameters{}.wind_stress;           //!< --wind-stress: N/m^2
+  double deformation_radius = ModelParameters{}.deformation_radius_km;  //!< --deformation-radius: km
+  double drag_days = ModelParameters{}.drag_days;               //!< --drag-days
   std::string viscosity = "auto";    //!< --viscosity A|auto (m^2/s)
   std::string steps_per_day = "auto";  //!< --steps-per-day K|auto
   harness::RunOptions run;
