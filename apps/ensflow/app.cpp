@@ -8,11 +8,13 @@
 #include "harness/counters.hpp"
 #include "harness/mpi_program.hpp"
 #include "harness/record.hpp"
+#include "harness/wide_area.hpp"
 
 #include <unistd.h>
 
 #include <cstdio>
 #include <iostream>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 
@@ -24,7 +26,8 @@ using nlohmann::json;
 constexpr const char* kProgram = "mcb-ensflow";
 constexpr const char* kFigureUnit = "member-days/s";
 
-json config_json(const EnsflowConfig& c, const harness::ClusterMap& map, int ranks) {
+json config_json(const EnsflowConfig& c, const harness::ClusterMap& map, int ranks,
+                 const harness::WideArea* wide) {
   const EnsflowOptions& o = c.options;
   const ExperimentSettings& s = c.settings;
   const ModelParameters& m = s.model;
@@ -35,10 +38,11 @@ json config_json(const EnsflowConfig& c, const harness::ClusterMap& map, int ran
           {"clusters", map.clusters()},
           {"cluster_map", map.as_vector()},
           {"cluster_names", names},
-          {"system", o.run.system.empty() ? "local" : o.run.system},
+          {"system", harness::system_label(o.run, wide)},
           {"seed", s.seed},
           {"truth_seed", s.truth_seed},
-          {"wan", nullptr},
+          {"wan", wide ? wide->wan_json() : json(nullptr)},
+          {"relay", wide ? wide->relay_json() : json(nullptr)},
           {"members", s.members},
           {"members_per_process", s.members / ranks},
           {"days", s.days},
@@ -100,7 +104,8 @@ json phase_json(const PhaseTimes& t, const harness::InstrumentedComm& comm) {
 }
 
 void print_summary(const EnsflowConfig& config, const harness::ClusterMap& map, int ranks,
-                   const ExperimentOutcome& outcome, const json& result, const std::string& run_id) {
+                   const harness::WideArea* wide, const json& record, const ExperimentOutcome& outcome,
+                   const json& result, const std::string& run_id) {
   const ExperimentSettings& s = config.settings;
   std::printf("%s: %d members x %d days on a %dx%d grid (%s), %d processes on %d cluster(s), "
               "%s EnKF, %zu observations every %d days\n",
@@ -108,6 +113,10 @@ void print_summary(const EnsflowConfig& config, const harness::ClusterMap& map, 
               s.model.deformation_radius_km > 0 ? "1.5-layer QG" : "barotropic", ranks,
               map.clusters(), filter_name(s.analysis.filter).c_str(), s.observations,
               s.analysis_every);
+  if (wide) {
+    std::printf("  wide area: %s%s\n", record["config"]["system"].get<std::string>().c_str(),
+                wide->relays() ? " (inter-cluster messages through the gateway ranks)" : "");
+  }
   for (const auto& p : outcome.points) {
     if (p.kind != "analysis") continue;
     double f = 0, fs = 0, free = -1;
@@ -174,22 +183,26 @@ int run_program(int argc, char** argv) {
         return harness::ClusterMap::blocks(size, clusters);
       });
     });
+    // Emulated links and/or the gateway relay between clusters; nullptr when not asked for.
+    std::shared_ptr<harness::WideArea> wide;
+    harness::collective_check(world, [&] { wide = harness::WideArea::create(world, config.options.run, *map); });
 
     const EnsflowOptions& o = config.options;
     const ExperimentSettings& s = config.settings;
     const std::string run_id = o.run.run_id.empty() ? harness::default_run_id("ensflow") : o.run.run_id;
     const json env = harness::mpi_environment(world, argc, argv);
     json record = base_record(config, run_id);
-    record["config"] = config_json(config, *map, size);
+    record["config"] = config_json(config, *map, size, wide.get());
     record["env"] = env;
 
     harness::Counters counters(harness::split_events(o.run.counters));
     std::optional<harness::InstrumentedComm> comm;
     ExperimentOutcome outcome;
     const std::string failure = harness::collective_try(world, [&] {
-      comm.emplace(world, *map, channel_names(), true);
+      comm.emplace(world, *map, channel_names(), true, wide);
       outcome = run_experiment(s, *comm, &counters);
     });
+    if (wide) wide->finish();  // the analyses' messages are all in: stop the relay
     if (!failure.empty()) {
       if (root) {
         record["status"] = "failed";
@@ -272,7 +285,7 @@ int run_program(int argc, char** argv) {
     if (!counters.available()) record["counters_reason"] = counters.reason();
     harness::write_record(o.run.output, record);
 
-    if (!o.run.quiet) print_summary(config, *map, size, outcome, result, run_id);
+    if (!o.run.quiet) print_summary(config, *map, size, wide.get(), record, outcome, result, run_id);
     std::printf("%s  figure of merit %.4g %s (ensemble members advanced one day per second)%s%s\n",
                 verdict.valid ? "VALID" : "INVALID", figure, kFigureUnit, verdict.valid ? "" : ": ",
                 verdict.reason.c_str());

@@ -6,9 +6,10 @@
 namespace mcb::ensflow {
 namespace {
 
-// Tags keep the two collectives apart if a program ever interleaves them.
-constexpr int kAllgatherTag = 3100;
-constexpr int kAlltoallTag = 3200;
+// Tags keep the two collectives apart if a program ever interleaves them. Small: the gateway
+// relay encodes tag * ranks + source within MPI's tag range.
+constexpr int kAllgatherTag = 11;
+constexpr int kAlltoallTag = 12;
 
 }  // namespace
 

@@ -153,6 +153,21 @@ TEST(EnsflowProgram, EveryProcessCountReportsTheSameErrors) {
   }
 }
 
+TEST(EnsflowProgram, AnEmulatedWideAreaIsRecordedAndLeavesTheResultUnchanged) {
+  TempDir dir;
+  const json local = run_one(4, "--clusters 2 --quiet", dir / "local.jsonl");
+  const json wan = run_one(4, "--clusters 2 --quiet --wan-latency 2ms --wan-bandwidth 100Mbit/s",
+                           dir / "wan.jsonl");
+  EXPECT_TRUE(local["config"]["wan"].is_null());
+  EXPECT_EQ(local["config"]["system"], "local");
+  ASSERT_TRUE(wan["config"]["wan"].is_object());
+  EXPECT_EQ(wan["config"]["wan"]["latency"], 0.002);
+  EXPECT_EQ(wan["config"]["system"], "emulated-100Mbit-2ms");
+  EXPECT_EQ(wan["status"], "valid");
+  EXPECT_EQ(wan["result"]["diagnostics"], local["result"]["diagnostics"]);
+  EXPECT_EQ(wan["ranks"][0]["channels"]["transpose"]["sent"], local["ranks"][0]["channels"]["transpose"]["sent"]);
+}
+
 TEST(EnsflowProgram, WithoutTheFreeRunTheVerdictChecksTheAnalysesOnly) {
   TempDir dir;
   const json rec = run_one(2, "--no-free-run --quiet", dir / "runs.jsonl");
