@@ -14,7 +14,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <deque>
+#include <list>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -109,11 +109,12 @@ class InstrumentedComm {
     std::vector<int> recv_peers_;
     std::vector<std::size_t> recv_slots_;  // index into requests_ of each receive
     bool any_inter_ = false;
-    // Wide area only (empty otherwise). Deques: buffers stay put while MPI uses them.
+    // Wide area only, and empty otherwise: an empty list allocates nothing, and a list's
+    // elements stay put while MPI reads or writes them.
     bool wide_ = false;                           // holds an emulated or relayed message
-    std::deque<std::int64_t> stamps_;             // arrival times sent and received
+    std::list<std::int64_t> stamps_;              // arrival times sent and received
     std::vector<std::pair<std::size_t, const std::int64_t*>> arrivals_;  // received: slot, time
-    std::deque<std::vector<char>> staging_;       // relayed messages with their headers
+    std::list<std::vector<char>> staging_;        // relayed messages with their headers
   };
   void post_send(int channel, Batch& batch, const void* buffer, std::size_t bytes, int dest,
                  int tag);

@@ -32,9 +32,12 @@ class LinkClock {
   /// @brief Nanoseconds on the host's monotonic clock, the same in every process of the host.
   static std::int64_t now();
 
-  /// @brief Returns once now() >= @p t: sleeps while far from it and watches the clock for the
-  /// last few tens of microseconds, so the wake-up comes on time.
+  /// @brief Sleeps until now() >= @p t.
   static void wait_until(std::int64_t t);
+
+  /// @brief Asks for prompt wake-ups for the calling thread: timer slack of 1 ns and short
+  /// scheduler time slices. The constructor does it for the thread that builds the clock.
+  static void make_wakeups_prompt();
 
   /// @brief Sleeps about @p ns (a poll interval), giving the processor away meanwhile.
   static void sleep_for(std::int64_t ns);

@@ -1,7 +1,5 @@
 #include "harness/relay.hpp"
 
-#include <sys/prctl.h>
-
 #include <algorithm>
 #include <chrono>
 #include <climits>
@@ -101,7 +99,7 @@ void RelayService::post_recv(void* buffer, std::size_t bytes, int source, int ta
 }
 
 void RelayService::serve() {
-  ::prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+  LinkClock::make_wakeups_prompt();
   struct Outgoing {
     std::vector<char> data;
     MPI_Request request = MPI_REQUEST_NULL;
