@@ -1,0 +1,232 @@
+#include "jobscripts/campaign.hpp"
+
+#include "common/cli.hpp"
+#include "common/errors.hpp"
+#include "jobscripts/app_options.hpp"
+#include "jobscripts/batch.hpp"
+#include "jobscripts/campaign_folder.hpp"
+#include "jobscripts/expansion.hpp"
+#include "jobscripts/local_executor.hpp"
+#include "jobscripts/record_book.hpp"
+#include "jobscripts/shell.hpp"
+#include "jobscripts/spec.hpp"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <iomanip>
+#include <iostream>
+#include <set>
+
+namespace mcb::campaign {
+namespace {
+
+namespace po = boost::program_options;
+constexpr const char* kProgram = "mcb-campaign";
+
+const std::set<std::string>& commands() {
+  static const std::set<std::string> names = {"dry-run", "run", "scripts", "status", "collect"};
+  return names;
+}
+
+constexpr const char* kUsage =
+    "mcb-campaign COMMAND SPEC [options]\n\n"
+    "Commands:\n"
+    "  dry-run   expand SPEC and print every run with its id; invalid combinations with why\n"
+    "  run       run the campaign with its executor: local runs now; slurm and pbs write a\n"
+    "            jobscript per run (or group) and submit it. Runs that already have a record\n"
+    "            are skipped, so running it again goes on where it stopped\n"
+    "  scripts   write the slurm or pbs jobscripts without submitting them\n"
+    "  status    where each run stands (recorded, queued, not started) and the failures\n"
+    "  collect   gather the records of finished batch jobs into the campaign folder, record a\n"
+    "            failure for each run whose job ended without one, print the summary\n\n"
+    "SPEC is the campaign file (jobscripts/README.md describes it)";
+
+struct Options {
+  std::string folder;
+  std::string executor;
+  bool json = false;
+  bool retry_failed = false;
+  bool wait = false;
+  std::string wait_limit;
+  std::string poll = "2s";
+  std::string progress = "auto";
+};
+
+void print_dry_run(const CampaignSpec& spec, const Plan& plan, std::ostream& out) {
+  std::size_t valid = plan.configurations.size() - plan.invalid_count();
+  out << "campaign " << spec.name << ": app " << spec.app << " (" << spec.binary << "), executor "
+      << spec.executor << ", folder " << spec.folder << "\n"
+      << plan.configurations.size() << " configuration(s), " << plan.invalid_count() << " invalid ("
+      << (spec.on_invalid == OnInvalid::skip ? "skipped" : "refused") << "), " << valid << " x "
+      << spec.repetitions << " repetition(s) = " << plan.runs.size() << " run(s), timeout "
+      << static_cast<long>(spec.timeout) << " s each\n";
+  if (plan.invalid_count() > 0) {
+    out << "\ninvalid combinations:\n";
+    for (const Configuration& c : plan.configurations) {
+      if (c.invalid.empty()) continue;
+      std::string values;
+      for (const auto& [k, v] : c.values) {
+        values += values.empty() ? "" : " ";
+        values += k + "=" + display_word(v);
+      }
+      out << "  #" << c.index << " " << values << ": " << c.invalid << "\n";
+    }
+  }
+  out << "\nruns (in the order they run):\n";
+  std::size_t width = 0;
+  for (const PlannedRun& r : plan.runs) width = std::max(width, r.id.size());
+  for (const PlannedRun& r : plan.runs) {
+    const Configuration& c = plan.of(r);
+    out << "  " << std::left << std::setw(static_cast<int>(width)) << r.id << std::right
+        << "  ranks " << c.ranks << ", clusters " << c.clusters << ":";
+    if (c.app_args.empty()) out << " (application defaults)";
+    for (const std::string& a : c.app_args) out << " " << display_word(a);
+    out << "\n";
+  }
+  out.flush();
+}
+
+// Whether an executor holds the folder's lock now, and its pid.
+std::string running_executor(const CampaignFolder& folder) {
+  const int fd = ::open(folder.lock_file().c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return "";
+  std::string pid;
+  if (::flock(fd, LOCK_SH | LOCK_NB) != 0) {
+    char buf[32] = {};
+    [[maybe_unused]] ssize_t n = ::pread(fd, buf, sizeof buf - 1, 0);
+    const std::string text(buf);
+    pid = text.empty() ? std::string("?") : text.substr(0, text.find('\n'));
+  }
+  ::close(fd);
+  return pid;
+}
+
+int local_status(const CampaignSpec& spec, const Plan& plan, std::ostream& out) {
+  const CampaignFolder folder{spec.folder};
+  if (!std::filesystem::exists(folder.root)) {
+    out << "campaign " << spec.name << ": not started (no folder " << folder.root << ")\n";
+    return 0;
+  }
+  const std::string pid = running_executor(folder);
+  out << "campaign " << spec.name << " (local): "
+      << (pid.empty() ? "no executor running" : "running (mcb-campaign pid " + pid + ")") << "\n";
+  print_summary(out, spec, tally(plan, RecordBook::read(folder.records())), folder);
+  return 0;
+}
+
+double seconds_option(const std::string& name, const std::string& value) {
+  try {
+    const double s = parse_seconds(value);
+    if (s <= 0) throw std::invalid_argument("must be positive");
+    return s;
+  } catch (const std::invalid_argument& e) {
+    throw UsageError("--" + name + ": '" + value + "': " + e.what());
+  }
+}
+
+int body(int argc, char** argv) {
+  if (argc < 2)
+    throw UsageError("missing COMMAND (dry-run, run, scripts, status, collect); see --help");
+  const std::string command = argv[1];
+  if (command == "--help" || command == "-h" || command == "help") {
+    std::cout << "Usage: " << kUsage << "\n\nOptions:\n"
+              << "  --folder DIR           campaign folder (default: the spec's 'folder', else\n"
+              << "                         campaigns/<name> beside the spec)\n"
+              << "  --executor NAME        local, slurm or pbs instead of the spec's\n"
+              << "  --json                 dry-run: print the plan as JSON\n"
+              << "  --retry-failed         run: run again the runs recorded as failed\n"
+              << "  --wait                 collect: wait until no job of the campaign is queued\n"
+              << "  --wait-limit DURATION  collect --wait: give up after this long (exit 1)\n"
+              << "  --poll DURATION        collect --wait: queue polling interval (default 2s)\n"
+              << "  --progress auto|live|lines  run (local): redraw one line, or a line per run\n"
+              << "  --config FILE          these options from an INI file\n";
+    return 0;
+  }
+  if (!commands().count(command)) {
+    throw UsageError("'" + command + "' is not a command (dry-run, run, scripts, status, collect)");
+  }
+  if (argc < 3 || argv[2][0] == '-') throw UsageError(command + ": missing the campaign SPEC file");
+  const std::string spec_path = argv[2];
+
+  Options o;
+  po::options_description desc("mcb-campaign options");
+  desc.add_options()("folder", po::value(&o.folder)->value_name("DIR"), "campaign folder")(
+      "executor", po::value(&o.executor)->value_name("NAME"), "local, slurm or pbs")(
+      "json", po::bool_switch(&o.json), "dry-run: the plan as JSON")(
+      "retry-failed", po::bool_switch(&o.retry_failed), "run: run failed runs again")(
+      "wait", po::bool_switch(&o.wait), "collect: wait for the queue to empty")(
+      "wait-limit", po::value(&o.wait_limit)->value_name("DURATION"), "collect --wait: limit")(
+      "poll", po::value(&o.poll)->value_name("DURATION"), "collect --wait: polling interval")(
+      "progress", po::value(&o.progress)->value_name("auto|live|lines"), "run: progress display");
+  std::vector<const char*> rest{argv[0]};
+  for (int i = 3; i < argc; ++i) rest.push_back(argv[i]);
+  const auto parsed = cli::parse(static_cast<int>(rest.size()), rest.data(), desc, kUsage);
+  if (parsed.help_printed) return 0;
+  if (o.progress != "auto" && o.progress != "live" && o.progress != "lines") {
+    throw UsageError("--progress: '" + o.progress + "' is not one of auto, live, lines");
+  }
+  BatchOptions batch;
+  batch.wait = o.wait;
+  batch.poll_seconds = seconds_option("poll", o.poll);
+  if (!o.wait_limit.empty()) batch.wait_limit = seconds_option("wait-limit", o.wait_limit);
+  batch.retry_failed = o.retry_failed;
+
+  const CampaignSpec spec = load_spec(spec_path, {o.folder, o.executor});
+  AppOptions app_options;
+  try {
+    app_options = AppOptions::query(spec.binary);
+  } catch (const std::runtime_error& e) {
+    const bool named = spec.where("", "binary") != spec.file.path;
+    throw UsageError(spec.where("", named ? "binary" : "app") + ": binary: " + e.what());
+  }
+  const Plan plan = expand(spec, app_options);
+  const std::string refused = refusal(spec, plan);
+
+  if (command == "dry-run") {
+    if (o.json) {
+      std::cout << plan.to_json(spec).dump(1) << std::endl;
+    } else {
+      print_dry_run(spec, plan, std::cout);
+    }
+    if (!refused.empty()) throw UsageError(refused);
+    return 0;
+  }
+  if (!refused.empty() && (command == "run" || command == "scripts")) throw UsageError(refused);
+
+  if (spec.executor == "local") {
+    if (command == "scripts") {
+      throw UsageError(spec.where("", "executor") +
+                       ": executor: 'local' writes no jobscripts "
+                       "(scripts is for slurm and pbs)");
+    }
+    if (command == "run") {
+      LocalRunOptions local;
+      local.retry_failed = o.retry_failed;
+      local.live_progress = o.progress == "live" || (o.progress == "auto" && ::isatty(1));
+      return run_local(spec, plan, local, std::cout);
+    }
+    if (command == "status") return local_status(spec, plan, std::cout);
+    const CampaignFolder folder{spec.folder};
+    const Tally t = tally(plan, RecordBook::read(folder.records()));
+    print_summary(std::cout, spec, t, folder);
+    return t.invalid + t.failed + t.missing == 0 ? 0 : 1;
+  }
+  if (command == "run" || command == "scripts") {
+    batch.submit = command == "run";
+    return submit_campaign(spec, plan, batch, std::cout);
+  }
+  if (command == "status") return batch_status(spec, plan, std::cout);
+  return collect_campaign(spec, plan, batch, std::cout);
+}
+
+}  // namespace
+
+int run_program(int argc, char** argv) {
+  return cli::run(kProgram, [&] { return body(argc, argv); });
+}
+
+}  // namespace mcb::campaign
