@@ -27,7 +27,7 @@ skip() { echo "slurm-local: cannot start a local Slurm: $*" >&2; exit "$kCannotR
 check_machine() {
   [ "$(id -u)" -eq 0 ] || skip "needs root (slurmd starts jobs as the submitting user)"
   local tool
-  for tool in slurmctld slurmd munged sbatch squeue scontrol srun sinfo ss; do
+  for tool in slurmctld slurmd munged sbatch squeue scontrol srun sinfo; do
     command -v "$tool" >/dev/null 2>&1 || skip "'$tool' is not installed"
   done
   local plugins=/usr/lib/x86_64-linux-gnu/slurm-wlm
@@ -40,7 +40,10 @@ check_machine() {
 free_port_base() {
   local count=$1 tries=0 base p busy
   local used
-  used="$(ss -Htan | awk '{print $4}' | sed 's/.*://' | sort -u)"
+  # Ports in use, from the kernel's socket tables (local address "IP:PORT", port in hex).
+  used="$(for table in /proc/net/tcp /proc/net/tcp6; do [ -r "$table" ] && tail -n +2 "$table"; done |
+          awk '{ sub(/.*:/, "", $2); print $2 }' | sort -u |
+          while read -r hex; do echo $((16#$hex)); done)"
   while [ $tries -lt 50 ]; do
     base=$(( 20000 + (RANDOM * 32768 + RANDOM) % 30000 ))
     busy=0
