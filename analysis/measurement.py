@@ -242,7 +242,7 @@ def add_fig10(cal, args, out, procs, setups, rc, problems, sync, label, note):
     setup = candidates[-1]
     directions = rc[(rc["problem"] == problem) & (rc["system"] == setup[0]) &
                     (rc["components"] == setup[1]) & (rc["direction"] != "total")]
-    if not len(directions):
+    if not len(directions) or not (directions["avg"].fillna(0) > 0).any():
         out.skip("fig10-rank-comm-directions", f"no per-direction times for "
                  f"{setups.label(setup)} at grid {problem}")
         return

@@ -1,40 +1,217 @@
 #!/usr/bin/env bash
-# The main job on this machine: a small Poisson measurement on one and two clusters mapped
-# onto this machine, each run verifying itself and appending its record, then a summary.
+# The main job: measure -> calibrate -> simulate -> report, on this machine.
+#   1. measure    a demo campaign: Poisson and Ensflow at a few sizes on 1, 2 and 4 clusters
+#                 emulated on this host (wide-area links of 1 ms and 100 Mbit/s), repeated for
+#                 min/avg/max; every run verifies itself and appends its record
+#   2. calibrate  the records into runtime and communication tables (mcb-calibrate)
+#   3. simulate   GS/LS/LP under [no]/[co]/[rco]/[fco] for three job mixes, with the tables just
+#                 measured and with the DAS-2 paper's tables (calibration/das2) (mcb-sim)
+#   4. analyse    the paper's tables and figures from both (analysis/)
+#   5. report     results/main/report/report.html and report.md
+# Options: --das2 runs only the DAS-2 replay (scripts/das2-replay.sh). MCB_MAIN_SIZE=tiny makes
+# every stage small (the end-to-end test); MCB_RESULTS_DIR moves the results.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-build="${MCB_BUILD_DIR:-$root/build}"
-out="${MCB_RESULTS_DIR:-$root/results/main}"
-source "$root/scripts/mpi-env.sh"
-mkdir -p "$out"
-records="$out/runs.jsonl"
-poisson="$build/bin/mcb-poisson"
+build="$(cd "${MCB_BUILD_DIR:-$root/build}" 2>/dev/null && pwd || echo "${MCB_BUILD_DIR:-$root/build}")"
+export MCB_BUILD_DIR="$build"
 
-echo "main job: Poisson, process grid 2x2, 1 and 2 clusters, records in $records"
-failed=0
-for grid in 32 64 96; do
-  for clusters in 1 2; do
-    for sync in "" "--sync"; do
-      printf '  grid %3d  clusters %d  %-8s ' "$grid" "$clusters" "${sync:-nosync}"
-      if ! mpirun -np 4 "$poisson" --grid "$grid" --procs 2x2 --clusters "$clusters" $sync \
-           --campaign main --quiet --output "$records"; then
-        failed=$((failed + 1))
-      fi
-    done
-  done
+if [ "${1:-}" = "--das2" ]; then
+  shift
+  exec "$root/scripts/das2-replay.sh" "$@"
+fi
+if [ $# -gt 0 ]; then
+  echo "main-job: unknown argument '$1' (use --das2, or none)" >&2
+  exit 2
+fi
+
+out="${MCB_RESULTS_DIR:-$root/results/main}"
+case "$out" in /*) ;; *) out="$PWD/$out" ;; esac
+size="${MCB_MAIN_SIZE:-demo}"
+python=/usr/bin/python3   # Debian's, with python3-matplotlib and python3-pandas (analysis/README.md)
+source "$root/scripts/mpi-env.sh"
+
+# --- what the demo measures ---------------------------------------------------------------
+# Sized for a 2-core machine: at most 4 processes per run. Poisson: the appendix study on the
+# process grid 4x1 (grid sizes x 1/2/4 clusters x synchronized or not) and the service times the
+# simulator needs at one grid size (1, 2 and 4 processes). Ensflow: 1, 2 and 4 processes, split
+# into the equal components each allows. Sizes 1/2/4 on clusters of 4 processors are the
+# paper's 8/16/32 on clusters of 32, scaled down by eight.
+wan=(1ms 100Mbit/s)
+case "$size" in
+  demo)
+    reps=3; p_grids="16 24 32"; p_sim_grid=32
+    e_options="members = 12
+days = 4
+analysis-every = 2
+grid = 63
+spinup-days = 20"
+    e_problem="m12-d4-g63"
+    export MCB_SIM_JOBS="${MCB_SIM_JOBS:-10000}" MCB_SIM_UTILIZATION="${MCB_SIM_UTILIZATION:-0.2:0.96:0.04}"
+    ;;
+  tiny)
+    reps=2; p_grids="16"; p_sim_grid=16
+    e_options="members = 4
+days = 2
+analysis-every = 1
+grid = 15
+spinup-days = 2"
+    e_problem="m4-d2-g15"
+    export MCB_SIM_JOBS="${MCB_SIM_JOBS:-1500}" MCB_SIM_UTILIZATION="${MCB_SIM_UTILIZATION:-0.3:0.9:0.2}"
+    ;;
+  *) echo "main-job: MCB_MAIN_SIZE='$size' is not demo or tiny" >&2; exit 2 ;;
+esac
+p_appendix_procs=4x1
+p_size_procs="1x1 2x1"
+p_sizes="1 2 4"
+e_sizes=("1:1" "2:1 2" "4:1 2 4")
+sim_clusters=4x4
+
+for program in mcb-campaign mcb-poisson mcb-ensflow mcb-calibrate mcb-sim; do
+  [ -x "$build/bin/$program" ] || { echo "main-job: $build/bin/$program is not built" >&2; exit 1; }
+done
+"$python" -c "import matplotlib, pandas" 2>/dev/null ||
+  { echo "main-job: $python lacks matplotlib or pandas (apt-get install python3-matplotlib python3-pandas)" >&2; exit 1; }
+
+if [ -e "$out" ]; then rm -rf "$out.previous"; mv "$out" "$out.previous"; fi
+mkdir -p "$out/specs" "$out/mixes"
+start=$SECONDS
+declare -A took
+stage() {  # stage NUMBER NAME TEXT
+  printf '\n[%s/5 %s, %ds] %s\n' "$1" "$2" "$((SECONDS - start))" "$3"
+}
+
+# --- 1. measure ----------------------------------------------------------------------------
+spec() {  # spec NAME APP OPTIONS...: writes a campaign spec, prints its path
+  local name="$1" app="$2"
+  shift 2
+  {
+    echo "# Written by scripts/main-job.sh (MCB_MAIN_SIZE=$size)."
+    echo "name = main-$name"
+    echo "app = $app"
+    echo "binary = $build/bin/mcb-$app"
+    echo "repetitions = $reps"
+    echo "folder = $out/campaign/$name"
+    echo "timeout = 300"
+    echo "[options]"
+    printf '%s\n' "$@"
+    echo "wan-latency = ${wan[0]}"
+    echo "wan-bandwidth = ${wan[1]}"
+  } >"$out/specs/$name.ini"
+  echo "$out/specs/$name.ini"
+}
+specs=()
+specs+=("$(spec poisson-appendix poisson "procs = $p_appendix_procs" "grid = $p_grids" \
+  "clusters = 1 2 4" "sync = off on")")
+specs+=("$(spec poisson-sizes poisson "procs = $p_size_procs" "grid = $p_sim_grid" \
+  "clusters = 1 2 4" "sync = off")")
+for entry in "${e_sizes[@]}"; do
+  ranks="${entry%%:*}"
+  specs+=("$(spec "ensflow-$ranks" ensflow "ranks = $ranks" "clusters = ${entry#*:}" "$e_options")")
 done
 
-/usr/bin/python3 - "$records" <<'PY'
-import json, sys
-rows = [json.loads(line) for line in open(sys.argv[1])]
-rows = [r for r in rows if r.get("campaign") == "main"]
-print("\n%-6s %-8s %-6s %-8s %10s %10s %12s %12s" % ("grid", "clusters", "sync", "status",
-      "iterations", "wall s", "comm paper s", "LUP/s"))
-for r in rows[-12:]:
-    c, res = r["config"], r.get("result", {})
-    print("%-6s %-8s %-6s %-8s %10s %10.4f %12.4f %12.3g" % (c["grid"], c["clusters"],
-          "yes" if c["sync"] else "no", r["status"], res.get("iterations", "-"),
-          res.get("wall_time", 0), res.get("comm_time_paper", 0),
-          res.get("site_updates_per_second", 0)))
+stage 1 measure "demo campaign: ${#specs[@]} specs in $out/specs, links ${wan[0]} / ${wan[1]} between emulated clusters"
+t=$SECONDS
+failed=0
+folders=()
+for s in "${specs[@]}"; do
+  name="$(basename "$s" .ini)"
+  folders+=("$out/campaign/$name")
+  echo "  $name:"
+  # On a terminal mcb-campaign redraws one progress line; in a log it writes a line per run.
+  "$build/bin/mcb-campaign" run "$s" --progress auto || failed=1
+done
+took[measure]=$((SECONDS - t))
+# Runs that did not verify stay out of every table (the calibration uses valid runs only).
+read -r records not_valid < <("$python" - "${folders[@]/%//records.jsonl}" <<'PY'
+import json, os, sys
+runs = [json.loads(l) for f in sys.argv[1:] if os.path.exists(f) for l in open(f) if l.strip()]
+print(len(runs), sum(r.get("status") != "valid" for r in runs))
 PY
-[ "$failed" -eq 0 ] || { echo "main job: $failed run(s) not VALID" >&2; exit 1; }
+)
+echo "  $records records, $not_valid not VALID"
+[ "$failed" -eq 0 ] || echo "  (a campaign reported failures; the calibration uses valid runs only)"
+
+# --- 2. calibrate --------------------------------------------------------------------------
+stage 2 calibrate "records -> runtime and communication tables ($out/tables)"
+t=$SECONDS
+"$build/bin/mcb-calibrate" --input "${folders[@]}" --output "$out/tables" \
+  --runtime-where sync=false --quiet
+for f in runtimes comm_time comm_sync rank_comm transfer_rates; do
+  printf '    %-19s %5d rows\n' "$f.csv" "$(($(wc -l <"$out/tables/$f.csv") - 1))"
+done
+took[calibrate]=$((SECONDS - t))
+
+# --- 3. simulate ---------------------------------------------------------------------------
+# Job mixes of the measured sizes, named as the paper's mixes.
+e_list=""
+for entry in "${e_sizes[@]}"; do e_list="$e_list ${entry%%:*}"; done
+printf '[poisson]\nsizes = %s\n' "$p_sizes" >"$out/mixes/poisson.ini"
+printf '[ensflow]\nsizes =%s\n' "$e_list" >"$out/mixes/ensflow.ini"
+printf '[poisson]\nsizes = %s\n[ensflow]\nsizes =%s\n' "$p_sizes" "$e_list" >"$out/mixes/mixed.ini"
+
+stage 3 simulate "GS/LS/LP x [no]/[co]/[rco]/[fco] x 3 job mixes, $MCB_SIM_JOBS jobs per point, net utilization $MCB_SIM_UTILIZATION"
+t=$SECONDS
+echo "  with the tables measured here (clusters $sim_clusters; Poisson ${p_sim_grid}x${p_sim_grid} on $p_sizes processes, Ensflow on$e_list):"
+MCB_SIM_PROBLEMS="poisson=${p_sim_grid}x${p_sim_grid} ensflow=$e_problem" \
+  "$root/scripts/das2-sweeps.sh" "$out/sim/measured" "$out/tables" "$out/mixes" "$sim_clusters"
+echo "  with the DAS-2 paper's tables (calibration/das2, clusters 4x32):"
+"$root/scripts/das2-sweeps.sh" "$out/sim/das2"
+took[simulate]=$((SECONDS - t))
+
+# --- 4. analyse ----------------------------------------------------------------------------
+stage 4 analyse "tables and figures as in the DAS-2 paper ($out/analysis)"
+t=$SECONDS
+"$python" "$root/analysis/measurement.py" --calibration "$out/tables" \
+  --output "$out/analysis/measurements" --procs "$p_appendix_procs" \
+  --title "Measurements on this machine" | sed 's/^/    /'
+"$python" "$root/analysis/simulation.py" --sweep "$out/sim/measured/poisson" \
+  --sweep "$out/sim/measured/ensflow" --sweep "$out/sim/measured/mixed" \
+  --output "$out/analysis/sim-measured" --prefix measured- \
+  --title "Simulations with the tables measured here" | sed 's/^/    /'
+"$python" "$root/analysis/simulation.py" --sweep "$out/sim/das2/poisson" \
+  --sweep "$out/sim/das2/ensflow" --sweep "$out/sim/das2/mixed" \
+  --output "$out/analysis/sim-das2" --prefix das2- \
+  --title "Simulations with the DAS-2 paper's tables" | sed 's/^/    /'
+took[analyse]=$((SECONDS - t))
+
+# --- 5. report -----------------------------------------------------------------------------
+stage 5 report "$out/report"
+cat >"$out/intro.md" <<INTRO
+This is the main job of mcb on $(hostname) ($(nproc) cores), run $(date -u +%Y-%m-%dT%H:%MZ):
+a small campaign measured here, calibrated into runtime tables, replayed in the co-allocation
+simulator next to the DAS-2 paper's own tables, and laid out as in Banen, Bucur and Epema
+(JSSPP 2003).
+
+- **Measure** ($((took[measure])) s): ${#specs[@]} campaigns (specs below), $records runs, each run
+  verifying itself (records that are not VALID: $not_valid; they never enter a table). Clusters
+  are emulated on this one host: messages between clusters pay ${wan[0]} latency and share
+  ${wan[1]} per link direction. Poisson on the process grid $p_appendix_procs at grid sizes
+  $p_grids on 1, 2 and 4 clusters, synchronized and not (the appendix), and on $p_sizes
+  processes at ${p_sim_grid}x${p_sim_grid} (the service times); Ensflow ($e_problem) on
+  $(for e in "${e_sizes[@]}"; do printf '%s processes in %s components; ' "${e%%:*}" "${e#*:}"; done)
+  $reps repetitions of each configuration.
+- **Calibrate** ($((took[calibrate])) s): \`mcb-calibrate --runtime-where sync=false\` (runtimes of
+  the unsynchronized runs, as the paper's; the communication tables keep both modes).
+- **Simulate** ($((took[simulate])) s): \`mcb-sim\`, unordered requests, Worst Fit, FCFS,
+  $MCB_SIM_JOBS jobs per point, offered net utilization $MCB_SIM_UTILIZATION. With the tables
+  measured here the system is $sim_clusters and the job sizes are the measured ones ($p_sizes
+  processes for both applications: the paper's job sizes and clusters scaled down by eight);
+  with the paper's tables it is the paper's 4x32.
+- **Analyse** ($((took[analyse])) s) and report.
+
+On one host the emulated wide-area link dominates the small grids measured here, so the
+multicluster penalty is far larger than the DAS-2's at its grid sizes of up to 10000x10000; the
+DAS-2 replay shows the paper's own simulations for comparison.
+INTRO
+attach=()
+for s in "${specs[@]}"; do attach+=(--attach "campaign $(basename "$s" .ini)=$s"); done
+for m in poisson ensflow mixed; do attach+=(--attach "job mix $m (measured tables)=$out/mixes/$m.ini"); done
+"$python" "$root/analysis/report.py" --part "$out/analysis/measurements" \
+  --part "$out/analysis/sim-measured" --part "$out/analysis/sim-das2" --output "$out/report" \
+  --title "mcb main job: measure, calibrate, simulate" --intro "$out/intro.md" "${attach[@]}" \
+  | sed 's/^/    /'
+
+printf '\nmain job: done in %ds (measure %ds, calibrate %ds, simulate %ds, analyse %ds)\n' \
+  "$((SECONDS - start))" "${took[measure]}" "${took[calibrate]}" "${took[simulate]}" "${took[analyse]}"
+echo "report: $out/report/report.html (self-contained) and $out/report/report.md"
+[ "$failed" -eq 0 ] || { echo "main job: some runs failed (see the campaign folders)" >&2; exit 1; }

@@ -274,7 +274,9 @@ def rank_comm_directions(cal, procs, setup, setups, problem, sync, label):
     f = f[(f["procs"] == procs) & (f["sync"] == sync) & (f["problem"] == problem) &
           (f["system"] == setup[0]) & (f["components"] == setup[1])]
     h, v = _hv(procs)
-    directions = [d for d in DIRECTIONS if len(f[f["direction"] == d])]
+    # A direction without neighbours anywhere (top and bottom of a one-row grid) is left out.
+    directions = [d for d in DIRECTIONS if len(f[f["direction"] == d]) and
+                  (f[f["direction"] == d]["avg"].fillna(0) > 0).any()]
     fig, axes = plt.subplots(1, len(directions),
                              figsize=(max(2.2, 0.55 * h + 1.0) * len(directions) + 0.9,
                                       0.55 * v + 1.6), squeeze=False,

@@ -36,9 +36,9 @@ def runtime_by_procs(cal, app, setups):
     keys = sorted({(r["problem"], int(r["total_size"])) for _, r in rt.iterrows()},
                   key=lambda k: (natural_key(k[0]), k[1]))
     poisson = app == "poisson"
-    columns = ["grid size" if poisson else "problem", "processors", "process grid"]
+    columns = ["grid size" if poisson else "problem", "processors"]
     if poisson:
-        columns.append("iterations")
+        columns += ["process grid", "iterations"]
     columns += setups.labels()
     item = "table2-poisson-runtime-by-procs" if poisson else f"table-{app}-runtime-by-procs"
     title = ("Table 2 layout: Poisson runtime (s, average of the runs) by grid size, "
@@ -51,8 +51,9 @@ def runtime_by_procs(cal, app, setups):
         sub = rt[(rt["problem"] == problem) & (rt["total_size"] == size)]
         procs = sorted({cal.procs(app, problem, size, r["components"], r["system"]) or "?"
                         for _, r in sub.iterrows()})
-        cells = [problem, size, "/".join(procs)]
+        cells = [problem, size]
         if poisson:
+            cells.append("/".join(procs))
             cells.append(iterations_of(cal, problem, procs[0]) if len(procs) == 1 else None)
         for setup in setups.order:
             hit = sub[(sub["system"] == setup[0]) & (sub["components"] == setup[1])]

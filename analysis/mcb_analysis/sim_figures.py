@@ -7,7 +7,6 @@ import math
 import textwrap
 
 import matplotlib.pyplot as plt
-import numpy as np
 
 from .output import Figure, Table, clean, corner, number
 from .sweeps import MIX_ORDER, POLICY_ORDER, RULE_ORDER, order_key
@@ -48,11 +47,17 @@ def mixes_of(curves):
     return sorted({m for m, _ in curves}, key=order_key(MIX_ORDER))
 
 
+def _finite(v):
+    return v is not None and not math.isnan(v) and not math.isinf(v)
+
+
 def y_top(curves):
     """The response axis of one mix: up to CLIP_FACTOR times its lowest response, or the
-    largest stable response if that is lower; saturated points go off the top."""
-    lows = [min(c.response) for c in curves if c.response]
-    highs = [c.response[i] for c in curves for i in c.stable]
+    largest stable response if that is lower; saturated points go off the top. (A run stopped
+    early as saturated may have no response at all: an empty cell.)"""
+    lows = [min(v for v in c.response if _finite(v)) for c in curves
+            if any(_finite(v) for v in c.response)]
+    highs = [c.response[i] for c in curves for i in c.stable if _finite(c.response[i])]
     if not lows:
         return 1.0
     top = CLIP_FACTOR * min(lows)
@@ -61,14 +66,30 @@ def y_top(curves):
     return max(top, min(lows) * 1.5)
 
 
+def legend_level(curves, top):
+    """The response at which curves are compared for the legend's right-to-left order: halfway
+    between the lowest response and the top of the axis, where the curves rise steeply."""
+    lows = [v for c in curves for v in c.response if _finite(v)]
+    low = min(lows) if lows else 0.0
+    return low + 0.5 * (top - low)
+
+
 def polyline(curve, xs, top):
     """Points drawn for a curve: the stable points, then the first saturated point placed at
     the top edge (the curve leaves the axes there)."""
-    x = [xs[i] for i in curve.stable]
-    y = [curve.response[i] for i in curve.stable]
+    keep = [i for i in curve.stable if _finite(curve.response[i]) and _finite(xs[i])]
+    x = [xs[i] for i in keep]
+    y = [curve.response[i] for i in keep]
     sat = None
     if curve.first_saturated is not None:
-        sat = (xs[curve.first_saturated], curve.response[curve.first_saturated])
+        # A run stopped early may have measured no utilization: its mark goes where the curve
+        # ends (it saturated at the next rate).
+        r = curve.response[curve.first_saturated]
+        at = xs[curve.first_saturated]
+        if not _finite(at):
+            at = x[-1] if x else None
+        if at is not None:
+            sat = (at, r if _finite(r) else None)
     return x, y, sat
 
 
@@ -78,7 +99,7 @@ def crossing(x, y, sat, level):
     px, py = list(x), list(y)
     if sat is not None:
         px.append(sat[0])
-        py.append(max(sat[1], level))
+        py.append(level if sat[1] is None else max(sat[1], level))
     for i in range(len(px)):
         if py[i] >= level:
             if i == 0:
@@ -89,11 +110,13 @@ def crossing(x, y, sat, level):
 
 
 def draw_curve(ax, x, y, sat, top, colour, marker, label, linestyle="-"):
-    ax.plot(x, np.minimum(y, top), color=colour, marker=marker, markersize=3.2, linewidth=1.3,
+    """Stable points as measured (the axes clip what rises above the top); the first saturated
+    rate as a ^ on the top edge, joined by a dotted line while the curve is still inside."""
+    ax.plot(x, y, color=colour, marker=marker, markersize=3.2, linewidth=1.3,
             linestyle=linestyle, label=label)
-    if sat is not None and x:
-        ax.plot([x[-1], sat[0]], [min(y[-1], top), top], color=colour, linewidth=1.0,
-                linestyle=":")
+    if sat is not None:
+        if x and y[-1] < top:
+            ax.plot([x[-1], sat[0]], [y[-1], top], color=colour, linewidth=1.0, linestyle=":")
         ax.plot([sat[0]], [top], marker="^", color=colour, markersize=5, clip_on=False)
 
 
@@ -119,7 +142,7 @@ def figure5(curves, label, figure_id, title_suffix=""):
     for j, mix in enumerate(mixes):
         in_mix = [c for (m, _), c in curves.items() if m == mix]
         top = y_top(in_mix)
-        level = 0.5 * top
+        level = legend_level(in_mix, top)
         for i, row in enumerate(rows):
             ax = axes[i][j]
             cs = [c for c in in_mix if (c.policy, c.placement, c.queue) == row]
@@ -159,14 +182,13 @@ def _legend_right_to_left(ax, drawn):
     by_label = dict(zip(labels, handles))
     order = sorted(range(len(drawn)), key=lambda k: -drawn[k]["position"])
     names = [drawn[k]["label"] for k in order]
-    ax.legend([by_label[n] for n in names], names, loc="upper left", frameon=False,
+    ax.legend([by_label[n] for n in names], names, loc="best", frameon=False,
               handlelength=1.6, borderaxespad=0.3)
     return names
 
 
 def _x_range(curves, which):
-    xs = [v for c in curves for v in (c.gross if which == "gross" else c.net)]
-    xs += [v for c in curves for v in (c.net if which == "gross" else c.gross)]
+    xs = [v for c in curves for v in c.gross + c.net if _finite(v)]
     lo = min(xs) if xs else 0.0
     return (max(0.0, math.floor(lo * 10) / 10 - 0.02), 1.0)
 
@@ -185,7 +207,7 @@ def gross_net_figure(curves, policy_key, label, figure_id, title_prefix, title_s
         in_mix = [c for (m, _), c in curves.items() if m == mix]
         mine = [c for c in in_mix if (c.policy, c.placement, c.queue) == policy_key]
         top = y_top(mine or in_mix)
-        level = 0.5 * top
+        level = legend_level(mine or in_mix, top)
         for j, rule in enumerate(rules):
             ax = axes[i][j]
             c = next((c for c in mine if c.rule == rule), None)

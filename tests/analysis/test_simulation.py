@@ -69,9 +69,10 @@ class Figure5(TempDirTest):
             if first is None:
                 self.assertIsNone(curve["first_saturated"])
             else:
+                response = expected[first]["response_mean"]
                 self.assertEqual(curve["first_saturated"],
                                  {"x": float(expected[first]["gross_utilization"]),
-                                  "y": float(expected[first]["response_mean"])})
+                                  "y": float(response) if response else None})
 
     def test_saturation_is_visible(self):
         # At offered utilization 0.9 [co] saturates for every policy and mix (the paper: [co]
@@ -100,6 +101,37 @@ class Figure5(TempDirTest):
         self.assertPicture(os.path.join(OUT, "das2-fig5-response-vs-gross.png"),
                            os.path.join(OUT, "das2-fig5-response-vs-gross.svg"))
         self.assertTrue(self.doc["corner"].startswith("tables das2 · clusters 4x32 · mcb "))
+
+
+class StoppedRuns(TempDirTest):
+    """Runs stopped early as saturated leave empty cells (no response, sometimes no
+    utilization): what was measured is drawn, and every curve still shows where it saturated."""
+
+    def test_empty_cells(self):
+        stopped = os.path.join(os.path.dirname(SWEEPS[0]), "..", "sweeps-stopped", "poisson")
+        rows = read_csv(os.path.join(stopped, "sweep.csv"))
+        self.assertTrue(any(r["response_mean"] == "" for r in rows))
+        proc = run("simulation.py", "--sweep", stopped, "--output", self.tmp)
+        self.assertOk(proc)
+        doc = read_json(self.path("fig5-response-vs-gross.json"))
+        self.assertEqual(doc["rows"], ["LS", "GS"])
+        for p in doc["panels"]:
+            for c in p["curves"]:
+                expected = [r for r in rows if r["policy"] == p["policy"] and
+                            r["rule"] == c["rule"] and r["saturation_point"] != "first_saturated"
+                            and r["response_mean"] != "" and float(r["saturated"]) == 0]
+                self.assertEqual(c["x"], [float(r["gross_utilization"]) for r in expected])
+                first = [r for r in rows if r["policy"] == p["policy"] and
+                         r["rule"] == c["rule"] and r["saturation_point"] == "first_saturated"][0]
+                mark = c["first_saturated"]
+                self.assertIsNotNone(mark, p["title"])
+                if first["gross_utilization"] == "":
+                    # No utilization measured: the mark sits where the curve ends.
+                    self.assertEqual(mark, {"x": c["x"][-1], "y": None})
+                else:
+                    self.assertEqual(mark["x"], float(first["gross_utilization"]))
+        self.assertPicture(self.path("fig5-response-vs-gross.png"),
+                           self.path("fig5-response-vs-gross.svg"))
 
 
 class GrossNet(TempDirTest):

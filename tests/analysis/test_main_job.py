@@ -1,0 +1,119 @@
+"""The main job end to end at its tiny size (MCB_MAIN_SIZE=tiny): real campaigns with mcb-poisson
+and mcb-ensflow on emulated clusters, mcb-calibrate, mcb-sim with the measured and the das2
+tables, the analysis and the report; and the DAS-2 replay with a short sweep."""
+
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+from support import BIN, SOURCE, read_csv, read_json
+
+NEEDED = ["mcb-campaign", "mcb-poisson", "mcb-ensflow", "mcb-calibrate", "mcb-sim"]
+HAVE = bool(BIN) and all(os.path.exists(os.path.join(BIN, p)) for p in NEEDED)
+
+
+def run_script(script, results, **env):
+    full = dict(os.environ, MCB_BUILD_DIR=os.path.dirname(BIN), MCB_RESULTS_DIR=results,
+                PYTHONDONTWRITEBYTECODE="1", **env)
+    return subprocess.run([os.path.join(SOURCE, "scripts", script)], capture_output=True,
+                          text=True, env=full, timeout=1200)
+
+
+@unittest.skipUnless(HAVE, f"needs {', '.join(NEEDED)} in MCB_BIN_DIR")
+class MainJob(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="mcb-main-job-test-")
+        cls.out = os.path.join(cls.tmp, "main")
+        cls.proc = run_script("main-job.sh", cls.out, MCB_MAIN_SIZE="tiny")
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def test_finishes_and_shows_progress(self):
+        self.assertEqual(self.proc.returncode, 0, self.proc.stdout[-3000:] + self.proc.stderr)
+        stages = re.findall(r"^\[(\d)/5 (\w+), \d+s\]", self.proc.stdout, re.M)
+        self.assertEqual(stages, [("1", "measure"), ("2", "calibrate"), ("3", "simulate"),
+                                  ("4", "analyse"), ("5", "report")])
+        self.assertRegex(self.proc.stdout, r"main job: done in \d+s")
+        # mcb-campaign reports every run as it ends.
+        self.assertRegex(self.proc.stdout, r"\[ ?1/\d+\] main-poisson-appendix-1-r1 valid")
+
+    def test_every_run_is_recorded_and_valid(self):
+        campaigns = os.path.join(self.out, "campaign")
+        names = sorted(os.listdir(campaigns))
+        self.assertEqual(names, ["ensflow-1", "ensflow-2", "ensflow-4", "poisson-appendix",
+                                 "poisson-sizes"])
+        statuses = []
+        for name in names:
+            with open(os.path.join(campaigns, name, "records.jsonl"), encoding="utf-8") as f:
+                statuses += [re.search(r'"status":"(\w+)"', line).group(1) for line in f]
+        # Poisson 6 + 3 configurations, Ensflow 1 + 2 + 3, two repetitions each.
+        self.assertEqual(len(statuses), 30)
+        self.assertEqual(set(statuses), {"valid"})
+
+    def test_tables_cover_what_the_simulation_needs(self):
+        rows = read_csv(os.path.join(self.out, "tables", "runtimes.csv"))
+        keys = {(r["app"], r["total_size"], r["components"]) for r in rows
+                if r["problem"] in ("16x16", "m4-d2-g15")}
+        for app in ("poisson", "ensflow"):
+            for size, comps in ((1, 1), (2, 1), (2, 2), (4, 1), (4, 2), (4, 4)):
+                self.assertIn((app, str(size), str(comps)), keys)
+        for r in rows:
+            self.assertEqual(r["n"], "2")
+        for mix in ("poisson", "ensflow", "mixed"):
+            for tables in ("measured", "das2"):
+                doc = read_json(os.path.join(self.out, "sim", tables, mix, "sweep.json"))
+                self.assertEqual(doc["config"]["policy"], ["gs", "ls", "lp"])
+                self.assertEqual(doc["config"]["rule"], ["no", "co", "rco", "fco"])
+                sizes = doc["config"]["clusters"]["sizes"]
+                self.assertEqual(sizes, [4] * 4 if tables == "measured" else [32] * 4)
+
+    def test_report_puts_the_three_parts_together(self):
+        report = os.path.join(self.out, "report")
+        with open(os.path.join(report, "report.md"), encoding="utf-8") as f:
+            md = f.read()
+        for heading in ("## Measurements on this machine",
+                        "## Simulations with the tables measured here",
+                        "## Simulations with the DAS-2 paper's tables", "## Provenance",
+                        "### Table 3 layout", "### Figure 9", "### Figure 12",
+                        "### Figure 5", "### Figure 8", "### campaign poisson-appendix"):
+            self.assertIn(heading, md)
+        doc = read_json(os.path.join(report, "report.json"))
+        inputs = [i["path"] for part in doc["parts"] for i in part["inputs"]]
+        self.assertIn(os.path.join(self.out, "tables", "runtimes.csv"), inputs)
+        self.assertIn(os.path.join(self.out, "sim", "das2", "mixed", "sweep.csv"), inputs)
+        self.assertIn(os.path.join(self.out, "sim", "measured", "poisson", "sweep.csv"), inputs)
+        manifest = read_json(os.path.join(self.out, "analysis", "measurements", "manifest.json"))
+        self.assertEqual(manifest["provenance"]["record_counts"]["used"], 30)
+        self.assertTrue(os.path.getsize(os.path.join(report, "report.html")) > 100000)
+
+
+@unittest.skipUnless(HAVE, f"needs {', '.join(NEEDED)} in MCB_BIN_DIR")
+class Das2Replay(unittest.TestCase):
+    def test_replays_the_paper_tables_into_a_report(self):
+        tmp = tempfile.mkdtemp(prefix="mcb-das2-test-")
+        try:
+            out = os.path.join(tmp, "das2")
+            proc = run_script("das2-replay.sh", out, MCB_SIM_JOBS="1000",
+                              MCB_SIM_UTILIZATION="0.3:0.9:0.3")
+            self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+            self.assertIn("[3/3", proc.stdout)
+            doc = read_json(os.path.join(out, "analysis", "das2-fig5-response-vs-gross.json"))
+            self.assertEqual(doc["rows"], ["LS", "LP", "GS"])
+            self.assertEqual(doc["columns"], ["poisson", "ensflow", "mixed"])
+            report = read_json(os.path.join(out, "report", "report.json"))
+            inputs = [i["path"] for part in report["parts"] for i in part["inputs"]]
+            self.assertIn(os.path.join(SOURCE, "calibration", "das2", "runtimes.csv"), inputs)
+            with open(os.path.join(out, "report", "report.md"), encoding="utf-8") as f:
+                self.assertIn("1000 jobs per simulated point", f.read())
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    unittest.main()
