@@ -32,7 +32,8 @@ class LinkClock {
   /// @brief Nanoseconds on the host's monotonic clock, the same in every process of the host.
   static std::int64_t now();
 
-  /// @brief Sleeps until now() >= @p t.
+  /// @brief Returns once now() >= @p t: sleeps, and watches the clock for the last tens of
+  /// microseconds so that the return is on time.
   static void wait_until(std::int64_t t);
 
   /// @brief Asks for prompt wake-ups for the calling thread: timer slack of 1 ns and short
