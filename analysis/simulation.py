@@ -65,7 +65,7 @@ def main(argv):
     cli.check_output_dir("--output", args.output)
     sweeps, curves = load(args.sweep)
     label = args.label or default_label(sweeps)
-    sources = [s for w in sweeps for s in w.sources]
+    sources = list({s.path: s for w in sweeps for s in w.sources}.values())  # each file once
     out = Outputs("simulation", args.title, label, sources,
                   {"sweeps": [w.provenance() for w in sweeps]})
     suffix = f" ({args.title})" if args.title != "Simulations" else ""

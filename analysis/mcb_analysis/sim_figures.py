@@ -8,7 +8,7 @@ import textwrap
 
 import matplotlib.pyplot as plt
 
-from .output import Figure, Table, clean, corner, number
+from .output import Figure, Table, clean, corner
 from .sweeps import MIX_ORDER, POLICY_ORDER, RULE_ORDER, order_key
 
 RULE_STYLE = {"no": ("#1b1b1b", "o"), "co": ("#c0392b", "s"), "rco": ("#1b4f9c", "^"),
@@ -265,12 +265,16 @@ def saturation_table(curves, table_id, title):
                     continue
                 mark = "" if c.first_saturated is not None else "≥"
                 g, n = c.max_stable("gross"), c.max_stable("net")
-                cells += [(mark + number(g), g), (mark + number(n), n)]
+                cells += [(mark + _utilization(g), g), (mark + _utilization(n), n)]
             table.add(cells)
     table.notes.append("Each cell: the gross (net) utilization of the last arrival rate at which "
                        "the run was not saturated; '≥' marks curves that did not saturate "
                        "within the sweep.")
     return table
+
+
+def _utilization(u):
+    return f"{u:.3f}" if _finite(u) else "—"
 
 
 def paper_figure_number(policy):
