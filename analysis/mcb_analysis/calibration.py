@@ -1,11 +1,10 @@
 """A calibration output folder (calibration/README.md, written by mcb-calibrate): the runtime
 table with its provenance sidecar, and the communication tables of Poisson runs."""
 
-import json
 import os
 
 from .cli import BadInput
-from .inputs import natural_key, read_csv, read_json, Source
+from .inputs import natural_key, read_csv, read_json
 
 RUNTIME_COLUMNS = ["app", "problem", "total_size", "components", "system", "n", "min", "avg",
                    "max", "median", "stddev"]
@@ -184,10 +183,3 @@ class Setups:
 
     def labels(self):
         return [self.label(s) for s in self.order]
-
-
-def to_json_text(doc):
-    return json.dumps(doc, indent=1)
-
-
-__all__ = ["Calibration", "Setups", "Source", "setups_of"]

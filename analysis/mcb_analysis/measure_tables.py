@@ -4,7 +4,6 @@ exchange time min/avg/max, synchronized) and Table 10 (synchronized vs not)."""
 
 import math
 
-from .calibration import Setups
 from .inputs import natural_key
 from .output import Table
 
@@ -184,7 +183,3 @@ def choose_procs(cal, wanted=None):
             return 0
     best = max(seen, key=lambda p: (len(seen[p]), size(p), natural_key(p)))
     return best, sorted(seen, key=natural_key)
-
-
-__all__ = ["Setups", "runtime_by_procs", "runtime_min_avg_max", "comm_min_avg_max",
-           "comm_sync_vs_nosync", "choose_procs", "iterations_of"]

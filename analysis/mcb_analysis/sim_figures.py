@@ -154,7 +154,7 @@ def figure5(curves, label, figure_id, title_suffix=""):
                 draw_curve(ax, x, y, sat, top, colour, marker, f"[{c.rule}]")
                 drawn.append(_curve_data(f"[{c.rule}]", x, y, sat, c, level))
             legend = _legend_right_to_left(ax, drawn)
-            ax.set_xlim(_x_range(in_mix, "gross"))
+            ax.set_xlim(_x_range(in_mix))
             ax.set_ylim(0, top)
             ax.grid(linewidth=0.4, alpha=0.5)
             ax.set_title(f"{row_label(row, rows)}, {mix}")
@@ -187,7 +187,7 @@ def _legend_right_to_left(ax, drawn):
     return names
 
 
-def _x_range(curves, which):
+def _x_range(curves):
     xs = [v for c in curves for v in c.gross + c.net if _finite(v)]
     lo = min(xs) if xs else 0.0
     return (max(0.0, math.floor(lo * 10) / 10 - 0.02), 1.0)
@@ -226,7 +226,7 @@ def gross_net_figure(curves, policy_key, label, figure_id, title_prefix, title_s
                 legend = []
                 ax.text(0.5, 0.5, "not simulated", ha="center", va="center",
                         transform=ax.transAxes, color="0.4")
-            ax.set_xlim(_x_range(mine or in_mix, "gross"))
+            ax.set_xlim(_x_range(mine or in_mix))
             ax.set_ylim(0, top)
             ax.grid(linewidth=0.4, alpha=0.5)
             ax.set_title(f"{mix}, [{rule}]")

@@ -4,7 +4,7 @@ of each curve with the saturation point marked, and sweep.json with the configur
 import os
 
 from .cli import BadInput
-from .inputs import Source, digest, natural_key, read_csv, read_json
+from .inputs import Source, natural_key, read_csv, read_json
 
 SWEEP_COLUMNS = ["policy", "placement", "rule", "queue", "rate", "offered_utilization",
                  "replications", "response_mean", "response_ci95_half_width",
@@ -151,7 +151,3 @@ def load(paths):
                                "is also in another sweep given")
             curves[(s.mix, key)] = Curve(s.mix, key, frame)
     return sweeps, curves
-
-
-def digest_of(path):
-    return digest(path) if os.path.exists(path) else None
