@@ -122,13 +122,18 @@ for s in "${specs[@]}"; do
 done
 took[measure]=$((SECONDS - t))
 # Runs that did not verify stay out of every table (the calibration uses valid runs only).
-read -r records not_valid < <("$python" - "${folders[@]/%//records.jsonl}" <<'PY'
+# The system label each application's records carry says whether its links were emulated.
+read -r records not_valid systems < <("$python" - "${folders[@]/%//records.jsonl}" <<'PY'
 import json, os, sys
 runs = [json.loads(l) for f in sys.argv[1:] if os.path.exists(f) for l in open(f) if l.strip()]
-print(len(runs), sum(r.get("status") != "valid" for r in runs))
+systems = {}
+for r in runs:
+    systems.setdefault(r.get("app"), set()).add(str((r.get("config") or {}).get("system")))
+print(len(runs), sum(r.get("status") != "valid" for r in runs),
+      ";".join(f"{app}:{','.join(sorted(s))}" for app, s in sorted(systems.items())))
 PY
 )
-echo "  $records records, $not_valid not VALID"
+echo "  $records records, $not_valid not VALID; systems recorded: ${systems//;/ }"
 [ "$failed" -eq 0 ] || echo "  (a campaign reported failures; the calibration uses valid runs only)"
 
 # --- 2. calibrate --------------------------------------------------------------------------
@@ -184,11 +189,13 @@ simulator next to the DAS-2 paper's own tables, and laid out as in Banen, Bucur 
 
 - **Measure** ($((took[measure])) s): ${#specs[@]} campaigns (specs below), $records runs, each run
   verifying itself (records that are not VALID: $not_valid; they never enter a table). Clusters
-  are emulated on this one host: messages between clusters pay ${wan[0]} latency and share
-  ${wan[1]} per link direction. Poisson on the process grid $p_appendix_procs at grid sizes
-  $p_grids on 1, 2 and 4 clusters, synchronized and not (the appendix), and on $p_sizes
-  processes at ${p_sim_grid}x${p_sim_grid} (the service times); Ensflow ($e_problem) on
-  $(for e in "${e_sizes[@]}"; do printf '%s processes in %s components; ' "${e%%:*}" "${e#*:}"; done)
+  are emulated on this one host: every run is given links of ${wan[0]} latency and ${wan[1]}
+  per direction between its clusters (\`--wan-latency\`, \`--wan-bandwidth\`); the system
+  label each application's records carry says what was emulated: ${systems//;/; }.
+  Poisson on the process grid $p_appendix_procs at grid sizes $p_grids on 1, 2 and 4 clusters,
+  synchronized and not (the appendix), and on $p_sizes processes at
+  ${p_sim_grid}x${p_sim_grid} (the service times); Ensflow ($e_problem) on
+  $(for e in "${e_sizes[@]}"; do printf '%s processes (components: %s); ' "${e%%:*}" "${e#*:}"; done)
   $reps repetitions of each configuration.
 - **Calibrate** ($((took[calibrate])) s): \`mcb-calibrate --runtime-where sync=false\` (runtimes of
   the unsynchronized runs, as the paper's; the communication tables keep both modes).
