@@ -1,8 +1,7 @@
 // Speed and accuracy of the harness's communication, measured in one run on 2 ranks:
-//  - plain MPI ping-pong bandwidth (2N bytes per round trip) at message size N;
-//  - the Poisson border exchange through InstrumentedComm, instrumented, no emulation, at the
-//    same message size: rows (sent straight from the field) and columns (packed), bandwidth
-//    2N bytes per exchange (each of the two ranks sends one border);
+//  - the Poisson border exchange through InstrumentedComm, instrumented, no emulation, against
+//    a plain MPI ping-pong at the same message size N, alternating in every iteration: rows
+//    (sent straight from the field) and columns (packed); 2N bytes per round either way;
 //  - an emulated wide-area link (1 ms, 100 Mbit/s): one-way time against latency + N / B.
 // Run: mpirun -np 2 build/bin/wan_bench. The summary at the end prints the ratios.
 #include <benchmark/benchmark.h>
@@ -11,6 +10,7 @@
 #include "apps/poisson/halo.hpp"
 #include "harness/wide_area.hpp"
 
+#include <array>
 #include <cstdio>
 #include <map>
 #include <memory>
@@ -44,35 +44,27 @@ double slowest(double seconds) {
   return max;
 }
 
-void BM_PingPong(benchmark::State& state) {
-  if (!two_ranks(state)) return;
-  const auto bytes = static_cast<size_t>(state.range(0));
-  std::vector<char> buffer(bytes, 1);
-  const int rank = rank_of();
-  constexpr int kRounds = 200;
-  for (auto _ : state) {
-    MPI_Barrier(MPI_COMM_WORLD);
-    const double start = MPI_Wtime();
-    for (int i = 0; i < kRounds; ++i) {
-      if (rank == 0) {
-        MPI_Send(buffer.data(), static_cast<int>(bytes), MPI_BYTE, 1, 0, MPI_COMM_WORLD);
-        MPI_Recv(buffer.data(), static_cast<int>(bytes), MPI_BYTE, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-      } else {
-        MPI_Recv(buffer.data(), static_cast<int>(bytes), MPI_BYTE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        MPI_Send(buffer.data(), static_cast<int>(bytes), MPI_BYTE, 0, 0, MPI_COMM_WORLD);
-      }
-    }
-    state.SetIterationTime(slowest(MPI_Wtime() - start) / kRounds);
+// One ping-pong round trip of `bytes` between ranks 0 and 1 with plain MPI.
+void ping_pong_round(std::vector<char>& buffer, int rank) {
+  const int count = static_cast<int>(buffer.size());
+  if (rank == 0) {
+    MPI_Send(buffer.data(), count, MPI_BYTE, 1, 0, MPI_COMM_WORLD);
+    MPI_Recv(buffer.data(), count, MPI_BYTE, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  } else {
+    MPI_Recv(buffer.data(), count, MPI_BYTE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Send(buffer.data(), count, MPI_BYTE, 0, 0, MPI_COMM_WORLD);
   }
-  state.counters["bytes_per_second"] = benchmark::Counter(
-      2.0 * static_cast<double>(bytes), benchmark::Counter::kIsIterationInvariantRate);
 }
 
-// The exchange on a 1x2 grid moves rows (contiguous), on a 2x1 grid columns (packed).
-void border_exchange(benchmark::State& state, bool rows) {
+// Ping-pong and border exchange at one message size, alternating within every iteration so
+// that the host's drift hits both alike. Each moves 2N bytes per round (one border each way).
+// The exchange on a 1x2 grid moves rows (straight from the field), on a 2x1 grid columns
+// (packed). Manual time: the exchange's; counters: both bandwidths and their ratio.
+void border_exchange_vs_ping_pong(benchmark::State& state, bool rows) {
   if (!two_ranks(state)) return;
   const int rank = rank_of();
-  const int points = static_cast<int>(state.range(0) / 8);
+  const auto bytes = static_cast<size_t>(state.range(0));
+  const int points = static_cast<int>(bytes / 8);
   const harness::ProcessGrid grid = rows ? harness::ProcessGrid(1, 2) : harness::ProcessGrid(2, 1);
   poisson::Subdomain sub;
   sub.n = points;
@@ -83,18 +75,30 @@ void border_exchange(benchmark::State& state, bool rows) {
   poisson::HaloExchange halo(sub, grid, rank);
   harness::InstrumentedComm comm(MPI_COMM_WORLD, harness::ClusterMap::single(2),
                                  {"top", "bottom", "left", "right"}, true);
+  std::vector<char> buffer(bytes, 1);
   constexpr int kRounds = 200;
+  double exchange_time = 0;
+  double ping_pong_time = 0;
   for (auto _ : state) {
     MPI_Barrier(MPI_COMM_WORLD);
-    const double start = MPI_Wtime();
+    double start = MPI_Wtime();
+    for (int i = 0; i < kRounds; ++i) ping_pong_round(buffer, rank);
+    const double ping_pong = slowest(MPI_Wtime() - start) / kRounds;
+    MPI_Barrier(MPI_COMM_WORLD);
+    start = MPI_Wtime();
     for (int i = 0; i < kRounds; ++i) halo.exchange_all(comm, u);
-    state.SetIterationTime(slowest(MPI_Wtime() - start) / kRounds);
+    const double exchange = slowest(MPI_Wtime() - start) / kRounds;
+    state.SetIterationTime(exchange);
+    exchange_time += exchange;
+    ping_pong_time += ping_pong;
   }
-  state.counters["bytes_per_second"] = benchmark::Counter(
-      2.0 * 8 * points, benchmark::Counter::kIsIterationInvariantRate);
+  const double moved = 2.0 * static_cast<double>(bytes);
+  state.counters["ping_pong_Bps"] = moved * static_cast<double>(state.iterations()) / ping_pong_time;
+  state.counters["exchange_Bps"] = moved * static_cast<double>(state.iterations()) / exchange_time;
+  state.counters["exchange_over_ping_pong"] = ping_pong_time / exchange_time;
 }
-void BM_BorderExchangeRows(benchmark::State& state) { border_exchange(state, true); }
-void BM_BorderExchangeColumns(benchmark::State& state) { border_exchange(state, false); }
+void BM_ExchangeRows(benchmark::State& state) { border_exchange_vs_ping_pong(state, true); }
+void BM_ExchangeColumns(benchmark::State& state) { border_exchange_vs_ping_pong(state, false); }
 
 void BM_EmulatedLink(benchmark::State& state) {
   if (!two_ranks(state)) return;
@@ -122,11 +126,9 @@ void sizes(benchmark::internal::Benchmark* b) {
   for (long n : {1024L, 8192L, 65536L, 524288L}) b->Arg(n);
 }
 
-BENCHMARK(BM_PingPong)->Apply(sizes)->UseManualTime()->Iterations(5)->Repetitions(5)
+BENCHMARK(BM_ExchangeRows)->Apply(sizes)->UseManualTime()->Iterations(5)->Repetitions(9)
     ->ReportAggregatesOnly(true)->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_BorderExchangeRows)->Apply(sizes)->UseManualTime()->Iterations(5)->Repetitions(5)
-    ->ReportAggregatesOnly(true)->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_BorderExchangeColumns)->Apply(sizes)->UseManualTime()->Iterations(5)->Repetitions(5)
+BENCHMARK(BM_ExchangeColumns)->Apply(sizes)->UseManualTime()->Iterations(5)->Repetitions(9)
     ->ReportAggregatesOnly(true)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_EmulatedLink)->RangeMultiplier(16)->Range(1, 4 << 20)->UseManualTime()
     ->Iterations(3)->Repetitions(3)->ReportAggregatesOnly(true)->Unit(benchmark::kMicrosecond);
@@ -141,8 +143,9 @@ class SummaryReporter : public benchmark::ConsoleReporter {
       const std::string name = run.benchmark_name();
       const std::string family = name.substr(0, name.find('/'));
       const long bytes = std::stol(name.substr(name.find('/') + 1));
-      if (auto it = run.counters.find("bytes_per_second"); it != run.counters.end()) {
-        rates_[family][bytes] = it->second.value;
+      if (auto it = run.counters.find("exchange_over_ping_pong"); it != run.counters.end()) {
+        exchanges_[family][bytes] = {run.counters.at("ping_pong_Bps").value,
+                                     run.counters.at("exchange_Bps").value, it->second.value};
       }
       if (auto it = run.counters.find("expected_s"); it != run.counters.end()) {
         emulated_[bytes] = {run.GetAdjustedRealTime() * 1e-6, it->second.value};
@@ -151,14 +154,12 @@ class SummaryReporter : public benchmark::ConsoleReporter {
   }
   void Finalize() override {
     ConsoleReporter::Finalize();
-    std::printf("\nSummary (medians)\n");
-    for (const auto& [bytes, pingpong] : rates_["BM_PingPong"]) {
-      const double rows = rates_["BM_BorderExchangeRows"][bytes];
-      const double columns = rates_["BM_BorderExchangeColumns"][bytes];
-      std::printf("  %7ld B: ping-pong %8.3g GB/s; border exchange rows %8.3g GB/s (%3.0f%%), "
-                  "columns %8.3g GB/s (%3.0f%%)\n",
-                  bytes, pingpong / 1e9, rows / 1e9, 100 * rows / pingpong, columns / 1e9,
-                  100 * columns / pingpong);
+    std::printf("\nSummary (medians of the repetitions)\n");
+    for (const auto& [family, points] : exchanges_) {
+      for (const auto& [bytes, f] : points) {
+        std::printf("  %-18s %7ld B: ping-pong %8.3g GB/s, border exchange %8.3g GB/s: %3.0f%%\n",
+                    family.c_str(), bytes, f[0] / 1e9, f[1] / 1e9, 100 * f[2]);
+      }
     }
     for (const auto& [bytes, times] : emulated_) {
       std::printf("  emulated link %8ld B: one-way %10.1f us, latency + N/B %10.1f us, off by %+.1f%%\n",
@@ -167,7 +168,7 @@ class SummaryReporter : public benchmark::ConsoleReporter {
   }
 
  private:
-  std::map<std::string, std::map<long, double>> rates_;
+  std::map<std::string, std::map<long, std::array<double, 3>>> exchanges_;
   std::map<long, std::pair<double, double>> emulated_;
 };
 
