@@ -140,7 +140,9 @@ echo "  $records records, $not_valid not VALID; systems recorded: ${systems//;/ 
 stage 2 calibrate "records -> runtime and communication tables ($out/tables)"
 t=$SECONDS
 "$build/bin/mcb-calibrate" --input "${folders[@]}" --output "$out/tables" \
-  --runtime-where sync=false --quiet
+  --runtime-where sync=false --quiet ||
+  { echo "main job: mcb-calibrate refused the records (above); they are kept in $out/campaign" >&2
+    exit 1; }
 for f in runtimes comm_time comm_sync rank_comm transfer_rates; do
   printf '    %-19s %5d rows\n' "$f.csv" "$(($(wc -l <"$out/tables/$f.csv") - 1))"
 done
