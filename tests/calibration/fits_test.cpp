@@ -88,6 +88,35 @@ TEST(ComputeFit, EnsflowSharePerProcessPoolsAcrossSizes) {
   EXPECT_NEAR(m.compute[0].b, 60.0, 1e-9);
 }
 
+// Emulated runs list one link per cluster pair in config.wan.links, so the list follows the
+// cluster count (a size key): runs on 1, 2 and 4 clusters still fit together; a different
+// latency does not.
+TEST(ComputeFit, EmulatedLinksPerClusterPairDoNotSplitTheFit) {
+  std::vector<json> docs;
+  for (int clusters : {1, 2, 4}) {
+    json d = poisson_record("w-" + std::to_string(clusters), 4, 1, clusters, "emulated-100Mbit-1ms",
+                            50.0, 1.0 + 8.0 / 4);
+    json links = json::array();
+    for (int a = 0; a < clusters; ++a) {
+      for (int b = a + 1; b < clusters; ++b) links.push_back({{"clusters", {a, b}}, {"latency", 0.001}});
+    }
+    d["config"]["wan"] = {{"latency", 0.001}, {"bandwidth", 12.5e6}, {"links", links}};
+    docs.push_back(d);
+  }
+  json two = poisson_record("w-8", 8, 1, 1, "emulated-100Mbit-1ms", 50.0, 1.0 + 8.0 / 8);
+  two["config"]["wan"] = {{"latency", 0.001}, {"bandwidth", 12.5e6}, {"links", json::array()}};
+  docs.push_back(two);
+  const auto records = as_records(docs);
+  const Models m = fit_models(pointers(records), {}, "runtime-where");
+  ASSERT_EQ(m.compute.size(), 1u);
+  EXPECT_NEAR(m.compute[0].a, 1.0, 1e-9);
+  EXPECT_NEAR(m.compute[0].b, 8.0, 1e-9);
+
+  docs.back()["config"]["wan"]["latency"] = 0.002;
+  const auto differing = as_records(docs);
+  EXPECT_THROW(fit_models(pointers(differing), {}, "runtime-where"), UsageError);
+}
+
 // Runs at different sizes that also differ in configuration would fit a line through two
 // experiments: refused, naming the field.
 TEST(ComputeFit, RunsDifferingInConfigurationAreNotFittedTogether) {
