@@ -125,6 +125,13 @@ class InstrumentedComm {
   /// @brief Adds @p seconds spent in @p channel outside these calls (e.g. a collective).
   void add_time(int channel, PeerClass cls, double seconds);
 
+  /// @brief Maximum of @p value over all ranks, on every rank; and a barrier. Not booked to
+  /// any channel. Without a wide area these are MPI_Allreduce and MPI_Barrier; with one, a
+  /// binomial tree of point-to-point messages over the same routes as all other traffic, so a
+  /// global reduction pays the emulated links (and the relay) as it would between real clusters.
+  double allreduce_max(double value);
+  void barrier();
+
   const ChannelStats& stats(int channel) const { return stats_.at(static_cast<size_t>(channel)); }
   /// @brief Sum of all channels' times.
   double total_time() const;
@@ -143,6 +150,9 @@ class InstrumentedComm {
   void start_send(Batch& batch, const void* buffer, std::size_t bytes, int dest, int tag);
   void start_recv(Batch& batch, void* buffer, std::size_t bytes, int src, int tag);
   static void wait_batch(Batch& batch, MPI_Status* statuses);
+  // One unbooked message over the routes (for the tree collectives).
+  void routed_send(const void* buffer, std::size_t bytes, int dest, int tag);
+  void routed_recv(void* buffer, std::size_t bytes, int src, int tag);
   static void wait_wide(Batch& batch, MPI_Status* statuses);
   void sendrecv_wide(int channel, const void* send, std::size_t send_bytes, int dest, void* recv,
                      std::size_t recv_bytes, int src, int tag);

@@ -171,4 +171,66 @@ void InstrumentedComm::recv_wide(int channel, void* buffer, std::size_t bytes, i
   count_recv(channel, src, statuses[batch.recv_slots_.front()]);
 }
 
+void InstrumentedComm::routed_send(const void* buffer, std::size_t bytes, int dest, int tag) {
+  Batch batch;
+  start_send(batch, buffer, bytes, dest, tag);
+  std::vector<MPI_Status> statuses(batch.requests_.size());
+  wait_batch(batch, statuses.data());
+}
+
+void InstrumentedComm::routed_recv(void* buffer, std::size_t bytes, int src, int tag) {
+  Batch batch;
+  start_recv(batch, buffer, bytes, src, tag);
+  std::vector<MPI_Status> statuses(batch.requests_.size());
+  wait_batch(batch, statuses.data());
+}
+
+namespace {
+// Tags of the tree collectives; above any tag the applications use.
+constexpr int kReduceTag = 32760;
+constexpr int kBroadcastTag = 32761;
+}  // namespace
+
+double InstrumentedComm::allreduce_max(double value) {
+  if (!wan_) {
+    double result = 0;
+    MPI_Allreduce(&value, &result, 1, MPI_DOUBLE, MPI_MAX, comm_);
+    return result;
+  }
+  // Binomial reduction to rank 0, then binomial broadcast back: 2 log2(P) rounds, each one
+  // message per rank at most, over the plain, emulated or relayed route of each pair.
+  int mask = 1;
+  for (; mask < size_; mask <<= 1) {
+    if (rank_ & mask) {
+      routed_send(&value, sizeof value, rank_ - mask, kReduceTag);
+      break;
+    }
+    if (rank_ + mask < size_) {
+      double other = 0;
+      routed_recv(&other, sizeof other, rank_ + mask, kReduceTag);
+      value = std::max(value, other);
+    }
+  }
+  // Back down the same tree: a rank gets the result from the rank it sent to, then passes it
+  // to its children r + m for every power of two m below its lowest set bit (rank 0: all).
+  const int lowest_bit = rank_ & -rank_;
+  if (rank_ != 0) routed_recv(&value, sizeof value, rank_ - lowest_bit, kBroadcastTag);
+  int children = rank_ == 0 ? 1 : lowest_bit;
+  if (rank_ == 0) {
+    while (children < size_) children <<= 1;
+  }
+  for (int m = children >> 1; m > 0; m >>= 1) {
+    if (rank_ + m < size_) routed_send(&value, sizeof value, rank_ + m, kBroadcastTag);
+  }
+  return value;
+}
+
+void InstrumentedComm::barrier() {
+  if (!wan_) {
+    MPI_Barrier(comm_);
+    return;
+  }
+  allreduce_max(0.0);
+}
+
 }  // namespace mcb::harness

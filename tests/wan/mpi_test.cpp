@@ -13,6 +13,7 @@
 #include "tests/support/command.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <numeric>
@@ -415,6 +416,48 @@ TEST(Relay, RelayedMessagesStillCrossTheEmulatedLink) {
   EXPECT_GE((held - peer_sent) * 1e-9, link.transfer_time(bytes) * (1 - 1e-3));
   EXPECT_EQ(in, pattern(bytes, peer));
   wide->finish();
+}
+
+}  // namespace
+}  // namespace mcb::harness
+
+namespace mcb::harness {
+namespace {
+
+// The global reduction and barrier cross the emulated links as every other message does, and
+// through the gateways when relayed; results are those of MPI's own collectives.
+TEST(WanCollectives, AllreduceAndBarrierPayTheLinkAndAgreeWithMpi) {
+  const int size = world_size();
+  const int rank = world_rank();
+  const auto map = ClusterMap::blocks(size, 2);
+  const double latency = 0.005;
+  for (const bool relay : {false, true}) {
+    auto wide = emulated(map, latency, 1e9, relay);
+    InstrumentedComm comm(MPI_COMM_WORLD, map, {"all"}, true, wide);
+    for (int round = 0; round < 3; ++round) {
+      const double mine = std::sin(1.0 + rank * 7.0 + round);
+      double expected = 0;
+      MPI_Allreduce(&mine, &expected, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+      quiet_barrier();
+      const double start = MPI_Wtime();
+      const double got = comm.allreduce_max(mine);
+      const double elapsed = MPI_Wtime() - start;
+      EXPECT_EQ(got, expected) << "relay " << relay;
+      // Some rank of the second cluster must hear from the first and back: two crossings.
+      double slowest = 0;
+      MPI_Allreduce(&elapsed, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+      EXPECT_GE(slowest, 2 * latency) << "relay " << relay;
+    }
+    quiet_barrier();
+    const double start = MPI_Wtime();
+    comm.barrier();
+    double slowest = 0;
+    const double elapsed = MPI_Wtime() - start;
+    MPI_Allreduce(&elapsed, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    EXPECT_GE(slowest, 2 * latency);
+    EXPECT_EQ(comm.stats(0).sent[1].messages, 0u) << "collectives are not booked to channels";
+    wide->finish();
+  }
 }
 
 }  // namespace
