@@ -121,6 +121,55 @@ void HaloExchange::exchange_all(harness::InstrumentedComm& comm, Field& u) {
   for (int d = 0; d < harness::kDirections; ++d) step(comm, u, static_cast<Direction>(d), -1);
 }
 
+void HaloExchange::stage_columns(const Field& u) {
+  const size_t ny = static_cast<size_t>(sub_.ny);
+  west_out_.assign(ny, 0.0);
+  east_out_.assign(ny, 0.0);
+  west_in_.assign(ny, 0.0);
+  east_in_.assign(ny, 0.0);
+  for (int j = 1; j <= sub_.ny; ++j) {
+    west_out_[static_cast<size_t>(j - 1)] = u.at(1, j);
+    east_out_[static_cast<size_t>(j - 1)] = u.at(sub_.nx, j);
+    west_in_[static_cast<size_t>(j - 1)] = u.at(0, j);
+    east_in_[static_cast<size_t>(j - 1)] = u.at(sub_.nx + 1, j);
+  }
+}
+
+ColumnBorders HaloExchange::column_borders() {
+  ColumnBorders b;
+  if (has(Direction::left)) {
+    b.west_in = west_in_.data();
+    b.west_out = west_out_.data();
+  }
+  if (has(Direction::right)) {
+    b.east_in = east_in_.data();
+    b.east_out = east_out_.data();
+  }
+  return b;
+}
+
+void HaloExchange::exchange_staged(harness::InstrumentedComm& comm, Field& u) {
+  step(comm, u, Direction::top, -1);
+  step(comm, u, Direction::bottom, -1);
+  const size_t bytes = sizeof(double) * static_cast<size_t>(sub_.ny);
+  // Step left: our column 1 goes left, the right neighbour's column 1 becomes our east halo.
+  comm.sendrecv(static_cast<int>(Direction::left), west_out_.data(),
+                has(Direction::left) ? bytes : 0, neighbour(Direction::left), east_in_.data(),
+                has(Direction::right) ? bytes : 0, neighbour(Direction::right),
+                kHaloTag + static_cast<int>(Direction::left));
+  comm.sendrecv(static_cast<int>(Direction::right), east_out_.data(),
+                has(Direction::right) ? bytes : 0, neighbour(Direction::right), west_in_.data(),
+                has(Direction::left) ? bytes : 0, neighbour(Direction::left),
+                kHaloTag + static_cast<int>(Direction::right));
+}
+
+void HaloExchange::unstage_columns(Field& u) const {
+  for (int j = 1; j <= sub_.ny; ++j) {
+    if (has(Direction::left)) u.at(0, j) = west_in_[static_cast<size_t>(j - 1)];
+    if (has(Direction::right)) u.at(sub_.nx + 1, j) = east_in_[static_cast<size_t>(j - 1)];
+  }
+}
+
 void HaloExchange::exchange_colour(harness::InstrumentedComm& comm, Field& u, int colour) {
   for (int d = 0; d < harness::kDirections; ++d) step(comm, u, static_cast<Direction>(d), colour);
 }

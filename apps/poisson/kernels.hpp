@@ -26,9 +26,26 @@ double sweep_both_reference(Field& u, const Field& h2f, const Subdomain& s, doub
 double sweep_colour_tuned(Field& u, const Field& h2f, const Subdomain& s, int colour,
                           double omega);
 
+/// @brief The left and right borders of a rectangle in contiguous arrays (index j - 1 for local
+/// row j), so that exchanging them needs no strided gathers from the row-major field: the
+/// sweep writes each neighbour's incoming column into the halo just before it reaches that row
+/// and copies its own final border values out as each row is finished, while the rows are in
+/// cache. A null pointer means no neighbour on that side (the halo holds the boundary).
+struct ColumnBorders {
+  const double* west_in = nullptr;  //!< values for halo column 0
+  const double* east_in = nullptr;  //!< values for halo column nx + 1
+  double* west_out = nullptr;       //!< receives local column 1 after the sweep
+  double* east_out = nullptr;       //!< receives local column nx after the sweep
+};
+
 /// @brief Tuned iteration: black then red in one pass over memory (black row j is followed by
 /// red row j - 1, whose black neighbours are then final), the same updates as
 /// sweep_both_reference.
 double sweep_both_tuned(Field& u, const Field& h2f, const Subdomain& s, double omega);
+
+/// @brief As above, reading the column halos from and writing the column borders to
+/// @p borders on the way (the same updates and result).
+double sweep_both_tuned(Field& u, const Field& h2f, const Subdomain& s, double omega,
+                        const ColumnBorders& borders);
 
 }  // namespace mcb::poisson

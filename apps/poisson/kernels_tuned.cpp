@@ -43,12 +43,29 @@ double sweep_colour_tuned(Field& u, const Field& h2f, const Subdomain& s, int co
 }
 
 double sweep_both_tuned(Field& u, const Field& h2f, const Subdomain& s, double omega) {
+  return sweep_both_tuned(u, h2f, s, omega, ColumnBorders{});
+}
+
+double sweep_both_tuned(Field& u, const Field& h2f, const Subdomain& s, double omega,
+                        const ColumnBorders& borders) {
   double max_delta = 0.0;
   // Black row j reads red rows j - 1 and j + 1, still old; red row j - 1 then reads black rows
   // j - 2 and j, both already new: exactly the order of a full black sweep then a red sweep.
   for (int j = 1; j <= s.ny + 1; ++j) {
-    if (j <= s.ny) max_delta = std::max(max_delta, update_row(u, h2f, s, j, kBlack, omega));
-    if (j >= 2) max_delta = std::max(max_delta, update_row(u, h2f, s, j - 1, kRed, omega));
+    if (j <= s.ny) {
+      double* row = u.row(j);
+      // Row j's halo is first read by its black update, just below.
+      if (borders.west_in) row[0] = borders.west_in[j - 1];
+      if (borders.east_in) row[s.nx + 1] = borders.east_in[j - 1];
+      max_delta = std::max(max_delta, update_row(u, h2f, s, j, kBlack, omega));
+    }
+    if (j >= 2) {
+      max_delta = std::max(max_delta, update_row(u, h2f, s, j - 1, kRed, omega));
+      // Row j - 1 is final now.
+      const double* done = u.row(j - 1);
+      if (borders.west_out) borders.west_out[j - 2] = done[1];
+      if (borders.east_out) borders.east_out[j - 2] = done[s.nx];
+    }
   }
   return max_delta;
 }
