@@ -98,6 +98,10 @@ std::string failure_reason(const CampaignSpec& spec, const RunStatus& s, const s
   if (s.ended == "timeout") {
     return "timed out after " + std::to_string(static_cast<long>(spec.timeout)) + " s" + tail;
   }
+  if (s.ended == "lingered" && s.exit_code != 0) {
+    return launcher + " exit code " + std::to_string(s.exit_code) + " (its tasks' code; " +
+           launcher + " did not end after them)" + tail;
+  }
   if (s.ended == "lingered") return launcher + " did not end after its run" + tail;
   if (s.exit_code > 128) {
     return launcher + " exit code " + std::to_string(s.exit_code) + " (signal " +
@@ -205,6 +209,12 @@ void remove_run_files(const CampaignFolder& folder, const std::string& key) {
   for (const char* ext : {".jsonl", ".status", ".lingered", ".log", ".map"}) {
     fs::remove(folder.run_file(key, ext), ec);
   }
+  // The tasks' exit codes, runs/<key>.task.<rank>.
+  const fs::path runs = fs::path(folder.run_file(key, ".log")).parent_path();
+  const std::string prefix = key + ".task.";
+  for (const auto& entry : fs::directory_iterator(runs, ec)) {
+    if (entry.path().filename().string().rfind(prefix, 0) == 0) fs::remove(entry.path(), ec);
+  }
 }
 
 }  // namespace
@@ -232,10 +242,11 @@ std::vector<std::string> batch_app_command(const CampaignSpec& spec, const Plan&
   return words;
 }
 
-std::string mcb_run_prefix(const CampaignSpec& spec, const PlannedRun& run, double linger) {
+std::string mcb_run_prefix(const CampaignSpec& spec, const PlannedRun& run, double linger,
+                           int tasks) {
   return "mcb_run " + shell_quote(run.key) + " " +
          std::to_string(static_cast<long>(std::ceil(spec.timeout))) + " " +
-         std::to_string(static_cast<long>(std::ceil(linger)));
+         std::to_string(static_cast<long>(std::ceil(linger))) + " " + std::to_string(tasks);
 }
 
 double batch_seconds(const CampaignSpec& spec, std::size_t runs, double linger) {

@@ -58,8 +58,10 @@ std::vector<std::string> batch_app_command(const CampaignSpec& spec, const Plan&
                                            const PlannedRun& run, const CampaignFolder& folder,
                                            const std::vector<std::string>& extra);
 
-/// @brief "mcb_run KEY LIMIT LINGER" with the limit from the spec.
-std::string mcb_run_prefix(const CampaignSpec& spec, const PlannedRun& run, double linger);
+/// @brief "mcb_run KEY LIMIT LINGER TASKS" with the limit from the spec; TASKS is the number of
+/// tasks that report their exit code (0 when the launcher's own end is to be trusted).
+std::string mcb_run_prefix(const CampaignSpec& spec, const PlannedRun& run, double linger,
+                           int tasks);
 
 /// @brief Seconds a jobscript of @p runs runs may need: their timeouts plus margins.
 double batch_seconds(const CampaignSpec& spec, std::size_t runs, double linger);

@@ -71,7 +71,8 @@ class PbsSystem : public BatchSystem {
         launch += shell_quote(p.hostfile_flag);
         launch += " \"$PBS_NODEFILE\"";
       }
-      runs << mcb_run_prefix(spec_, *run, p.linger) << " " << launch << " "
+      // mpirun, unlike srun here, returns when its ranks end: only the record marks the end.
+      runs << mcb_run_prefix(spec_, *run, p.linger, 0) << " " << launch << " "
            << shell_words(batch_app_command(spec_, plan_, *run, folder_, extra)) << "\n";
     }
     std::string text = directives.str();

@@ -66,7 +66,8 @@ class SlurmSystem : public BatchSystem {
       }
       const std::vector<std::string> app =
           batch_app_command(spec_, plan_, *run, folder_, {"--cluster-map", "env:MCB_CLUSTER"});
-      runs << mcb_run_prefix(spec_, *run, s.linger) << " " << shell_words(launcher)
+      runs << mcb_run_prefix(spec_, *run, s.linger, plan_.of(*run).ranks) << " "
+           << shell_words(launcher)
            << " bash -c \"$mcb_task_label\" mcb-task " << shell_words(app) << "\n";
     }
     std::string text = directives.str();

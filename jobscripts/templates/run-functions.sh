@@ -1,18 +1,22 @@
-# mcb_run KEY LIMIT LINGER COMMAND...
+# mcb_run KEY LIMIT LINGER TASKS COMMAND...
 # Runs one measurement with its output in runs/KEY.log. Ends it after LIMIT seconds; ends a
-# launcher that is still there LINGER seconds after the run's record (runs/KEY.jsonl) is
-# complete (seen with srun when tasks have ended but the step does not return). Writes
-# runs/KEY.status: "exit=<code> seconds=<s> ended=exit|timeout|lingered", read by
-# `mcb-campaign collect`, which records a failure for every run that has no record.
+# launcher that is still there LINGER seconds after the run is over (seen with srun when every
+# task has ended but the step does not return): over means its record (runs/KEY.jsonl) is
+# complete, or all TASKS tasks have left their exit code in runs/KEY.task.<rank>, or one left a
+# non-zero code (tasks started through the Slurm jobscript's task wrapper do; a run that fails
+# before writing a record is over that way).
+# Writes runs/KEY.status: "exit=<code> seconds=<s> ended=exit|timeout|lingered" (for a lingering
+# launcher, the tasks' exit code), read by `mcb-campaign collect`, which records a failure for
+# every run that has no record.
 mcb_run() {
-  local key=$1 limit=$2 linger=$3
-  shift 3
+  local key=$1 limit=$2 linger=$3 tasks=$4
+  shift 4
   local record="runs/$key.jsonl" status="runs/$key.status" started=$SECONDS
-  rm -f -- "$status" "runs/$key.lingered"
+  rm -f -- "$status" "runs/$key.lingered" "runs/$key.task."*
   # timeout puts the launcher in a process group of its own, so it can be ended as a whole.
-  timeout --signal=TERM --kill-after=10 "$limit" "$@" >"runs/$key.log" 2>&1 &
+  MCB_RUN_KEY=$key timeout --signal=TERM --kill-after=10 "$limit" "$@" >"runs/$key.log" 2>&1 &
   local pid=$!
-  mcb_watch_linger "$pid" "$record" "$linger" "runs/$key.lingered" &
+  mcb_watch_linger "$pid" "$record" "$linger" "runs/$key.lingered" "runs/$key.task." "$tasks" &
   local watcher=$!
   wait "$pid"
   local code=$?
@@ -21,6 +25,7 @@ mcb_run() {
   local ended=exit
   if [ -e "runs/$key.lingered" ]; then
     ended=lingered
+    code=$(mcb_task_code "runs/$key.task." "$code")
   elif [ "$code" -eq 124 ] || [ $((SECONDS - started)) -ge "$limit" ]; then
     ended=timeout
   fi
@@ -28,12 +33,18 @@ mcb_run() {
   mv -f -- "$status.tmp" "$status"
 }
 
-# mcb_watch_linger PID RECORD LINGER MARK: once RECORD ends with a whole line, gives PID LINGER
+# mcb_watch_linger PID RECORD LINGER MARK TASK_PREFIX TASKS: once RECORD ends with a whole line,
+# or TASKS files TASK_PREFIX<rank> exist, or one of them holds a non-zero code, gives PID LINGER
 # more seconds, then ends its process group and leaves MARK behind.
 mcb_watch_linger() {
-  local pid=$1 record=$2 linger=$3 mark=$4
+  local pid=$1 record=$2 linger=$3 mark=$4 prefix=$5 tasks=$6
+  local done_tasks failed_tasks
   while kill -0 "$pid" 2>/dev/null; do
-    if [ -s "$record" ] && [ -z "$(tail -c 1 -- "$record")" ]; then
+    done_tasks=$(compgen -G "$prefix*" | wc -l)
+    # A task that failed ends the run too: its fellows may have been killed without a word.
+    failed_tasks=$( (cat -- "$prefix"* 2>/dev/null || true) | grep -cv '^0$')
+    if { [ -s "$record" ] && [ -z "$(tail -c 1 -- "$record")" ]; } ||
+       { [ "$tasks" -gt 0 ] && { [ "$done_tasks" -ge "$tasks" ] || [ "$failed_tasks" -gt 0 ]; }; }; then
       sleep "$linger"
       if kill -0 "$pid" 2>/dev/null; then
         : >"$mark"
@@ -45,6 +56,19 @@ mcb_watch_linger() {
     fi
     sleep 1
   done
+}
+
+# mcb_task_code TASK_PREFIX DEFAULT: the first non-zero exit code the tasks left, 0 when all
+# ended well, DEFAULT when none left one.
+mcb_task_code() {
+  local prefix=$1 code=$2 file found=0 value
+  for file in "$prefix"*; do
+    [ -e "$file" ] || continue
+    value=$(<"$file")
+    if [ "$found" -eq 0 ] || { [ "$code" = 0 ] && [ "$value" != 0 ]; }; then code=$value; fi
+    found=1
+  done
+  printf '%s\n' "$code"
 }
 
 # mcb_write_map FILE COUNT LABEL [COUNT LABEL]...: a cluster map file, one label per rank.

@@ -24,7 +24,12 @@ while [ "$k" -lt "${SLURM_HET_SIZE:-0}" ]; do
 done
 [ -n "$label" ] || label=${SLURM_JOB_PARTITION:-cluster0}
 export MCB_CLUSTER="$label"
-exec "$@"'
+"$@"
+code=$?
+# Leave this task'"'"'s exit code for mcb_run, which then knows the run is over even when srun
+# does not return.
+[ -n "$MCB_RUN_KEY" ] && printf "%s\n" "$code" >"runs/$MCB_RUN_KEY.task.$SLURM_PROCID"
+exit "$code"'
 
 @RUN_FUNCTIONS@
 mcb_folder=@FOLDER@

@@ -255,4 +255,35 @@ TEST(CampaignScripts, AJobscriptEndsARunAtItsTimeoutAndALauncherThatLingersAfter
   }
 }
 
+// srun of Slurm 22.05 at times does not return after every task of a step has ended. A run whose
+// tasks failed before writing a record must still end after its linger time, not its timeout,
+// and keep the tasks' exit code.
+TEST(CampaignScripts, ASlurmStepThatHangsAfterItsTasksFailedEndsWithTheTasksCode) {
+  TempDir dir;
+  // Starts each task through the jobscript's task wrapper, as srun would, then never returns.
+  const fs::path srun = dir.path() / "srun";
+  write_file(srun,
+             "#!/bin/bash\n"
+             "while [ \"${1#--}\" != \"$1\" ]; do shift; done\n"
+             "for rank in 0 1; do SLURM_PROCID=$rank \"$@\" & done\n"
+             "wait\n"
+             "sleep 60\n");
+  ::chmod(srun.c_str(), 0755);
+  const std::string spec = write_file(
+      dir.path() / "s.ini", "name = t\napp = poisson\nbinary = " + poisson_binary() +
+                                "\nexecutor = slurm\ntimeout = 40s\n[slurm]\npartitions = A\n"
+                                "launcher = " + srun.string() + " --mpi=pmix\nlinger = 1s\n"
+                                "[options]\nprocs = 2x1\ntolerance = -1\n");
+  ASSERT_EQ(mcb_campaign("scripts " + quote(spec)).exit_code, 0);
+  const fs::path folder = dir.path() / "campaigns/t";
+  const CommandResult run = run_command("bash " + quote((folder / "jobs/1-r1.sbatch").string()));
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  const std::string status = slurp(folder / "runs/1-r1.status");
+  EXPECT_NE(status.find("exit=2 "), std::string::npos) << status;
+  EXPECT_NE(status.find("ended=lingered"), std::string::npos) << status;
+  EXPECT_NE(slurp(folder / "runs/1-r1.log").find("--tolerance: '-1' must be positive"),
+            std::string::npos);
+  EXPECT_FALSE(fs::exists(folder / "runs/1-r1.jsonl"));
+}
+
 }  // namespace
