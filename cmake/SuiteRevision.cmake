@@ -1,13 +1,12 @@
-# MCB_REVISION: the git revision of the source tree (with -dirty when it has local changes),
-# or "unknown" outside a git checkout. Records and tables carry it for provenance.
-find_package(Git QUIET)
-set(MCB_REVISION "unknown")
-if(GIT_FOUND AND EXISTS "${PROJECT_SOURCE_DIR}/.git")
-  execute_process(COMMAND "${GIT_EXECUTABLE}" describe --always --dirty --abbrev=12
-                  WORKING_DIRECTORY "${PROJECT_SOURCE_DIR}"
-                  OUTPUT_VARIABLE _rev OUTPUT_STRIP_TRAILING_WHITESPACE
-                  RESULT_VARIABLE _rc ERROR_QUIET)
-  if(_rc EQUAL 0 AND _rev)
-    set(MCB_REVISION "${_rev}")
-  endif()
-endif()
+# The suite revision (git describe of the source tree, with -dirty for local changes, or
+# "unknown" outside a git checkout) goes into every record and table. It is taken at build
+# time, not configure time, so a rebuild after a commit never stamps the old revision:
+# target mcb_revision rewrites ${MCB_GENERATED_DIR}/mcb_revision.hpp when the revision changed.
+set(MCB_GENERATED_DIR "${PROJECT_BINARY_DIR}/generated")
+add_custom_target(mcb_revision
+  COMMAND ${CMAKE_COMMAND} -DSOURCE_DIR=${PROJECT_SOURCE_DIR}
+          -DOUTPUT=${MCB_GENERATED_DIR}/mcb_revision.hpp
+          -P ${PROJECT_SOURCE_DIR}/cmake/WriteRevision.cmake
+  BYPRODUCTS ${MCB_GENERATED_DIR}/mcb_revision.hpp
+  COMMENT "Suite revision"
+  VERBATIM)

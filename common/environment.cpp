@@ -1,5 +1,7 @@
 #include "common/environment.hpp"
 
+#include "mcb_revision.hpp"
+
 #include <unistd.h>
 
 #include <chrono>
