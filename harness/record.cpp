@@ -30,6 +30,33 @@ nlohmann::json mpi_environment(MPI_Comm comm, int argc, const char* const* argv)
   return env;
 }
 
+nlohmann::json record_header(const std::string& app, const RunOptions& options,
+                             const std::string& run_id) {
+  return {{"schema", kRecordSchema},
+          {"run_id", run_id},
+          {"campaign", options.campaign.empty() ? nlohmann::json(nullptr)
+                                                : nlohmann::json(options.campaign)},
+          {"repetition", options.repetition},
+          {"app", app}};
+}
+
+nlohmann::json counter_totals(MPI_Comm comm, const Counters& counters) {
+  // Availability is the same on every rank of a homogeneous run, but not necessarily on a
+  // heterogeneous one: agree on it first so the reductions below match up.
+  int mine = counters.available() ? 1 : 0;
+  int all = 0;
+  MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, comm);
+  if (!all) return nullptr;
+  nlohmann::json totals = nlohmann::json::object();
+  for (const auto& [event, value] : counters.values().items()) {
+    long long local = value.get<long long>();
+    long long total = 0;
+    MPI_Reduce(&local, &total, 1, MPI_LONG_LONG, MPI_SUM, 0, comm);
+    totals[event] = total;
+  }
+  return totals;
+}
+
 nlohmann::json gather_objects(MPI_Comm comm, const nlohmann::json& local) {
   int rank = 0;
   int size = 0;

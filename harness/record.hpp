@@ -3,6 +3,9 @@
 /// @brief Run records (docs/records.md): one JSON object per run, appended by rank 0 as one
 /// whole line. Helpers here gather what every record needs from all ranks.
 
+#include "harness/counters.hpp"
+#include "harness/run_options.hpp"
+
 #include <mpi.h>
 #include <nlohmann/json.hpp>
 
@@ -12,6 +15,15 @@ namespace mcb::harness {
 
 /// @brief Version of the record layout; calibration refuses to mix versions.
 inline constexpr const char* kRecordSchema = "mcb-run/1";
+
+/// @brief The fields every record opens with: schema, run_id, campaign (or null), repetition,
+/// app.
+nlohmann::json record_header(const std::string& app, const RunOptions& options,
+                             const std::string& run_id);
+
+/// @brief The record's `counters`: each event summed over ranks (on rank 0), or null when the
+/// counters are unavailable. Collective.
+nlohmann::json counter_totals(MPI_Comm comm, const Counters& counters);
 
 /// @brief The env block (host, compiler, build type, revision, date, command line) plus the MPI
 /// library, the number of ranks and every rank's host. Collective.

@@ -78,15 +78,6 @@ json config_json(const EnsflowConfig& c, const harness::ClusterMap& map, int ran
             {"beta", m.beta()}}}};
 }
 
-json base_record(const EnsflowConfig& c, const std::string& run_id) {
-  const auto& r = c.options.run;
-  return {{"schema", harness::kRecordSchema},
-          {"run_id", run_id},
-          {"campaign", r.campaign.empty() ? json(nullptr) : json(r.campaign)},
-          {"repetition", r.repetition},
-          {"app", "ensflow"}};
-}
-
 json points_json(const std::vector<DiagnosticPoint>& points) {
   json out = json::array();
   for (const auto& p : points) {
@@ -191,7 +182,7 @@ int run_program(int argc, char** argv) {
     const ExperimentSettings& s = config.settings;
     const std::string run_id = o.run.run_id.empty() ? harness::default_run_id("ensflow") : o.run.run_id;
     const json env = harness::mpi_environment(world, argc, argv);
-    json record = base_record(config, run_id);
+    json record = harness::record_header("ensflow", o.run, run_id);
     record["config"] = config_json(config, *map, size, wide.get());
     record["env"] = env;
 
@@ -244,16 +235,7 @@ int run_program(int argc, char** argv) {
     const json analysis = harness::spread(world, my_analysis);
     const json setup = harness::spread(world, outcome.setup_time);
     const json free_time = harness::spread(world, outcome.free_run_time);
-    json counter_total = nullptr;
-    if (counters.available()) {
-      counter_total = json::object();
-      for (const auto& [event, value] : counters.values().items()) {
-        long long local = value.get<long long>();
-        long long total = 0;
-        MPI_Reduce(&local, &total, 1, MPI_LONG_LONG, MPI_SUM, 0, world);
-        counter_total[event] = total;
-      }
-    }
+    const json counter_total = harness::counter_totals(world, counters);
     if (!root) return 0;
 
     const double wall_time = wall["max"].get<double>();
@@ -282,7 +264,10 @@ int run_program(int argc, char** argv) {
     record["result"] = result;
     record["ranks"] = ranks;
     record["counters"] = counter_total;
-    if (!counters.available()) record["counters_reason"] = counters.reason();
+    if (counter_total.is_null()) {
+      record["counters_reason"] =
+          counters.available() ? "hardware counters unavailable on some ranks" : counters.reason();
+    }
     harness::write_record(o.run.output, record);
 
     if (!o.run.quiet) print_summary(config, *map, size, wide.get(), record, outcome, result, run_id);

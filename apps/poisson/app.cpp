@@ -50,15 +50,6 @@ json config_json(const PoissonConfig& c, const harness::ClusterMap& map,
           {"relay", wide ? wide->relay_json() : json(nullptr)}};
 }
 
-json base_record(const PoissonConfig& c, const std::string& run_id) {
-  const auto& r = c.options.run;
-  return {{"schema", harness::kRecordSchema},
-          {"run_id", run_id},
-          {"campaign", r.campaign.empty() ? json(nullptr) : json(r.campaign)},
-          {"repetition", r.repetition},
-          {"app", "poisson"}};
-}
-
 }  // namespace
 
 int run_program(int argc, char** argv) {
@@ -92,7 +83,7 @@ int run_program(int argc, char** argv) {
     const std::string run_id = o.run.run_id.empty() ? harness::default_run_id("poisson")
                                                     : o.run.run_id;
     const json env = harness::mpi_environment(world, argc, argv);
-    json record = base_record(config, run_id);
+    json record = harness::record_header("poisson", o.run, run_id);
     record["config"] = config_json(config, *map, wide.get());
     record["env"] = env;
 
@@ -151,16 +142,7 @@ int run_program(int argc, char** argv) {
     const json compute = harness::spread(world, outcome.compute_time);
     const json comm_spread = harness::spread(world, my_comm);
     const json allreduce = harness::spread(world, outcome.allreduce_time);
-    json counter_total = nullptr;
-    if (counters.available()) {
-      counter_total = json::object();
-      for (const auto& [event, value] : counters.values().items()) {
-        long long local = value.get<long long>();
-        long long total = 0;
-        MPI_Reduce(&local, &total, 1, MPI_LONG_LONG, MPI_SUM, 0, world);
-        counter_total[event] = total;
-      }
-    }
+    const json counter_total = harness::counter_totals(world, counters);
     if (!root) return 0;
 
     const double wall_time = wall["max"].get<double>();
@@ -200,7 +182,10 @@ int run_program(int argc, char** argv) {
                         {"site_updates_per_second", lups}};
     record["ranks"] = ranks;
     record["counters"] = counter_total;
-    if (!counters.available()) record["counters_reason"] = counters.reason();
+    if (counter_total.is_null()) {
+      record["counters_reason"] =
+          counters.available() ? "hardware counters unavailable on some ranks" : counters.reason();
+    }
     harness::write_record(o.run.output, record);
 
     if (!o.run.quiet) {

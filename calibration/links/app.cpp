@@ -269,12 +269,8 @@ int run_program(int argc, char** argv) {
     json result = {{"classes", class_records}, {"wall_time", wall}};
     if (study) result["relay_study"] = study->to_json();
     json names = map->names();
-    json record = {
-        {"schema", harness::kRecordSchema},
-        {"run_id", run_id},
-        {"campaign", o.run.campaign.empty() ? json(nullptr) : json(o.run.campaign)},
-        {"repetition", o.run.repetition},
-        {"app", "links"},
+    json record = harness::record_header("links", o.run, run_id);
+    record.update({
         {"status", valid ? "valid" : "invalid"},
         {"verdict", {{"valid", valid},
                      {"checks", checks},
@@ -298,7 +294,7 @@ int run_program(int argc, char** argv) {
         {"result", result},
         {"ranks", ranks},
         {"counters", nullptr},
-        {"counters_reason", "link calibration counts no hardware events"}};
+        {"counters_reason", "link calibration counts no hardware events"}});
     if (!valid) record["reason"] = reason;
     harness::write_record(o.run.output, record);
 
