@@ -17,9 +17,4 @@ class UsageError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// @brief Builds the usual message shape: "<what>: <detail>".
-inline UsageError usage_error(const std::string& what, const std::string& detail) {
-  return UsageError(what + ": " + detail);
-}
-
 }  // namespace mcb

@@ -181,10 +181,6 @@ void InstrumentedComm::complete(int channel, Batch& batch) {
   batch.clear();
 }
 
-void InstrumentedComm::add_time(int channel, PeerClass cls, double seconds) {
-  if (instrumented_) stats_[static_cast<size_t>(channel)].time[static_cast<size_t>(cls)] += seconds;
-}
-
 double InstrumentedComm::total_time() const {
   double total = 0;
   for (const auto& s : stats_) total += s.total_time();
@@ -210,8 +206,5 @@ nlohmann::json InstrumentedComm::stats_json() const {
   return out;
 }
 
-void InstrumentedComm::reset_stats() {
-  for (auto& s : stats_) s = ChannelStats{};
-}
 
 }  // namespace mcb::harness

@@ -122,8 +122,6 @@ class InstrumentedComm {
   /// @brief Waits for every operation of the batch and books the wait and received bytes.
   void complete(int channel, Batch& batch);
 
-  /// @brief Adds @p seconds spent in @p channel outside these calls (e.g. a collective).
-  void add_time(int channel, PeerClass cls, double seconds);
 
   /// @brief Maximum of @p value over all ranks, on every rank; and a barrier. Not booked to
   /// any channel. Without a wide area these are MPI_Allreduce and MPI_Barrier; with one, a
@@ -138,7 +136,6 @@ class InstrumentedComm {
   /// @brief {"<channel>": {"time": {"intra": s, "inter": s}, "sent": {"intra": {"messages": n,
   /// "bytes": b}, "inter": {...}}, "received": {...}}, ...}
   nlohmann::json stats_json() const;
-  void reset_stats();
 
  private:
   void count_send(int channel, int dest, std::size_t bytes);

@@ -40,12 +40,6 @@ int MachineSpec::total() const {
 int MachineSpec::largest() const { return *std::max_element(sizes.begin(), sizes.end()); }
 int MachineSpec::smallest() const { return *std::min_element(sizes.begin(), sizes.end()); }
 
-int MachineSpec::kth_largest(int k) const {
-  std::vector<int> s = sizes;
-  std::sort(s.begin(), s.end(), std::greater<>());
-  return s[static_cast<size_t>(k - 1)];
-}
-
 std::string MachineSpec::describe() const {
   if (std::all_of(sizes.begin(), sizes.end(), [&](int s) { return s == sizes.front(); })) {
     return std::to_string(sizes.size()) + "x" + std::to_string(sizes.front());

@@ -20,8 +20,6 @@ struct MachineSpec {
   int total() const;
   int largest() const;
   int smallest() const;
-  /// The k-th largest cluster size, k = 1 .. clusters().
-  int kth_largest(int k) const;
   /// "4x32" when all equal, else "32,32,16".
   std::string describe() const;
 };

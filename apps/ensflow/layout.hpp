@@ -26,7 +26,6 @@ class EnsembleLayout {
   std::size_t state_size() const { return state_size_; }
   int members_per_rank() const { return members_ / ranks_; }
   int first_member(int rank) const { return rank * members_per_rank(); }
-  int owner_of_member(int member) const { return member / members_per_rank(); }
 
   std::size_t blocks() const { return blocks_; }
   std::size_t block_begin(std::size_t block) const { return block * block_rows_; }

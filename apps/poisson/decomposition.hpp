@@ -35,7 +35,6 @@ class Field {
   double at(int i, int j) const { return data_[static_cast<size_t>(j) * stride_ + i]; }
   double* row(int j) { return data_.data() + static_cast<size_t>(j) * stride_; }
   const double* row(int j) const { return data_.data() + static_cast<size_t>(j) * stride_; }
-  int stride() const { return stride_; }
   const std::vector<double>& values() const { return data_; }
 
  private:
