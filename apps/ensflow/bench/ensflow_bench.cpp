@@ -138,8 +138,9 @@ BENCHMARK(BM_Transform)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Apply)->Arg(20)->Arg(60)->Arg(120)->Arg(240)->Unit(benchmark::kMillisecond);
 
-// Collects CPU times (seconds) by benchmark name and prints the figures the issue asks for.
-// CPU time, not real time: on a machine shared with other work the real time of a one-process
+// Collects CPU times (seconds) by benchmark name and prints the summary: the cost of a model day
+// and of an analysis, the analysis share of a run and how it scales. CPU time, not real time:
+// on a machine shared with other work the real time of a one-process
 // benchmark measures the other work too; the programs' own records carry real times.
 class SummaryReporter : public benchmark::ConsoleReporter {
  public:

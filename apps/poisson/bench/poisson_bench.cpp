@@ -121,7 +121,8 @@ BENCHMARK(BM_StreamTriad)->Arg(1 << 25)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_HarnessCost)->Arg(1024)->UseManualTime()->Iterations(10)->Repetitions(10)
     ->ReportAggregatesOnly(true)->Unit(benchmark::kMillisecond);
 
-// Collects the figures the goals are stated in and prints them after the table.
+// Collects the speed figures (ratios to the reference and to the roofline, harness cost) and
+// prints them after the table.
 class SummaryReporter : public benchmark::ConsoleReporter {
  public:
   void ReportRuns(const std::vector<Run>& runs) override {

@@ -141,7 +141,7 @@ BENCHMARK(BM_ExchangeColumns)->Apply(sizes)->UseManualTime()->Iterations(5)->Rep
 BENCHMARK(BM_EmulatedLink)->RangeMultiplier(16)->Range(1, 4 << 20)->UseManualTime()
     ->Iterations(3)->Repetitions(3)->ReportAggregatesOnly(true)->Unit(benchmark::kMicrosecond);
 
-// Collects the figures the goals are stated in and prints them after the table.
+// Collects the speed and accuracy figures and prints them after the table.
 class SummaryReporter : public benchmark::ConsoleReporter {
  public:
   void ReportRuns(const std::vector<Run>& runs) override {
