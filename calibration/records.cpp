@@ -2,6 +2,7 @@
 
 #include "calibration/grouping.hpp"
 #include "common/errors.hpp"
+#include "common/run_record.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -265,8 +266,8 @@ RecordSet load_records(const std::vector<std::string>& inputs) {
       ++set.summary.lines;
       const std::string schema = string_field(record, "schema");
       if (set.summary.schema.empty()) {
-        if (schema != kKnownSchema) {
-          fail(record, "unknown schema '" + schema + "' (this calibration reads " + kKnownSchema +
+        if (schema != kRunRecordSchema) {
+          fail(record, "unknown schema '" + schema + "' (this calibration reads " + kRunRecordSchema +
                            ")");
         }
         set.summary.schema = schema;

@@ -13,9 +13,6 @@
 
 namespace mcb::calib {
 
-/// @brief The record layout this calibration reads.
-inline constexpr const char* kKnownSchema = "mcb-run/1";
-
 /// @brief One record and the place it was read from.
 struct Record {
   nlohmann::json doc;  //!< the whole record

@@ -32,7 +32,7 @@ nlohmann::json mpi_environment(MPI_Comm comm, int argc, const char* const* argv)
 
 nlohmann::json record_header(const std::string& app, const RunOptions& options,
                              const std::string& run_id) {
-  return {{"schema", kRecordSchema},
+  return {{"schema", kRunRecordSchema},
           {"run_id", run_id},
           {"campaign", options.campaign.empty() ? nlohmann::json(nullptr)
                                                 : nlohmann::json(options.campaign)},

@@ -3,6 +3,7 @@
 /// @brief Run records (docs/records.md): one JSON object per run, appended by rank 0 as one
 /// whole line. Helpers here gather what every record needs from all ranks.
 
+#include "common/run_record.hpp"
 #include "harness/counters.hpp"
 #include "harness/run_options.hpp"
 
@@ -12,9 +13,6 @@
 #include <string>
 
 namespace mcb::harness {
-
-/// @brief Version of the record layout; calibration refuses to mix versions.
-inline constexpr const char* kRecordSchema = "mcb-run/1";
 
 /// @brief The fields every record opens with: schema, run_id, campaign (or null), repetition,
 /// app.

@@ -3,6 +3,7 @@
 #include "common/environment.hpp"
 #include "common/errors.hpp"
 #include "common/files.hpp"
+#include "common/run_record.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -14,8 +15,6 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
-
-constexpr const char* kRecordSchema = "mcb-run/1";
 
 bool blank(const std::string& s) { return s.find_first_not_of(" \t\r") == std::string::npos; }
 
@@ -107,7 +106,7 @@ json failure_record(const CampaignSpec& spec, const Plan& plan, const PlannedRun
   for (const std::string& word : command) argv.push_back(word.c_str());
   json env = environment_block(static_cast<int>(argv.size()), argv.data());
   env["executor"] = spec.executor;
-  return {{"schema", kRecordSchema},
+  return {{"schema", kRunRecordSchema},
           {"run_id", run.id},
           {"campaign", spec.name},
           {"repetition", run.repetition},
