@@ -19,7 +19,8 @@ double estimate_clock_offset(MPI_Comm comm);
 /// @brief Time stamps of phase ends on one rank.
 class CommTimeline {
  public:
-  explicit CommTimeline(bool enabled = true) : enabled_(enabled) {}
+  CommTimeline() = default;
+  explicit CommTimeline(bool enabled) : enabled_(enabled) {}
   void reserve(std::size_t phases);
 
   /// @brief This rank finished a computation phase now.
@@ -30,6 +31,13 @@ class CommTimeline {
   void communication_done() {
     if (enabled_) comm_end_.push_back(MPI_Wtime());
   }
+  /// @brief Records one phase from stamps taken elsewhere (another clock, a replay), in
+  /// MPI_Wtime seconds of this rank.
+  void add_phase(double compute_end, double comm_end) {
+    if (!enabled_) return;
+    compute_end_.push_back(compute_end);
+    comm_end_.push_back(comm_end);
+  }
   std::size_t phases() const { return comm_end_.size(); }
 
   /// @brief Sum over phases of max(comm end) - max(compute end) across ranks, with every stamp
@@ -38,7 +46,7 @@ class CommTimeline {
   double paper_time(MPI_Comm comm, double clock_offset) const;
 
  private:
-  bool enabled_;
+  bool enabled_ = true;
   std::vector<double> compute_end_;
   std::vector<double> comm_end_;
 };

@@ -4,6 +4,7 @@
 #include <mpi.h>
 
 #include <numeric>
+#include <stdexcept>
 #include <vector>
 
 #include "common/errors.hpp"
@@ -84,19 +85,35 @@ TEST(Records, GatherObjectsCollectsEveryRankInOrder) {
   EXPECT_DOUBLE_EQ(s["avg"].get<double>(), (size - 1) / 2.0);
 }
 
-TEST(Timeline, PaperTimeIsLastCommunicationEndMinusLastComputationEnd) {
+TEST(Timeline, PaperTimeIsLastCommunicationEndMinusLastComputationEndSummedOverPhases) {
   const int rank = rank_of(MPI_COMM_WORLD);
+  const int size = size_of(MPI_COMM_WORLD);
+  // Rank r ends computing phase p at 100p + r (the last rank last) and communicating at
+  // 100p + 50 - r (rank 0 last): each phase lasts 50 - (size - 1) seconds.
   CommTimeline timeline;
-  // Fake stamps through the clock offset: rank r's stamps are shifted by r seconds, so the
-  // latest computation end is the last rank's, and so is the latest communication end.
+  for (int p = 0; p < 3; ++p) timeline.add_phase(100.0 * p + rank, 100.0 * p + 50 - rank);
+  EXPECT_DOUBLE_EQ(timeline.paper_time(MPI_COMM_WORLD, 0.0), 3.0 * (51 - size));
+  // On rank 0's clock, rank r's stamps are r seconds earlier: every computation ends at 100p
+  // and the last communication still at 100p + 50.
+  EXPECT_DOUBLE_EQ(timeline.paper_time(MPI_COMM_WORLD, -static_cast<double>(rank)), 150.0);
+  EXPECT_EQ(estimate_clock_offset(MPI_COMM_WORLD), 0.0) << "one host, one clock";
+}
+
+TEST(Timeline, DisabledTimelineStampsNothingAndReportsZero) {
+  CommTimeline timeline(false);
   timeline.computation_done();
   timeline.communication_done();
-  const double with_offset = timeline.paper_time(MPI_COMM_WORLD, static_cast<double>(rank));
-  const double without = timeline.paper_time(MPI_COMM_WORLD, 0.0);
-  EXPECT_GE(without, 0.0);
-  EXPECT_LT(without, 1.0);
-  EXPECT_GE(with_offset, 0.0);
-  EXPECT_EQ(estimate_clock_offset(MPI_COMM_WORLD), 0.0) << "one host, one clock";
+  timeline.add_phase(1.0, 2.0);
+  EXPECT_EQ(timeline.phases(), 0u);
+  EXPECT_EQ(timeline.paper_time(MPI_COMM_WORLD, 0.0), 0.0);
+}
+
+TEST(Timeline, RanksWithDifferentPhaseCountsAreRefusedOnEveryRank) {
+  if (size_of(MPI_COMM_WORLD) < 2) GTEST_SKIP() << "needs two ranks to disagree";
+  CommTimeline timeline;
+  timeline.add_phase(1.0, 2.0);
+  if (rank_of(MPI_COMM_WORLD) == 0) timeline.add_phase(3.0, 4.0);
+  EXPECT_THROW(timeline.paper_time(MPI_COMM_WORLD, 0.0), std::logic_error);
 }
 
 TEST(MpiProgram, UsageErrorOnOneRankStopsEveryRankWithItsMessage) {
