@@ -11,24 +11,16 @@
 #include "apps/ensflow/exchange.hpp"
 #include "apps/ensflow/experiment.hpp"
 #include "apps/ensflow/layout.hpp"
+#include "tests/support/mpi_world.hpp"
 
 namespace mcb::ensflow {
 namespace {
 
+using mcb::testing::world_rank;
+using mcb::testing::world_size;
 using harness::ClusterMap;
 using harness::InstrumentedComm;
 using harness::PeerClass;
-
-int world_size() {
-  int size = 0;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  return size;
-}
-int world_rank() {
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  return rank;
-}
 
 // Two clusters of consecutive ranks when the size allows, else one.
 ClusterMap test_map(int size) { return size % 2 == 0 ? ClusterMap::blocks(size, 2) : ClusterMap::single(size); }

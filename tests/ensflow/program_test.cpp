@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/support/command.hpp"
+#include "tests/support/records.hpp"
 
 namespace mcb::testing {
 namespace {
@@ -18,14 +19,6 @@ using nlohmann::json;
 const std::string kSmallBase =
     " --members 12 --days 4 --grid 15 --observations 30 --initial-length 300 --counters ''";
 const std::string kSmall = kSmallBase + " --analysis-every 2 --spinup-days 5";
-
-std::vector<json> read_records(const std::string& path) {
-  std::vector<json> records;
-  std::ifstream in(path);
-  std::string line;
-  while (std::getline(in, line)) records.push_back(json::parse(line));
-  return records;
-}
 
 json run_one(int ranks, const std::string& args, const std::string& out,
              const std::string& base = kSmall) {
@@ -194,31 +187,10 @@ TEST(EnsflowProgram, ADivergingModelIsInvalidAndRecordedAsSuch) {
   EXPECT_NE(records[0]["reason"].get<std::string>().find("non-finite"), std::string::npos);
 }
 
-struct BadInput {
-  std::string ranks_and_args;  // "<ranks>|<arguments>"
-  std::string names;           // text the one line must contain
-};
-
 class EnsflowBadInput : public ::testing::TestWithParam<BadInput> {};
 
 TEST_P(EnsflowBadInput, ExitsWithCodeTwoAndOneLineAndNoRecord) {
-  const BadInput& c = GetParam();
-  const auto bar = c.ranks_and_args.find('|');
-  const int ranks = std::stoi(c.ranks_and_args.substr(0, bar));
-  const std::string args = c.ranks_and_args.substr(bar + 1);
-  TempDir dir;
-  const std::string out = dir / "runs.jsonl";
-  const bool own_output = args.find("--output") != std::string::npos;
-  // One process runs as an MPI singleton, without mpirun (as a user may run it, and faster).
-  const std::string launcher = ranks == 1 ? std::string() : mpirun(ranks);
-  const auto r = run_command(launcher + bin("mcb-ensflow") + " " + args +
-                             (own_output ? "" : " --output " + quote(out)));
-  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
-  const auto lines = r.err_lines();
-  ASSERT_EQ(lines.size(), 1u) << r.err;
-  EXPECT_NE(lines[0].find(c.names), std::string::npos) << lines[0];
-  EXPECT_FALSE(std::filesystem::exists(out));
-  EXPECT_EQ(r.out.find("VALID"), std::string::npos);
+  expect_usage_error("mcb-ensflow", GetParam());
 }
 
 INSTANTIATE_TEST_SUITE_P(

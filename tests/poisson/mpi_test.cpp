@@ -8,27 +8,19 @@
 #include <vector>
 
 #include "apps/poisson/solver.hpp"
+#include "tests/support/mpi_world.hpp"
 
 namespace mcb::poisson {
 namespace {
 
+using mcb::testing::world_rank;
+using mcb::testing::world_size;
 using harness::ClusterMap;
 using harness::Direction;
 using harness::InstrumentedComm;
 using harness::ProcessGrid;
 
 const std::vector<std::string> kChannels{"top", "bottom", "left", "right"};
-
-int world_size() {
-  int size = 0;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  return size;
-}
-int world_rank() {
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  return rank;
-}
 
 // Runs the solver on `comm` with the given grid and returns the rank's problem and outcome;
 // `stats` receives the rank's channel books.

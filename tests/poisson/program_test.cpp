@@ -7,19 +7,12 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/support/command.hpp"
+#include "tests/support/records.hpp"
 
 namespace mcb::testing {
 namespace {
 
 using nlohmann::json;
-
-std::vector<json> read_records(const std::string& path) {
-  std::vector<json> records;
-  std::ifstream in(path);
-  std::string line;
-  while (std::getline(in, line)) records.push_back(json::parse(line));
-  return records;
-}
 
 TEST(PoissonProgram, RecordOfARealTwoClusterRunHoldsEveryDesignField) {
   TempDir dir;
@@ -116,29 +109,10 @@ TEST(PoissonProgram, NonConvergedRunIsInvalidAndRecordedAsSuch) {
   EXPECT_NE(records[0]["reason"].get<std::string>().find("converge"), std::string::npos);
 }
 
-struct BadInput {
-  std::string ranks_and_args;  // "<ranks>|<arguments>"
-  std::string names;           // text the one line must contain
-};
-
 class PoissonBadInput : public ::testing::TestWithParam<BadInput> {};
 
 TEST_P(PoissonBadInput, ExitsWithCodeTwoAndOneLineAndNoRecord) {
-  const BadInput& c = GetParam();
-  const auto bar = c.ranks_and_args.find('|');
-  const int ranks = std::stoi(c.ranks_and_args.substr(0, bar));
-  const std::string args = c.ranks_and_args.substr(bar + 1);
-  TempDir dir;
-  const std::string out = dir / "runs.jsonl";
-  const bool own_output = args.find("--output") != std::string::npos;
-  const auto r = run_command(mpirun(ranks) + bin("mcb-poisson") + " " + args +
-                             (own_output ? "" : " --output " + quote(out)));
-  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
-  const auto lines = r.err_lines();
-  ASSERT_EQ(lines.size(), 1u) << r.err;
-  EXPECT_NE(lines[0].find(c.names), std::string::npos) << lines[0];
-  EXPECT_FALSE(std::filesystem::exists(out));
-  EXPECT_EQ(r.out.find("VALID"), std::string::npos);
+  expect_usage_error("mcb-poisson", GetParam());
 }
 
 INSTANTIATE_TEST_SUITE_P(

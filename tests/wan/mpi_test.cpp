@@ -11,6 +11,7 @@
 #include "harness/link_clock.hpp"
 #include "harness/wide_area.hpp"
 #include "tests/support/command.hpp"
+#include "tests/support/mpi_world.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -23,17 +24,8 @@
 namespace mcb::harness {
 namespace {
 
-int world_rank() {
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  return rank;
-}
-
-int world_size() {
-  int size = 0;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  return size;
-}
+using mcb::testing::world_rank;
+using mcb::testing::world_size;
 
 // Idle ranks wait asleep so that, with more ranks than cores, the measured ones keep a core.
 void quiet_barrier() {

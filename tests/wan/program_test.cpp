@@ -10,18 +10,12 @@
 #include <vector>
 
 #include "tests/support/command.hpp"
+#include "tests/support/records.hpp"
 
 namespace mcb::testing {
 namespace {
 
 using nlohmann::json;
-
-std::vector<json> read_records(const std::string& path) {
-  std::vector<json> records;
-  std::ifstream in(path);
-  for (std::string line; std::getline(in, line);) records.push_back(json::parse(line));
-  return records;
-}
 
 json run_one(int ranks, const std::string& program, const std::string& args, const TempDir& dir,
              int expected_exit = 0) {

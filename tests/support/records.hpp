@@ -1,0 +1,53 @@
+#pragma once
+// What the end-to-end tests of the measurement programs share: reading the records a run
+// appended, and checking the answer to bad input as the suite promises it (exit code 2, one
+// line on stderr naming the option and value, no record, no verdict).
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "tests/support/command.hpp"
+
+namespace mcb::testing {
+
+// The records of a JSON Lines file, in order; a line that is not JSON fails the test.
+inline std::vector<nlohmann::json> read_records(const std::string& path) {
+  std::vector<nlohmann::json> records;
+  std::ifstream in(path);
+  for (std::string line; std::getline(in, line);) records.push_back(nlohmann::json::parse(line));
+  return records;
+}
+
+// One bad command line and the text its one error line must contain.
+struct BadInput {
+  std::string ranks_and_args;  // "<ranks>|<arguments>"
+  std::string names;           // text the one line must contain
+};
+
+// Runs `program` as `input` says (one rank as an MPI singleton, without mpirun, as a user may
+// run it) with --output in a fresh folder unless the arguments name their own, and checks the
+// promise about bad input.
+inline void expect_usage_error(const std::string& program, const BadInput& input) {
+  const auto bar = input.ranks_and_args.find('|');
+  const int ranks = std::stoi(input.ranks_and_args.substr(0, bar));
+  const std::string args = input.ranks_and_args.substr(bar + 1);
+  TempDir dir;
+  const std::string out = dir / "runs.jsonl";
+  const bool own_output = args.find("--output") != std::string::npos;
+  const std::string launcher = ranks == 1 ? std::string() : mpirun(ranks);
+  const auto r = run_command(launcher + bin(program) + " " + args +
+                             (own_output ? "" : " --output " + quote(out)));
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  const auto lines = r.err_lines();
+  ASSERT_EQ(lines.size(), 1u) << r.err;
+  EXPECT_NE(lines[0].find(input.names), std::string::npos) << lines[0];
+  EXPECT_FALSE(std::filesystem::exists(out));
+  EXPECT_EQ(r.out.find("VALID"), std::string::npos);
+}
+
+}  // namespace mcb::testing
