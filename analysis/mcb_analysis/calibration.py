@@ -128,15 +128,6 @@ class Calibration:
             out["calibration_inputs"] = self.manifest.get("inputs")
         return out
 
-    def rows_of(self, app, problem, total_size, components, system):
-        """The sidecar's description of one runtime row (its runs), or None."""
-        for row in self.sidecar.get("rows", []):
-            if (row.get("app"), row.get("problem"), int(row.get("total_size", 0)),
-                    int(row.get("components", 0)), row.get("system")) == (
-                    app, problem, int(total_size), int(components), system):
-                return row
-        return None
-
 
 def setups_of(frames):
     """The (system, components) pairs present in the given frames."""

@@ -99,6 +99,3 @@ def natural_key(text):
     """Digit runs compare as numbers: '64x64' < '100x100' < '1000x1000'."""
     return [(0, int(p), "") if p.isdigit() else (1, 0, p) for p in re.split(r"(\d+)", str(text)) if p]
 
-
-def as_int(value):
-    return int(round(float(value)))

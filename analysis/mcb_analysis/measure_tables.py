@@ -7,8 +7,6 @@ import math
 from .inputs import natural_key
 from .output import Table
 
-NAN = math.nan
-
 
 def _range_text(values):
     values = sorted({int(round(v)) for v in values if not math.isnan(v)})

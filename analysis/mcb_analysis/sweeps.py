@@ -116,16 +116,12 @@ def _find(path):
 class Curve:
     """One response-time curve: policy, rule (and placement/queue), its points by rate."""
 
-    def __init__(self, mix, key, frame):
-        self.mix = mix
+    def __init__(self, key, frame):
         self.policy, self.placement, self.rule, self.queue = key
         frame = frame.sort_values("rate")
-        self.rate = list(frame["rate"])
         self.gross = list(frame["gross_utilization"])
         self.net = list(frame["net_utilization"])
         self.response = list(frame["response_mean"])
-        self.ci = list(frame["response_ci95_half_width"])
-        self.saturated = [bool(s) for s in frame["saturated"]]
         marks = list(frame["saturation_point"])
         self.first_saturated = marks.index("first_saturated") if "first_saturated" in marks \
             else None
@@ -149,5 +145,5 @@ def load(paths):
             if (s.mix, key) in curves:
                 raise BadInput(f"{s.csv_source.path}: curve {'/'.join(key)} of mix {s.mix} "
                                "is also in another sweep given")
-            curves[(s.mix, key)] = Curve(s.mix, key, frame)
+            curves[(s.mix, key)] = Curve(key, frame)
     return sweeps, curves
