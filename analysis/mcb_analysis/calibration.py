@@ -103,6 +103,12 @@ class Calibration:
         """The process grid ("HxV") of a runtime row, when known."""
         return self._procs.get((app, problem, int(total_size), int(components), system))
 
+    def poisson_runtimes(self, procs):
+        """The runtime rows of Poisson runs on one process grid."""
+        rt = self.runtimes[self.runtimes["app"] == "poisson"]
+        return rt[[self.procs("poisson", r["problem"], r["total_size"], r["components"],
+                              r["system"]) == procs for _, r in rt.iterrows()]]
+
     def apps(self):
         """Applications in the tables, Poisson first (the paper's tables are Poisson's)."""
         return sorted(set(self.runtimes["app"]), key=lambda a: (a != "poisson", a))
@@ -127,6 +133,26 @@ class Calibration:
             out["records"] = self.manifest.get("records")
             out["calibration_inputs"] = self.manifest.get("inputs")
         return out
+
+
+def grid_shape(procs):
+    """'HxV' -> (H, V)."""
+    h, v = procs.split("x")
+    return int(h), int(v)
+
+
+def mode_name(sync):
+    return "synchronized" if sync else "non-synchronized"
+
+
+def problems_of(frame):
+    """The problems (grid sizes) in a table, in natural order."""
+    return sorted(set(frame["problem"]), key=natural_key)
+
+
+def of_setup(frame, setup):
+    """The rows of one setup (system, number of clusters)."""
+    return frame[(frame["system"] == setup[0]) & (frame["components"] == setup[1])]
 
 
 def setups_of(frames):

@@ -4,6 +4,7 @@ exchange time min/avg/max, synchronized) and Table 10 (synchronized vs not)."""
 
 import math
 
+from .calibration import grid_shape, mode_name, of_setup, problems_of
 from .inputs import natural_key
 from .output import Table
 
@@ -15,14 +16,15 @@ def _range_text(values):
     return str(values[0]) if len(values) == 1 else f"{values[0]}–{values[-1]}"
 
 
-def iterations_of(cal, problem, procs, sync=False):
+def iterations_of(cal, problem, procs):
     """Iterations of the Poisson runs of one grid and process grid, over the setups (from
-    comm_time.csv; the mode preferred is `sync`, the other if only it was run)."""
+    comm_time.csv; the non-synchronized runs preferred, the synchronized ones if only they were
+    run)."""
     if cal.comm_time is None:
         return None
     f = cal.comm_time
     rows = f[(f["problem"] == problem) & (f["procs"] == procs)]
-    pick = rows[rows["sync"] == sync]
+    pick = rows[~rows["sync"]]
     return _range_text(list((pick if len(pick) else rows)["iterations"]))
 
 
@@ -53,7 +55,7 @@ def runtime_by_procs(cal, app, setups):
             cells.append("/".join(procs))
             cells.append(iterations_of(cal, problem, procs[0]) if len(procs) == 1 else None)
         for setup in setups.order:
-            hit = sub[(sub["system"] == setup[0]) & (sub["components"] == setup[1])]
+            hit = of_setup(sub, setup)
             cells.append(float(hit["avg"].iloc[0]) if len(hit) else None)
             if len(hit):
                 counts.add(int(hit["n"].iloc[0]))
@@ -71,89 +73,64 @@ def _runs_note(counts):
     return f"Each cell: {min(counts)} to {max(counts)} runs."
 
 
-def _min_avg_max_table(item, title, rows, setups, lead_columns, lead_cells, pick):
-    groups = [(label, 3) for label in setups.labels()]
-    table = Table(item, title, lead_columns + ["min", "avg", "max"] * len(setups.order),
-                  groups=groups)
+def _setup_groups_table(item, title, frame, setups, lead_columns, lead_cells, stats, runs):
+    """One row per grid size; per setup a group of columns, `stats` as (heading, column) from
+    the setup's row ('—' without one). runs(row) gives the run counts behind a row."""
+    table = Table(item, title, lead_columns + [h for h, _ in stats] * len(setups.order),
+                  groups=[(label, len(stats)) for label in setups.labels()])
     counts = set()
-    for key in rows:
-        cells = list(lead_cells(key))
+    for problem in problems_of(frame):
+        rows = frame[frame["problem"] == problem]
+        cells = lead_cells(problem, rows)
         for setup in setups.order:
-            hit = pick(key, setup)
-            if hit is None:
-                cells += [None, None, None]
-            else:
-                cells += [float(hit["min"]), float(hit["avg"]), float(hit["max"])]
-                counts.add(int(hit["n"]))
+            hit = of_setup(rows, setup)
+            if not len(hit):
+                cells += [None] * len(stats)
+                continue
+            row = hit.iloc[0]
+            cells += [float(row[c]) for _, c in stats]
+            counts.update(runs(row))
         table.add(cells)
     table.notes.append(_runs_note(counts))
     return table
 
 
+MIN_AVG_MAX = [("min", "min"), ("avg", "avg"), ("max", "max")]
+
+
+def _iterations_cells(problem, rows):
+    return [problem, _range_text(list(rows["iterations"]))]
+
+
 def runtime_min_avg_max(cal, procs, setups):
     """Table 3 layout: Poisson runtime min/avg/max (s) for one process grid, by grid size."""
-    rt = cal.runtimes[cal.runtimes["app"] == "poisson"]
-    rt = rt[[cal.procs("poisson", r["problem"], r["total_size"], r["components"], r["system"])
-             == procs for _, r in rt.iterrows()]]
-    problems = sorted(set(rt["problem"]), key=natural_key)
-
-    def pick(problem, setup):
-        hit = rt[(rt["problem"] == problem) & (rt["system"] == setup[0]) &
-                 (rt["components"] == setup[1])]
-        return hit.iloc[0] if len(hit) else None
-
-    return _min_avg_max_table(
+    return _setup_groups_table(
         "table3-poisson-runtime", f"Table 3 layout: Poisson runtime (s), minimum, average and "
-        f"maximum over the runs, process grid {procs}", problems, setups, ["grid size"],
-        lambda p: [p], pick)
+        f"maximum over the runs, process grid {procs}", cal.poisson_runtimes(procs), setups,
+        ["grid size"], lambda problem, rows: [problem], MIN_AVG_MAX, lambda r: [int(r["n"])])
 
 
 def comm_min_avg_max(cal, procs, setups, sync=True):
     """Table 9 layout: total border-exchange time (s) min/avg/max, one mode, one process grid."""
     f = cal.comm_time
     f = f[(f["procs"] == procs) & (f["sync"] == sync)]
-    problems = sorted(set(f["problem"]), key=natural_key)
-
-    def pick(problem, setup):
-        hit = f[(f["problem"] == problem) & (f["system"] == setup[0]) &
-                (f["components"] == setup[1])]
-        return hit.iloc[0] if len(hit) else None
-
-    mode = "synchronized" if sync else "non-synchronized"
-    return _min_avg_max_table(
+    return _setup_groups_table(
         "table9-poisson-comm-sync" if sync else "table9-poisson-comm-nosync",
-        f"Table 9 layout: total border-exchange time (s) with {mode} operation, minimum, "
-        f"average and maximum over the runs, process grid {procs}", problems, setups,
-        ["grid size", "iterations"],
-        lambda p: [p, _range_text(list(f[f["problem"] == p]["iterations"]))], pick)
+        f"Table 9 layout: total border-exchange time (s) with {mode_name(sync)} operation, "
+        f"minimum, average and maximum over the runs, process grid {procs}", f, setups,
+        ["grid size", "iterations"], _iterations_cells, MIN_AVG_MAX, lambda r: [int(r["n"])])
 
 
 def comm_sync_vs_nosync(cal, procs, setups):
     """Table 10 layout: average total border-exchange time (s), synchronized and not."""
     f = cal.comm_sync
-    f = f[f["procs"] == procs]
-    problems = sorted(set(f["problem"]), key=natural_key)
-    groups = [(label, 2) for label in setups.labels()]
-    table = Table("table10-poisson-comm-sync-vs-nosync",
-                  f"Table 10 layout: average total border-exchange time (s), synchronized "
-                  f"(yes) and not (no), process grid {procs}",
-                  ["grid size", "iterations"] + ["sync yes", "sync no"] * len(setups.order),
-                  groups=groups)
-    counts = set()
-    for problem in problems:
-        rows = f[f["problem"] == problem]
-        cells = [problem, _range_text(list(rows["iterations"]))]
-        for setup in setups.order:
-            hit = rows[(rows["system"] == setup[0]) & (rows["components"] == setup[1])]
-            if len(hit):
-                h = hit.iloc[0]
-                cells += [float(h["sync_avg"]), float(h["nosync_avg"])]
-                counts.update(int(n) for n in (h["sync_n"], h["nosync_n"]) if n > 0)
-            else:
-                cells += [None, None]
-        table.add(cells)
-    table.notes.append(_runs_note(counts))
-    return table
+    return _setup_groups_table(
+        "table10-poisson-comm-sync-vs-nosync",
+        f"Table 10 layout: average total border-exchange time (s), synchronized (yes) and not "
+        f"(no), process grid {procs}", f[f["procs"] == procs], setups,
+        ["grid size", "iterations"], _iterations_cells,
+        [("sync yes", "sync_avg"), ("sync no", "nosync_avg")],
+        lambda r: [int(n) for n in (r["sync_n"], r["nosync_n"]) if n > 0])
 
 
 def choose_procs(cal, wanted=None):
@@ -175,8 +152,8 @@ def choose_procs(cal, wanted=None):
 
     def size(p):
         try:
-            h, v = p.split("x")
-            return int(h) * int(v)
+            h, v = grid_shape(p)
+            return h * v
         except ValueError:
             return 0
     best = max(seen, key=lambda p: (len(seen[p]), size(p), natural_key(p)))
