@@ -17,7 +17,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from mcb_analysis import cli  # noqa: E402
 from mcb_analysis import measure_figures as figs  # noqa: E402
 from mcb_analysis import measure_tables as tabs  # noqa: E402
-from mcb_analysis.calibration import Calibration, Setups, setups_of  # noqa: E402
+from mcb_analysis.calibration import (Calibration, Setups, mode_name, of_setup,  # noqa: E402
+                                      problems_of, setups_of)
 from mcb_analysis.inputs import natural_key  # noqa: E402
 from mcb_analysis.output import Outputs  # noqa: E402
 
@@ -88,6 +89,18 @@ def source_text(cal, files):
     return "; ".join(parts)
 
 
+RUNTIME_FILES = ["runtimes.csv", "runtimes.json"]
+COMM_ITEMS = ("table9-poisson-comm-sync", "table10-poisson-comm-sync-vs-nosync", "fig9-rank-comm",
+              "fig10-rank-comm-directions", "fig11-comm-normalised", "fig12-transfer-rate")
+
+
+def put(out, cal, item, files, notes=()):
+    """Adds a table or figure with its source (the files it was made from) and notes."""
+    item.source = source_text(cal, files)
+    item.notes.extend(notes)
+    out.add(item)
+
+
 def main(argv):
     args = parse(argv)
     cli.check_output_dir("--output", args.output)
@@ -97,132 +110,107 @@ def main(argv):
 
     # The baseline must exist somewhere; a subset without it just has no normalised figure.
     Setups(setups_of([cal.runtimes, cal.comm_sync]), args.baseline)
-    rt_files = ["runtimes.csv", "runtimes.json"]
-
-    # Runtime tables and figures, per application.
     for app in cal.apps():
-        setups = Setups(setups_of([cal.runtimes[cal.runtimes["app"] == app]]), args.baseline,
-                        strict=False)
-        t = tabs.runtime_by_procs(cal, app, setups)
-        t.source = source_text(cal, rt_files + (["comm_time.csv"] if app == "poisson" else []))
-        out.add(t)
-        fig_id = "fig3-poisson-runtime-by-procs" if app == "poisson" else \
-            f"fig2-{app}-runtime-by-procs"
-        name = "Figure 3" if app == "poisson" else "Figure 2"
-        f = figs.runtime_by_procs(cal, app, setups, label, fig_id,
-                                  f"{name} layout: {app} runtime (s) by processors and clusters; "
-                                  "bars average, whiskers min to max")
-        f.source = source_text(cal, rt_files)
-        out.add(f)
+        add_runtime_by_procs(cal, args, out, app, label)
 
     procs, known = tabs.choose_procs(cal, args.procs)
     if args.procs and procs is None:
         raise cli.BadInput(f"--procs: no Poisson runs on process grid '{args.procs}' "
                            f"(have: {', '.join(known) or 'none'})")
     if procs is None:
-        for item in ("table3-poisson-runtime", "fig4-runtime-normalised",
-                     "table9-poisson-comm-sync", "table10-poisson-comm-sync-vs-nosync",
-                     "fig9-rank-comm",
-                     "fig10-rank-comm-directions", "fig11-comm-normalised",
-                     "fig12-transfer-rate"):
+        for item in ("table3-poisson-runtime", "fig4-runtime-normalised") + COMM_ITEMS:
             out.skip(item, "no Poisson runs in the calibration folder")
     else:
-        rt = cal.runtimes[cal.runtimes["app"] == "poisson"]
-        rt = rt[[cal.procs("poisson", r["problem"], r["total_size"], r["components"],
-                           r["system"]) == procs for _, r in rt.iterrows()]]
-        poisson_setups = Setups(setups_of([rt]), args.baseline, strict=False) if len(rt) else None
-        if poisson_setups is None:
-            out.skip("table3-poisson-runtime", f"no Poisson runtimes for process grid {procs}")
-        else:
-            t = tabs.runtime_min_avg_max(cal, procs, poisson_setups)
-            if t.rows:
-                t.source = source_text(cal, rt_files)
-                out.add(t)
-                if poisson_setups.baseline is not None:
-                    f = figs.runtime_normalised(cal, procs, poisson_setups, label)
-                    f.source = source_text(cal, rt_files)
-                    out.add(f)
-                else:
-                    out.skip("fig4-runtime-normalised", "no one-cluster Poisson runs on process "
-                             f"grid {procs} to normalise by")
-            else:
-                out.skip("table3-poisson-runtime", f"no Poisson runtimes for process grid "
-                         f"{procs}")
+        add_poisson_runtime(cal, args, out, procs, label)
         frames = [f[f["procs"] == procs] for f in (cal.comm_time, cal.comm_sync, cal.rank_comm,
                                                     cal.transfer) if f is not None]
         comm_setups = Setups(setups_of(frames), args.baseline, strict=False) \
             if any(len(f) for f in frames) else None
         add_comm_items(cal, args, out, procs, comm_setups, label)
+    return out.write_and_list(PROG, args.output, argv)
 
-    manifest = out.write(args.output, [PROG] + list(argv))
-    made = [i["id"] for i in manifest["items"]]
-    print(f"{PROG}: {len(made)} item(s) in {args.output}: {', '.join(made)}")
-    for s in manifest["skipped"]:
-        print(f"  skipped {s['id']}: {s['reason']}")
-    return 0
+
+def add_runtime_by_procs(cal, args, out, app, label):
+    """Table 2 (or its Ensflow counterpart) and Figure 3 (Figure 2) of one application."""
+    poisson = app == "poisson"
+    setups = Setups(setups_of([cal.runtimes[cal.runtimes["app"] == app]]), args.baseline,
+                    strict=False)
+    put(out, cal, tabs.runtime_by_procs(cal, app, setups),
+        RUNTIME_FILES + (["comm_time.csv"] if poisson else []))
+    fig_id = "fig3-poisson-runtime-by-procs" if poisson else f"fig2-{app}-runtime-by-procs"
+    name = "Figure 3" if poisson else "Figure 2"
+    put(out, cal, figs.runtime_by_procs(cal, app, setups, label, fig_id,
+                                        f"{name} layout: {app} runtime (s) by processors and "
+                                        "clusters; bars average, whiskers min to max"),
+        RUNTIME_FILES)
+
+
+def add_poisson_runtime(cal, args, out, procs, label):
+    """Table 3 and Figure 4: the Poisson runtimes on one process grid."""
+    rt = cal.poisson_runtimes(procs)
+    if not len(rt):
+        out.skip("table3-poisson-runtime", f"no Poisson runtimes for process grid {procs}")
+        return
+    setups = Setups(setups_of([rt]), args.baseline, strict=False)
+    put(out, cal, tabs.runtime_min_avg_max(cal, procs, setups), RUNTIME_FILES)
+    if setups.baseline is None:
+        out.skip("fig4-runtime-normalised", "no one-cluster Poisson runs on process "
+                 f"grid {procs} to normalise by")
+        return
+    put(out, cal, figs.runtime_normalised(cal, procs, setups, label), RUNTIME_FILES)
 
 
 def add_comm_items(cal, args, out, procs, setups, label):
-    want_sync = args.comm_mode == "sync"
+    """Tables 9, 10 and Figures 9-12: the border-exchange times on one process grid."""
     if cal.comm_time is None or setups is None:
-        for item in ("table9-poisson-comm-sync", "table10-poisson-comm-sync-vs-nosync",
-                     "fig9-rank-comm", "fig10-rank-comm-directions", "fig11-comm-normalised",
-                     "fig12-transfer-rate"):
+        for item in COMM_ITEMS:
             out.skip(item, "no communication tables (no Poisson runs, or a converted table)")
         return
-    ct = cal.comm_time[cal.comm_time["procs"] == procs]
-    modes = set(ct["sync"])
+    want_sync = args.comm_mode == "sync"
+    modes = set(cal.comm_time[cal.comm_time["procs"] == procs]["sync"])
     sync = want_sync if want_sync in modes else (not want_sync)
     note = [] if sync == want_sync else [
-        f"Only {'synchronized' if sync else 'non-synchronized'} runs were measured; shown "
-        "instead of the mode asked for."]
-    t = tabs.comm_min_avg_max(cal, procs, setups, sync)
-    t.source = source_text(cal, ["comm_time.csv", "calibration.json"])
-    t.notes.extend(note)
-    out.add(t)
-    if cal.comm_sync is not None and len(cal.comm_sync[cal.comm_sync["procs"] == procs]):
-        t = tabs.comm_sync_vs_nosync(cal, procs, setups)
-        t.source = source_text(cal, ["comm_sync.csv", "calibration.json"])
-        out.add(t)
+        f"Only {mode_name(sync)} runs were measured; shown instead of the mode asked for."]
+    put(out, cal, tabs.comm_min_avg_max(cal, procs, setups, sync),
+        ["comm_time.csv", "calibration.json"], note)
+    both_modes = cal.comm_sync is not None and len(cal.comm_sync[cal.comm_sync["procs"] == procs])
+    if both_modes:
+        put(out, cal, tabs.comm_sync_vs_nosync(cal, procs, setups),
+            ["comm_sync.csv", "calibration.json"])
 
     if cal.rank_comm is not None:
         rc = cal.rank_comm[(cal.rank_comm["procs"] == procs) & (cal.rank_comm["sync"] == sync)]
-        problems = sorted(set(rc["problem"]), key=natural_key)
+        problems = problems_of(rc)
         if problems:
             if args.fig9_grids:
                 chosen = [problem_name(g.strip(), problems, "fig9-grids")
                           for g in args.fig9_grids.split(",") if g.strip()]
             else:
                 chosen = [problems[0]] if len(problems) == 1 else [problems[0], problems[-1]]
-            f = figs.rank_comm_grid(cal, procs, setups, chosen, sync, label)
-            f.source = source_text(cal, ["rank_comm.csv", "calibration.json"])
-            f.notes.extend(note)
-            out.add(f)
+            put(out, cal, figs.rank_comm_grid(cal, procs, setups, chosen, sync, label),
+                ["rank_comm.csv", "calibration.json"], note)
             add_fig10(cal, args, out, procs, setups, rc, problems, sync, label, note)
         else:
             out.skip("fig9-rank-comm", f"no per-rank times for process grid {procs}")
-    if cal.comm_sync is not None and len(cal.comm_sync[cal.comm_sync["procs"] == procs]):
+    if both_modes:
         if setups.baseline is not None:
-            f = figs.comm_normalised(cal, procs, setups, label)
-            f.source = source_text(cal, ["comm_sync.csv", "calibration.json"])
-            out.add(f)
+            put(out, cal, figs.comm_normalised(cal, procs, setups, label),
+                ["comm_sync.csv", "calibration.json"])
         else:
             out.skip("fig11-comm-normalised", f"no one-cluster runs on process grid {procs} to "
                      "normalise by")
     if cal.transfer is not None and len(cal.transfer[cal.transfer["procs"] == procs]):
-        f = figs.transfer_rate(cal, procs, setups, sync, label)
-        f.source = source_text(cal, ["transfer_rates.csv", "calibration.json"])
-        f.notes.extend(note)
-        f.notes.append("Transfer rate as the paper's appendix A.4: the largest per-process border "
-                       "traffic (sent plus received) divided by the communication time.")
-        out.add(f)
+        put(out, cal, figs.transfer_rate(cal, procs, setups, sync, label),
+            ["transfer_rates.csv", "calibration.json"],
+            note + ["Transfer rate as the paper's appendix A.4: the largest per-process border "
+                    "traffic (sent plus received) divided by the communication time."])
 
 
 def add_fig10(cal, args, out, procs, setups, rc, problems, sync, label, note):
     problem = problem_name(args.fig10_grid, problems, "fig10-grid") if args.fig10_grid \
         else problems[0]
-    here = {(s, int(c)) for s, c in zip(rc[rc["problem"] == problem]["system"],
-                                        rc[rc["problem"] == problem]["components"])}
+    at_problem = rc[rc["problem"] == problem]
+    here = {(s, int(c)) for s, c in zip(at_problem["system"], at_problem["components"])}
     multi = sorted({c for _, c in here if c > 1})
     if args.fig10_clusters is not None:
         clusters = args.fig10_clusters
@@ -240,16 +228,14 @@ def add_fig10(cal, args, out, procs, setups, rc, problems, sync, label, note):
                            f"{' on ' + args.fig10_system if args.fig10_system else ''} at grid "
                            f"{problem}")
     setup = candidates[-1]
-    directions = rc[(rc["problem"] == problem) & (rc["system"] == setup[0]) &
-                    (rc["components"] == setup[1]) & (rc["direction"] != "total")]
+    directions = of_setup(at_problem, setup)
+    directions = directions[directions["direction"] != "total"]
     if not len(directions) or not (directions["avg"].fillna(0) > 0).any():
         out.skip("fig10-rank-comm-directions", f"no per-direction times for "
                  f"{setups.label(setup)} at grid {problem}")
         return
-    f = figs.rank_comm_directions(cal, procs, setup, setups, problem, sync, label)
-    f.source = source_text(cal, ["rank_comm.csv", "calibration.json"])
-    f.notes.extend(note)
-    out.add(f)
+    put(out, cal, figs.rank_comm_directions(cal, procs, setup, setups, problem, sync, label),
+        ["rank_comm.csv", "calibration.json"], note)
 
 
 if __name__ == "__main__":

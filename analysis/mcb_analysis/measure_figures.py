@@ -5,31 +5,25 @@ synchronized and not) and 12 (border-exchange transfer rate). Each returns an ou
 data are the numbers drawn."""
 
 import math
-import textwrap
 
 import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib import colors as mcolors
 from matplotlib import ticker as mticker
 
-from .inputs import natural_key
-from .output import Figure, clean, corner
+from .calibration import grid_shape, mode_name, of_setup, problems_of
+from .output import Figure, clean, headline, number
 
 PALETTE = ["#1b4f9c", "#e08214", "#2a9d3a", "#c0392b", "#7b3294", "#8c564b", "#17becf",
            "#7f7f7f"]
 DIRECTIONS = ["top", "bottom", "left", "right"]
 MB = 1e6  # the paper's Mbyte/s: 10^6 bytes per second
+GRID_COLOURS = plt.get_cmap("YlOrRd")  # per-process times over the process grid
 
 
 def legend_right(ax):
     """The legend beside the axes, entries in the order the bars or curves are drawn."""
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, borderaxespad=0)
-
-
-def wrap(title, fig, points=9.5):
-    """Breaks a title into lines that fit the figure's width."""
-    width = fig.get_figwidth() * 72 / (points * 0.55)
-    return "\n".join(textwrap.wrap(title, max(int(width), 30)))
 
 
 def colour(i):
@@ -44,26 +38,73 @@ def grid_of(problem):
         return None
 
 
-def _bars(ax, categories, series, ylabel, log=False, baseline_line=None):
+def _rows_of(frame, setup, key="problem"):
+    """The rows of one setup by `key`."""
+    return {r[key]: r for _, r in of_setup(frame, setup).iterrows()}
+
+
+def _rows_by_setup(frame, setups, key="problem"):
+    """(i, setup, rows by `key`) for each setup with rows, in the setups' order; i, the setup's
+    position, picks its colour, so a setup has the same colour in every figure."""
+    for i, setup in enumerate(setups.order):
+        rows = _rows_of(frame, setup, key)
+        if rows:
+            yield i, setup, rows
+
+
+def _series(setups, i, setup, rows, keys, scale=1.0):
+    """Bars or points of one setup: the average of each key's row (None where it has none),
+    whiskers from the minimum to the maximum."""
+    def column(c):
+        return [rows[k][c] / scale if k in rows else None for k in keys]
+    return {"label": setups.label(setup), "colour": i, "y": column("avg"),
+            "ymin": column("min"), "ymax": column("max")}
+
+
+def _normalised(frame, column, problems, setups):
+    """Per setup, its `column` divided by the baseline's at each grid size (None where either
+    is missing or the baseline's is not positive)."""
+    base = _rows_of(frame, setups.baseline)
+    series = []
+    for i, setup, rows in _rows_by_setup(frame, setups):
+        y = []
+        for p in problems:
+            ok = p in rows and p in base and not math.isnan(rows[p][column]) and \
+                not math.isnan(base[p][column]) and base[p][column] > 0
+            y.append(rows[p][column] / base[p][column] if ok else None)
+        series.append({"label": setups.label(setup), "colour": i, "y": y})
+    return series
+
+
+def _array(values):
+    """None as NaN, for drawing."""
+    return np.array([np.nan if v is None else v for v in values], dtype=float)
+
+
+def _whiskers(s):
+    """A series' values and its error bars from minimum to maximum (none where one is missing)."""
+    y = _array(s["y"])
+    return y, np.vstack([np.nan_to_num(y - _array(s["ymin"])),
+                         np.nan_to_num(_array(s["ymax"]) - y)])
+
+
+def _bars(ax, categories, series, ylabel, baseline_line=None):
     """Grouped bars: one group per category, one bar per series (in legend order)."""
     n = max(len(series), 1)
     width = 0.8 / n
     x = np.arange(len(categories))
     for i, s in enumerate(series):
-        y = np.array([np.nan if v is None else v for v in s["y"]], dtype=float)
         kw = {}
         if s.get("ymin") is not None:
-            lo = np.array([np.nan if v is None else v for v in s["ymin"]], dtype=float)
-            hi = np.array([np.nan if v is None else v for v in s["ymax"]], dtype=float)
-            kw["yerr"] = np.vstack([np.nan_to_num(y - lo), np.nan_to_num(hi - y)])
+            y, kw["yerr"] = _whiskers(s)
             kw["error_kw"] = {"elinewidth": 0.8, "capsize": 1.5, "ecolor": "0.25"}
+        else:
+            y = _array(s["y"])
         ax.bar(x - 0.4 + width * (i + 0.5), np.nan_to_num(y), width, label=s["label"],
                color=colour(s["colour"]), **kw)
     ax.set_xticks(x)
     ax.set_xticklabels(categories)
     ax.set_ylabel(ylabel)
-    if log:
-        ax.set_yscale("log")
     if baseline_line is not None:
         ax.axhline(baseline_line, color="0.3", linewidth=0.8, linestyle="--")
     ax.grid(axis="y", linewidth=0.4, alpha=0.5)
@@ -87,7 +128,7 @@ def runtime_by_procs(cal, app, setups, label, figure_id, title):
     """Runtime (s) by processors and clusters, one panel per problem (Figure 2 for Ensflow,
     Figure 3 for Poisson); bars are averages, whiskers minimum to maximum."""
     rt = cal.runtimes[cal.runtimes["app"] == app]
-    problems = sorted(set(rt["problem"]), key=natural_key)
+    problems = problems_of(rt)
     cols = min(len(problems), 4)
     rows = math.ceil(len(problems) / cols)
     fig, axes = plt.subplots(rows, cols, figsize=(3.0 * cols + 1.8, 2.5 * rows + 0.9),
@@ -97,16 +138,8 @@ def runtime_by_procs(cal, app, setups, label, figure_id, title):
         ax = axes[k // cols][k % cols]
         sub = rt[rt["problem"] == problem]
         sizes = sorted(set(int(s) for s in sub["total_size"]))
-        series = []
-        for i, setup in enumerate(setups.order):
-            hit = {int(r["total_size"]): r for _, r in sub.iterrows()
-                   if (r["system"], int(r["components"])) == setup}
-            if not hit:
-                continue
-            series.append({"label": setups.label(setup), "colour": i,
-                           "y": [hit[s]["avg"] if s in hit else None for s in sizes],
-                           "ymin": [hit[s]["min"] if s in hit else None for s in sizes],
-                           "ymax": [hit[s]["max"] if s in hit else None for s in sizes]})
+        series = [_series(setups, i, setup, hit, sizes)
+                  for i, setup, hit in _rows_by_setup(sub, setups, key="total_size")]
         _bars(ax, [str(s) for s in sizes], series, "runtime (s)")
         ax.set_xlabel("processors")
         ax.set_title(f"{app} {problem}")
@@ -115,30 +148,18 @@ def runtime_by_procs(cal, app, setups, label, figure_id, title):
     for k in range(len(problems), rows * cols):
         axes[k // cols][k % cols].set_visible(False)
     legend_right(axes[0][cols - 1] if len(problems) >= cols else axes[0][0])
-    fig.suptitle(wrap(title, fig), fontsize=9.5)
-    corner(fig, label)
+    headline(fig, title, label)
     return Figure(figure_id, title, fig, {"panels": panels})
 
 
 def runtime_normalised(cal, procs, setups, label):
     """Figure 4: for every grid size the average runtime of each setup divided by the
     baseline's (one cluster) for one process grid."""
-    rt = cal.runtimes[cal.runtimes["app"] == "poisson"]
-    rt = rt[[cal.procs("poisson", r["problem"], r["total_size"], r["components"], r["system"])
-             == procs for _, r in rt.iterrows()]]
-    problems = sorted(set(rt["problem"]), key=natural_key)
-    base = {r["problem"]: r["avg"] for _, r in rt.iterrows()
-            if (r["system"], int(r["components"])) == setups.baseline}
-    series = []
+    rt = cal.poisson_runtimes(procs)
+    problems = problems_of(rt)
+    base = _rows_of(rt, setups.baseline)
     missing = [p for p in problems if p not in base]
-    for i, setup in enumerate(setups.order):
-        vals = {r["problem"]: r["avg"] for _, r in rt.iterrows()
-                if (r["system"], int(r["components"])) == setup}
-        if not vals:
-            continue
-        series.append({"label": setups.label(setup), "colour": i,
-                       "y": [vals[p] / base[p] if p in vals and p in base and base[p] > 0
-                             else None for p in problems]})
+    series = _normalised(rt, "avg", problems, setups)
     fig, ax = plt.subplots(figsize=(max(5.0, 0.8 * len(problems) + 3.6), 3.4),
                            layout="constrained")
     base_label = setups.label(setups.baseline)
@@ -146,8 +167,7 @@ def runtime_normalised(cal, procs, setups, label):
     ax.set_xlabel("grid size (points per side)")
     legend_right(ax)
     title = (f"Figure 4: Poisson runtime normalised to {base_label}, process grid {procs}")
-    fig.suptitle(wrap(title, fig), fontsize=9.5)
-    corner(fig, label)
+    headline(fig, title, label)
     f = Figure("fig4-runtime-normalised", title, fig, {"panels": [
         _panel(title, "grid size (points per side)", f"runtime relative to {base_label}",
                problems, series, baseline=base_label)]})
@@ -169,13 +189,14 @@ def _grid_arrays(frame, h, v, value="avg"):
     return values, ranks, clusters
 
 
-def _draw_grid(ax, values, clusters, norm, cmap, fontsize):
+def _draw_grid(ax, values, clusters, norm, title, first_column):
     v, h = values.shape
-    im = ax.imshow(values, origin="lower", cmap=cmap, norm=norm, aspect="equal")
+    fontsize = 7 if h * v <= 32 else 5
+    im = ax.imshow(values, origin="lower", cmap=GRID_COLOURS, norm=norm, aspect="equal")
     for w in range(v):
         for c in range(h):
             if not np.isnan(values[w, c]):
-                shade = cmap(norm(values[w, c]))
+                shade = GRID_COLOURS(norm(values[w, c]))
                 light = sum(shade[:3]) / 3 > 0.55
                 ax.text(c, w, _short(values[w, c]), ha="center", va="center",
                         fontsize=fontsize, color="black" if light else "white")
@@ -189,37 +210,48 @@ def _draw_grid(ax, values, clusters, norm, cmap, fontsize):
     ax.set_xticks(range(h))
     ax.set_yticks(range(v))
     ax.set_xlabel("process column (rank / v)")
-    ax.set_ylabel("process row (rank % v)")
+    ax.set_ylabel("process row (rank % v)" if first_column else "")
     ax.tick_params(length=0)
+    ax.set_title(title)
     return im
 
 
 def _short(x):
+    """A time in a grid cell: a table cell's digits, fewer below 1 to fit the cell."""
     a = abs(x)
-    if a >= 100:
-        return f"{x:.0f}"
-    if a >= 10:
-        return f"{x:.1f}"
-    if a >= 1:
-        return f"{x:.2f}"
-    if a >= 0.01:
-        return f"{x:.2f}"
-    return "0" if a == 0 else f"{x:.1g}"
+    if a >= 1 or a == 0:
+        return number(x)
+    return f"{x:.2f}" if a >= 0.01 else f"{x:.1g}"
 
 
-def _hv(procs):
-    h, v = procs.split("x")
-    return int(h), int(v)
+def _scale(frame):
+    """One colour scale, from 0 to the largest average time, for the panels of a row."""
+    top = max(float(frame["avg"].max()), 1e-12) if len(frame) else 1.0
+    return mcolors.Normalize(vmin=0, vmax=top)
 
 
-def _grid_panel(title, values, ranks, clusters, setup_label, **extra):
-    out = {"title": title, "kind": "grid", "setup": setup_label,
-           "columns": int(values.shape[1]), "rows": int(values.shape[0]),
-           "values": [clean(row) for row in values.tolist()],
-           "ranks": ranks.tolist(), "clusters": clusters.tolist(),
-           "row_order": "row 0 (bottom of the picture) first",
-           "units": "s"}
-    out.update(extra)
+def _grid_subplots(h, rows, cols, height):
+    return plt.subplots(rows, cols, figsize=(max(2.2, 0.55 * h + 1.0) * cols + 0.9, height),
+                        squeeze=False, layout="constrained")
+
+
+def _grid_row(fig, axes, norm, h, v, panels):
+    """A row of panels, each process's time drawn over the process grid, sharing one colour
+    bar. panels: (title, setup label, rank_comm rows, extra JSON fields) per panel; returns the
+    panels' JSON."""
+    out = []
+    im = None
+    for j, (title, setup_label, frame, extra) in enumerate(panels):
+        values, ranks, clusters = _grid_arrays(frame, h, v)
+        im = _draw_grid(axes[j], values, clusters, norm, title, first_column=(j == 0))
+        out.append({"title": title, "kind": "grid", "setup": setup_label,
+                    "columns": int(values.shape[1]), "rows": int(values.shape[0]),
+                    "values": [clean(row) for row in values.tolist()],
+                    "ranks": ranks.tolist(), "clusters": clusters.tolist(),
+                    "row_order": "row 0 (bottom of the picture) first",
+                    "units": "s", **extra,
+                    "runs": sorted({int(n) for n in frame["n"]}) if len(frame) else []})
+    fig.colorbar(im, ax=list(axes), shrink=0.9, label="border-exchange time (s)")
     return out
 
 
@@ -228,82 +260,44 @@ def rank_comm_grid(cal, procs, setups, problems, sync, label):
     the process grid; one row of panels per grid size, one panel per setup."""
     f = cal.rank_comm
     f = f[(f["procs"] == procs) & (f["sync"] == sync) & (f["direction"] == "total")]
-    h, v = _hv(procs)
-    present = [s for s in setups.order
-               if len(f[(f["system"] == s[0]) & (f["components"] == s[1])])]
-    fig, axes = plt.subplots(len(problems), len(present),
-                             figsize=(max(2.2, 0.55 * h + 1.0) * len(present) + 0.9,
-                                      (0.55 * v + 1.3) * len(problems) + 0.6),
-                             squeeze=False, layout="constrained")
-    cmap = plt.get_cmap("YlOrRd")
+    h, v = grid_shape(procs)
+    present = [s for s in setups.order if len(of_setup(f, s))]
+    fig, axes = _grid_subplots(h, len(problems), len(present),
+                               (0.55 * v + 1.3) * len(problems) + 0.6)
     panels = []
     for i, problem in enumerate(problems):
         sub = f[f["problem"] == problem]
-        top = max(float(sub["avg"].max()), 1e-12) if len(sub) else 1.0
-        norm = mcolors.Normalize(vmin=0, vmax=top)
-        im = None
-        for j, setup in enumerate(present):
-            ax = axes[i][j]
-            cell = sub[(sub["system"] == setup[0]) & (sub["components"] == setup[1])]
-            values, ranks, clusters = _grid_arrays(cell, h, v)
-            im = _draw_grid(ax, values, clusters, norm, cmap, 7 if h * v <= 32 else 5)
-            ax.set_title(f"{setups.label(setup)}, grid {problem}")
-            if j > 0:
-                ax.set_ylabel("")
-            panels.append(_grid_panel(f"{setups.label(setup)}, grid {problem}", values, ranks,
-                                      clusters, setups.label(setup), problem=problem,
-                                      runs=_runs(cell)))
-        fig.colorbar(im, ax=list(axes[i]), shrink=0.9, label="border-exchange time (s)")
-    mode = "synchronized" if sync else "non-synchronized"
-    title = (f"Figure 9: total per-process border-exchange time (s), {mode}, process grid "
-             f"{procs}; thick lines separate clusters")
-    fig.suptitle(wrap(title, fig), fontsize=9.5)
-    corner(fig, label)
+        panels += _grid_row(fig, axes[i], _scale(sub), h, v, [
+            (f"{setups.label(s)}, grid {problem}", setups.label(s), of_setup(sub, s),
+             {"problem": problem}) for s in present])
+    title = (f"Figure 9: total per-process border-exchange time (s), {mode_name(sync)}, "
+             f"process grid {procs}; thick lines separate clusters")
+    headline(fig, title, label)
     return Figure("fig9-rank-comm", title, fig,
                   {"panels": panels, "sync": sync, "procs": procs, "problems": problems})
-
-
-def _runs(frame):
-    return sorted({int(n) for n in frame["n"]}) if len(frame) else []
 
 
 def rank_comm_directions(cal, procs, setup, setups, problem, sync, label):
     """Figure 10: per process and per direction (top, bottom, left, right) the total
     border-exchange time (s) for one setup and grid size."""
     f = cal.rank_comm
-    f = f[(f["procs"] == procs) & (f["sync"] == sync) & (f["problem"] == problem) &
-          (f["system"] == setup[0]) & (f["components"] == setup[1])]
-    h, v = _hv(procs)
+    f = of_setup(f[(f["procs"] == procs) & (f["sync"] == sync) & (f["problem"] == problem)],
+                 setup)
+    h, v = grid_shape(procs)
     # A direction without neighbours anywhere (top and bottom of a one-row grid) is left out.
     directions = [d for d in DIRECTIONS if len(f[f["direction"] == d]) and
                   (f[f["direction"] == d]["avg"].fillna(0) > 0).any()]
-    fig, axes = plt.subplots(1, len(directions),
-                             figsize=(max(2.2, 0.55 * h + 1.0) * len(directions) + 0.9,
-                                      0.55 * v + 1.6), squeeze=False,
-                             layout="constrained")
-    cmap = plt.get_cmap("YlOrRd")
-    top = max(float(f[f["direction"].isin(directions)]["avg"].max()), 1e-12)
-    norm = mcolors.Normalize(vmin=0, vmax=top)
+    fig, axes = _grid_subplots(h, 1, len(directions), 0.55 * v + 1.6)
     panels = []
-    im = None
-    for j, d in enumerate(directions):
-        ax = axes[0][j]
+    for d in directions:
         cell = f[f["direction"] == d]
-        values, ranks, clusters = _grid_arrays(cell, h, v)
-        inter, _, _ = _grid_arrays(cell, h, v, value="inter_avg")
-        im = _draw_grid(ax, values, clusters, norm, cmap, 7 if h * v <= 32 else 5)
-        ax.set_title(d)
-        if j > 0:
-            ax.set_ylabel("")
-        panels.append(_grid_panel(d, values, ranks, clusters, setups.label(setup), direction=d,
-                                  inter_cluster=[clean(r) for r in inter.tolist()],
-                                  runs=_runs(cell)))
-    fig.colorbar(im, ax=list(axes[0]), shrink=0.9, label="border-exchange time (s)")
-    mode = "synchronized" if sync else "non-synchronized"
+        inter = _grid_arrays(cell, h, v, value="inter_avg")[0]
+        panels.append((d, setups.label(setup), cell,
+                       {"direction": d, "inter_cluster": [clean(r) for r in inter.tolist()]}))
+    panels = _grid_row(fig, axes[0], _scale(f[f["direction"].isin(directions)]), h, v, panels)
     title = (f"Figure 10: per-process border-exchange time (s) in each direction, "
-             f"{setups.label(setup)}, grid {problem}, {mode}, process grid {procs}")
-    fig.suptitle(wrap(title, fig), fontsize=9.5)
-    corner(fig, label)
+             f"{setups.label(setup)}, grid {problem}, {mode_name(sync)}, process grid {procs}")
+    headline(fig, title, label)
     return Figure("fig10-rank-comm-directions", title, fig,
                   {"panels": panels, "sync": sync, "procs": procs, "problem": problem,
                    "setup": setups.label(setup)})
@@ -314,28 +308,15 @@ def comm_normalised(cal, procs, setups, label):
     synchronized (top) and non-synchronized (bottom)."""
     f = cal.comm_sync
     f = f[f["procs"] == procs]
-    problems = sorted(set(f["problem"]), key=natural_key)
+    problems = problems_of(f)
     base_label = setups.label(setups.baseline)
     fig, axes = plt.subplots(2, 1, figsize=(max(5.0, 0.8 * len(problems) + 3.6), 5.4),
                              sharex=True, layout="constrained")
     panels = []
     notes = []
-    for ax, (column, mode) in zip(axes, [("sync_avg", "synchronized"),
-                                         ("nosync_avg", "non-synchronized")]):
-        base = {r["problem"]: r[column] for _, r in f.iterrows()
-                if (r["system"], int(r["components"])) == setups.baseline}
-        series = []
-        for i, setup in enumerate(setups.order):
-            vals = {r["problem"]: r[column] for _, r in f.iterrows()
-                    if (r["system"], int(r["components"])) == setup}
-            if not vals:
-                continue
-            y = []
-            for p in problems:
-                ok = p in vals and p in base and not math.isnan(vals[p]) and \
-                    not math.isnan(base[p]) and base[p] > 0
-                y.append(vals[p] / base[p] if ok else None)
-            series.append({"label": setups.label(setup), "colour": i, "y": y})
+    for ax, (column, sync) in zip(axes, [("sync_avg", True), ("nosync_avg", False)]):
+        mode = mode_name(sync)
+        series = _normalised(f, column, problems, setups)
         if all(v is None for s in series for v in s["y"]):
             notes.append(f"No {mode} runs with a {base_label} baseline.")
         _bars(ax, problems, series, f"time relative to {base_label}", baseline_line=1.0)
@@ -347,8 +328,7 @@ def comm_normalised(cal, procs, setups, label):
     legend_right(axes[0])
     title = (f"Figure 11: total border-exchange time normalised to {base_label}, "
              f"process grid {procs}")
-    fig.suptitle(wrap(title, fig), fontsize=9.5)
-    corner(fig, label)
+    headline(fig, title, label)
     out = Figure("fig11-comm-normalised", title, fig, {"panels": panels, "procs": procs})
     out.notes.extend(notes)
     return out
@@ -359,32 +339,20 @@ def transfer_rate(cal, procs, setups, sync, label):
     line per setup; the whiskers span the runs' minimum to maximum."""
     f = cal.transfer
     f = f[(f["procs"] == procs) & (f["sync"] == sync)]
-    problems = sorted(set(f["problem"]), key=natural_key)
+    problems = problems_of(f)
     xs = [grid_of(p) for p in problems]
     fig, ax = plt.subplots(figsize=(6.2, 3.6), layout="constrained")
-    series = []
-    for i, setup in enumerate(setups.order):
-        rows = {r["problem"]: r for _, r in f.iterrows()
-                if (r["system"], int(r["components"])) == setup}
-        if not rows:
-            continue
-        y = [rows[p]["avg"] / MB if p in rows else None for p in problems]
-        lo = [rows[p]["min"] / MB if p in rows else None for p in problems]
-        hi = [rows[p]["max"] / MB if p in rows else None for p in problems]
-        series.append({"label": setups.label(setup), "colour": i, "y": y, "ymin": lo,
-                       "ymax": hi})
+    series = [_series(setups, i, setup, rows, problems, scale=MB)
+              for i, setup, rows in _rows_by_setup(f, setups)]
     # Legend in the order of the curves from top to bottom at the right-most grid size.
     def last_value(s):
         vals = [v for v in s["y"] if v is not None]
         return vals[-1] if vals else -1
     series.sort(key=last_value, reverse=True)
     for s in series:
-        y = np.array([np.nan if v is None else v for v in s["y"]], dtype=float)
-        lo = np.array([np.nan if v is None else v for v in s["ymin"]], dtype=float)
-        hi = np.array([np.nan if v is None else v for v in s["ymax"]], dtype=float)
-        ax.errorbar(xs, y, yerr=np.vstack([np.nan_to_num(y - lo), np.nan_to_num(hi - y)]),
-                    marker="o", markersize=3.5, linewidth=1.3, capsize=2, elinewidth=0.7,
-                    color=colour(s["colour"]), label=s["label"])
+        y, yerr = _whiskers(s)
+        ax.errorbar(xs, y, yerr=yerr, marker="o", markersize=3.5, linewidth=1.3, capsize=2,
+                    elinewidth=0.7, color=colour(s["colour"]), label=s["label"])
     ax.set_xscale("log")
     values = [v for s in series for v in s["ymin"] + s["ymax"] + s["y"] if v and v > 0]
     if values and max(values) / min(values) > 20:
@@ -399,10 +367,9 @@ def transfer_rate(cal, procs, setups, sync, label):
     ax.set_ylabel("transfer rate (MB/s)")
     ax.grid(linewidth=0.4, alpha=0.5)
     legend_right(ax)
-    mode = "synchronized" if sync else "non-synchronized"
+    mode = mode_name(sync)
     title = f"Figure 12: border-exchange transfer rate, {mode}, process grid {procs}"
-    fig.suptitle(wrap(title, fig), fontsize=9.5)
-    corner(fig, label)
+    headline(fig, title, label)
     return Figure("fig12-transfer-rate", title, fig, {
         "panels": [_panel(title, "grid size (points per side)", "transfer rate (MB/s)",
                           problems, series, kind="lines", grid=xs, units="MB/s (10^6 bytes/s)",

@@ -8,6 +8,7 @@ import json
 import math
 import os
 import subprocess
+import textwrap
 
 import matplotlib
 
@@ -151,6 +152,13 @@ def corner(fig, text):
     fig.text(0.995, 0.004, text, ha="right", va="bottom", fontsize=6.5, color="0.35")
 
 
+def headline(fig, title, label, points=9.5):
+    """The title on top, broken into lines that fit the figure's width, and the corner label."""
+    width = fig.get_figwidth() * 72 / (points * 0.55)
+    fig.suptitle("\n".join(textwrap.wrap(title, max(int(width), 30))), fontsize=points)
+    corner(fig, label)
+
+
 class Figure:
     """A matplotlib figure with the data drawn in it, kept for the JSON beside the picture."""
 
@@ -236,6 +244,16 @@ class Outputs:
                          json.dumps(manifest, indent=1, allow_nan=False,
                                     default=_json_default) + "\n")
         return manifest
+
+    def write_and_list(self, prog, directory, argv):
+        """Writes everything (command line: prog and argv), then lists on stdout the items made
+        and those skipped with the reason. Returns the exit code, 0."""
+        manifest = self.write(directory, [prog] + list(argv))
+        made = [i["id"] for i in manifest["items"]]
+        print(f"{prog}: {len(made)} item(s) in {directory}: {', '.join(made)}")
+        for s in manifest["skipped"]:
+            print(f"  skipped {s['id']}: {s['reason']}")
+        return 0
 
 
 def _json_default(value):
