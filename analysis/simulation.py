@@ -23,6 +23,7 @@ from mcb_analysis.output import Outputs  # noqa: E402
 from mcb_analysis.sweeps import load  # noqa: E402
 
 PROG = "simulation.py"
+TITLE = "Simulations"  # the part's default title; another one is added to the item titles
 
 
 def parse(argv):
@@ -31,7 +32,7 @@ def parse(argv):
                    help="sweep folder (sweep.csv + sweep.json) of one job mix; repeatable")
     p.add_argument("--output", required=True, metavar="DIR", help="folder for the outputs")
     p.add_argument("--prefix", default="", help="prefix of the item names (e.g. das2-)")
-    p.add_argument("--title", default="Simulations", help="title of this part in the report")
+    p.add_argument("--title", default=TITLE, help="title of this part in the report")
     p.add_argument("--label", help="system label for the figures' corner (default: the tables' "
                                    "systems, the clusters and the suite revision)")
     return p.parse_args(argv)
@@ -68,7 +69,7 @@ def main(argv):
     sources = list({s.path: s for w in sweeps for s in w.sources}.values())  # each file once
     out = Outputs("simulation", args.title, label, sources,
                   {"sweeps": [w.provenance() for w in sweeps]})
-    suffix = f" ({args.title})" if args.title != "Simulations" else ""
+    suffix = f" ({args.title})" if args.title != TITLE else ""
     src = source_text(sweeps)
 
     f = sf.figure5(curves, label, f"{args.prefix}fig5-response-vs-gross", suffix)
@@ -79,14 +80,13 @@ def main(argv):
         policy = key[0]
         number = sf.paper_figure_number(policy)
         name = f"Figure {number}" if number else "Figure"
-        tag = "-".join(k for k in key if k)
-        if not any(c.rule != "no" for (m, k), c in curves.items()
+        figure_id = f"{args.prefix}fig{number or ''}-gross-net-{'-'.join(k for k in key if k)}"
+        if not any(c.rule != "no" for c in curves.values()
                    if (c.policy, c.placement, c.queue) == key):
-            out.skip(f"{args.prefix}fig{number or ''}-gross-net-{tag}",
-                     f"{policy}: no co-allocation rule simulated (net = gross without it)")
+            out.skip(figure_id, f"{policy}: no co-allocation rule simulated (net = gross "
+                     "without it)")
             continue
-        f = sf.gross_net_figure(curves, key, label,
-                                f"{args.prefix}fig{number or ''}-gross-net-{tag}", name, suffix)
+        f = sf.gross_net_figure(curves, key, label, figure_id, name, suffix)
         f.source = src
         out.add(f)
     t = sf.saturation_table(curves, f"{args.prefix}table-saturation",
@@ -95,12 +95,7 @@ def main(argv):
     t.source = src
     out.add(t)
 
-    manifest = out.write(args.output, [PROG] + list(argv))
-    made = [i["id"] for i in manifest["items"]]
-    print(f"{PROG}: {len(made)} item(s) in {args.output}: {', '.join(made)}")
-    for s in manifest["skipped"]:
-        print(f"  skipped {s['id']}: {s['reason']}")
-    return 0
+    return out.write_and_list(PROG, args.output, argv)
 
 
 if __name__ == "__main__":

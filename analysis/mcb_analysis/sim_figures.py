@@ -4,11 +4,10 @@ rule) and Figures 6-8 (response time vs gross and net utilization for one policy
 saturation table (the largest utilization each curve reached while stable)."""
 
 import math
-import textwrap
 
 import matplotlib.pyplot as plt
 
-from .output import Figure, Table, clean, corner
+from .output import Figure, Table, clean, headline
 from .sweeps import MIX_ORDER, POLICY_ORDER, RULE_ORDER, order_key
 
 RULE_STYLE = {"no": ("#1b1b1b", "o"), "co": ("#c0392b", "s"), "rco": ("#1b4f9c", "^"),
@@ -16,15 +15,11 @@ RULE_STYLE = {"no": ("#1b1b1b", "o"), "co": ("#c0392b", "s"), "rco": ("#1b4f9c",
 EXTRA = ["#7b3294", "#e08214", "#17becf", "#8c564b"]
 PAPER_FIGURE = {"ls": 6, "gs": 7, "lp": 8}
 CLIP_FACTOR = 6.0   # the response axis ends at this many times the lowest response of a mix
+RESPONSE = "average response time (s)"
 
 
 def _style(rule, i):
     return RULE_STYLE.get(rule, (EXTRA[i % len(EXTRA)], "v"))
-
-
-def wrap(title, fig, points=9.5):
-    width = fig.get_figwidth() * 72 / (points * 0.55)
-    return "\n".join(textwrap.wrap(title, max(int(width), 30)))
 
 
 def row_keys(curves):
@@ -154,26 +149,33 @@ def figure5(curves, label, figure_id, title_suffix=""):
                 draw_curve(ax, x, y, sat, top, colour, marker, f"[{c.rule}]")
                 drawn.append(_curve_data(f"[{c.rule}]", x, y, sat, c, level))
             legend = _legend_right_to_left(ax, drawn)
-            ax.set_xlim(_x_range(in_mix))
-            ax.set_ylim(0, top)
-            ax.grid(linewidth=0.4, alpha=0.5)
-            ax.set_title(f"{row_label(row, rows)}, {mix}")
-            if i == len(rows) - 1:
-                ax.set_xlabel("gross utilization")
-            if j == 0:
-                ax.set_ylabel("average response time (s)")
-            panels.append({"title": f"{row_label(row, rows)}, {mix}", "policy": row[0],
+            panel_title = f"{row_label(row, rows)}, {mix}"
+            _frame(ax, panel_title, _x_range(in_mix), top, "gross utilization",
+                   last_row=i == len(rows) - 1, first_column=j == 0)
+            panels.append({"title": panel_title, "policy": row[0],
                            "placement": row[1], "queue": row[2], "mix": mix,
-                           "xlabel": "gross utilization", "ylabel": "average response time (s)",
+                           "xlabel": "gross utilization", "ylabel": RESPONSE,
                            "y_top": top, "legend": legend, "curves": drawn})
     title = ("Figure 5: average response time vs gross utilization, policies (rows) x job "
              "mixes (columns), one curve per co-allocation rule; ^ at the top: the first "
              "saturated rate; legends list the curves right to left" + title_suffix)
-    fig.suptitle(wrap(title, fig), fontsize=9.5)
-    corner(fig, label)
+    headline(fig, title, label)
     return Figure(figure_id, title, fig, {"panels": panels, "rows": [row_label(r, rows)
                                                                      for r in rows],
                                           "columns": mixes})
+
+
+def _frame(ax, title, x_range, top, xlabel, last_row, first_column):
+    """A panel's axes: utilization over x_range, response from 0 to top; the axis labels on
+    the bottom row and the left column only."""
+    ax.set_xlim(x_range)
+    ax.set_ylim(0, top)
+    ax.grid(linewidth=0.4, alpha=0.5)
+    ax.set_title(title)
+    if last_row:
+        ax.set_xlabel(xlabel)
+    if first_column:
+        ax.set_ylabel(RESPONSE)
 
 
 def _legend_right_to_left(ax, drawn):
@@ -226,22 +228,15 @@ def gross_net_figure(curves, policy_key, label, figure_id, title_prefix, title_s
                 legend = []
                 ax.text(0.5, 0.5, "not simulated", ha="center", va="center",
                         transform=ax.transAxes, color="0.4")
-            ax.set_xlim(_x_range(mine or in_mix))
-            ax.set_ylim(0, top)
-            ax.grid(linewidth=0.4, alpha=0.5)
-            ax.set_title(f"{mix}, [{rule}]")
-            if i == len(mixes) - 1:
-                ax.set_xlabel("utilization")
-            if j == 0:
-                ax.set_ylabel("average response time (s)")
+            _frame(ax, f"{mix}, [{rule}]", _x_range(mine or in_mix), top, "utilization",
+                   last_row=i == len(mixes) - 1, first_column=j == 0)
             panels.append({"title": f"{mix}, [{rule}]", "mix": mix, "rule": rule,
-                           "xlabel": "utilization", "ylabel": "average response time (s)",
+                           "xlabel": "utilization", "ylabel": RESPONSE,
                            "y_top": top, "legend": legend, "curves": drawn})
     title = (f"{title_prefix}: average response time vs gross (solid) and net (dashed) "
              f"utilization, {row_label(policy_key, [policy_key])}, job mixes (rows) x "
              f"co-allocation rules (columns)" + title_suffix)
-    fig.suptitle(wrap(title, fig), fontsize=9.5)
-    corner(fig, label)
+    headline(fig, title, label)
     return Figure(figure_id, title, fig, {"panels": panels, "policy": policy_key[0],
                                           "rows": mixes, "columns": rules})
 
