@@ -1,19 +1,19 @@
-// The real path: a tiny local campaign of mcb-poisson runs (mpirun, 1 to 4 ranks, one and two
-// clusters, two repetitions, one configuration also synchronized), then mcb-calibrate on the
-// campaign folder. The tables must agree with the records the runs wrote.
+// The real path a user takes: a tiny local campaign run by mcb-campaign (mcb-poisson on a 32x32
+// grid, process grids 1x1, 2x1 and 2x2 on one and two clusters, unsynchronized and synchronized,
+// two repetitions: 20 runs), then mcb-calibrate on the campaign folder. The tables must agree
+// with the records the runs wrote.
 #include "calibration/csv.hpp"
+#include "tests/support/command.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <cstdlib>
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -21,29 +21,12 @@ namespace mcb::calib {
 namespace {
 
 namespace fs = std::filesystem;
+using mcb::testing::bin;
+using mcb::testing::CommandResult;
+using mcb::testing::quote;
+using mcb::testing::run_command;
+using mcb::testing::TempDir;
 using nlohmann::json;
-
-const std::string kBin = MCB_BIN_DIR;
-
-std::string quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  q += "'";
-  return q;
-}
-
-int shell(const std::vector<std::string>& words, const fs::path& log) {
-  std::string cmd;
-  for (const auto& w : words) {
-    cmd += quote(w);
-    cmd += ' ';
-  }
-  cmd += ">>";
-  cmd += quote(log.string());
-  cmd += " 2>&1";
-  const int status = std::system(cmd.c_str());
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
 
 std::vector<std::map<std::string, std::string>> read_csv(const fs::path& p) {
   std::ifstream in(p);
@@ -60,52 +43,51 @@ std::vector<std::map<std::string, std::string>> read_csv(const fs::path& p) {
   return rows;
 }
 
-struct Config {
-  int ranks;
-  std::string procs;
-  int clusters;
-  bool sync;
-};
+// 3 process grids x 2 cluster counts x 2 modes = 12 configurations; 1x1 cannot be split over
+// two clusters, so 10 run, twice each. The build's own MPI launcher runs them.
+std::string campaign_spec() {
+  return "name = e2e\n"
+         "app = poisson\n"
+         "binary = " + bin("mcb-poisson") + "\n"
+         "folder = campaign\n"
+         "repetitions = 2\n"
+         "timeout = 2min\n"
+         "\n[local]\n"
+         "launcher = " MCB_MPIEXEC "\n"
+         "np-flag = " MCB_MPIEXEC_NUMPROC_FLAG "\n"
+         "\n[options]\n"
+         "grid = 32\n"
+         "procs = 1x1 2x1 2x2\n"
+         "clusters = 1 2\n"
+         "sync = off on\n"
+         "counters = \"\"\n"
+         "quiet = on\n";
+}
 
-TEST(RealCampaign, PoissonRunsThenCalibration) {
-  const std::string poisson = kBin + "/mcb-poisson";
-  if (!fs::exists(poisson)) GTEST_SKIP() << poisson << " is not built";
-  const fs::path dir = fs::temp_directory_path() / ("mcb-calib-e2e-" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir / "campaign");
-  const fs::path log = dir / "runs.log";
-
-  const std::vector<Config> configs = {{1, "1x1", 1, false}, {2, "2x1", 1, false},
-                                       {2, "2x1", 2, false}, {4, "2x2", 1, false},
-                                       {4, "2x2", 2, false}, {4, "2x2", 2, true}};
-  int index = 0;
-  for (const Config& c : configs) {
-    ++index;
-    for (int rep = 1; rep <= 2; ++rep) {
-      std::vector<std::string> cmd = {MCB_MPIEXEC, MCB_MPIEXEC_NUMPROC_FLAG,
-                                      std::to_string(c.ranks), poisson, "--grid", "32",
-                                      "--procs", c.procs, "--clusters", std::to_string(c.clusters),
-                                      "--campaign", "e2e", "--repetition", std::to_string(rep),
-                                      "--run-id", "e2e-" + std::to_string(index) + "-r" +
-                                                      std::to_string(rep),
-                                      "--seed", std::to_string(rep), "--quiet", "--output",
-                                      (dir / "campaign" / "runs.jsonl").string()};
-      if (c.sync) cmd.push_back("--sync");
-      ASSERT_EQ(shell(cmd, log), 0) << "mcb-poisson failed; see " << log;
-    }
-  }
+TEST(RealCampaign, PoissonCampaignThenCalibration) {
+  TempDir dir;
+  const fs::path spec = dir.path() / "e2e.ini";
+  std::ofstream(spec) << campaign_spec();
+  const CommandResult campaign = run_command(quote(bin("mcb-campaign")) + " run " +
+                                             quote(spec.string()) + " --progress lines");
+  ASSERT_EQ(campaign.exit_code, 0) << campaign.out << campaign.err;
+  EXPECT_NE(campaign.out.find("20 runs: 20 valid, 0 invalid, 0 failed, 0 without a record"),
+            std::string::npos)
+      << campaign.out;
+  const fs::path folder = dir.path() / "campaign";
 
   // What the runs recorded: wall times per (total size, components) of the unsynchronized runs.
   std::map<std::pair<int, int>, std::vector<double>> walls;
   std::set<std::string> ids;
   std::size_t records = 0;
   {
-    std::ifstream in(dir / "campaign" / "runs.jsonl");
+    std::ifstream in(folder / "records.jsonl");
     std::string line;
     while (std::getline(in, line)) {
       const json r = json::parse(line);
       ++records;
       ASSERT_EQ(r.at("status"), "valid") << line.substr(0, 200);
+      EXPECT_EQ(r.at("campaign"), "e2e");
       if (r.at("config").at("sync").get<bool>()) continue;
       ids.insert(r.at("run_id").get<std::string>());
       walls[{r.at("config").at("total_size").get<int>(),
@@ -113,15 +95,15 @@ TEST(RealCampaign, PoissonRunsThenCalibration) {
           .push_back(r.at("result").at("wall_time").get<double>());
     }
   }
-  ASSERT_EQ(records, 12u);
+  ASSERT_EQ(records, 20u);
+  ASSERT_EQ(ids.size(), 10u);
 
-  const fs::path out = dir / "tables";
-  ASSERT_EQ(shell({kBin + "/mcb-calibrate", "--input", (dir / "campaign").string(), "--output",
-                   out.string(), "--runtime-where", "sync=false", "--row",
-                   "poisson,32x32,4,2,local"},
-                  log),
-            0)
-      << "mcb-calibrate failed; see " << log;
+  const fs::path out = dir.path() / "tables";
+  const CommandResult calibrate =
+      run_command(quote(bin("mcb-calibrate")) + " --input " + quote(folder.string()) +
+                  " --output " + quote(out.string()) +
+                  " --runtime-where sync=false --row poisson,32x32,4,2,local");
+  ASSERT_EQ(calibrate.exit_code, 0) << calibrate.out << calibrate.err;
 
   // runtimes.csv: one row per unsynchronized configuration, two repetitions each, the
   // statistics of the recorded wall times.
@@ -151,15 +133,20 @@ TEST(RealCampaign, PoissonRunsThenCalibration) {
   EXPECT_EQ(sidecar.at("hosts"), json::array({std::string(host)}));
   EXPECT_FALSE(sidecar.at("revisions").empty());
 
-  // Communication tables keep both modes; two clusters put time on inter-cluster links.
-  EXPECT_EQ(read_csv(out / "comm_time.csv").size(), 6u);
+  // Communication tables keep both modes: a row per configuration and mode, and each
+  // configuration's two synchronized and two unsynchronized runs side by side; two clusters
+  // put time on inter-cluster links.
+  EXPECT_EQ(read_csv(out / "comm_time.csv").size(), 10u);
   const auto sync = read_csv(out / "comm_sync.csv");
   ASSERT_EQ(sync.size(), 5u);
-  const auto& both = sync.back();  // 2x2 on two clusters
-  EXPECT_EQ(both.at("procs") + "/" + both.at("components"), "2x2/2");
-  EXPECT_EQ(both.at("sync_n") + "/" + both.at("nosync_n"), "2/2");
+  std::set<std::string> sync_configs;
+  for (const auto& row : sync) {
+    sync_configs.insert(row.at("procs") + "/" + row.at("components"));
+    EXPECT_EQ(row.at("sync_n") + "/" + row.at("nosync_n"), "2/2");
+  }
+  EXPECT_EQ(sync_configs, (std::set<std::string>{"1x1/1", "2x1/1", "2x1/2", "2x2/1", "2x2/2"}));
   const auto ranks = read_csv(out / "rank_comm.csv");
-  EXPECT_EQ(ranks.size(), 5u * (1 + 2 + 2 + 4 + 4 + 4));
+  EXPECT_EQ(ranks.size(), 5u * 2 * (1 + 2 + 2 + 4 + 4));  // directions x modes x ranks
   double inter_one = 0;
   double inter_two = 0;
   for (const auto& r : ranks) {
@@ -168,7 +155,9 @@ TEST(RealCampaign, PoissonRunsThenCalibration) {
   }
   EXPECT_EQ(inter_one, 0.0);
   EXPECT_GT(inter_two, 0.0);
-  for (const auto& r : read_csv(out / "transfer_rates.csv")) {
+  const auto rates = read_csv(out / "transfer_rates.csv");
+  EXPECT_FALSE(rates.empty());
+  for (const auto& r : rates) {
     if (r.at("procs") == "1x1") {
       EXPECT_EQ(std::stod(r.at("avg")), 0.0);  // one process exchanges nothing
     } else {
@@ -176,8 +165,8 @@ TEST(RealCampaign, PoissonRunsThenCalibration) {
     }
   }
 
-  // The compute fit spans the three sizes. Without link records only the one-process run, which
-  // sends nothing, has a service time: its compute time alone.
+  // The compute fit spans the three sizes of the unsynchronized runs. Without link records only
+  // the one-process run, which sends nothing, has a service time: its compute time alone.
   const auto fits = read_csv(out / "compute_fits.csv");
   ASSERT_EQ(fits.size(), 1u);
   EXPECT_EQ(fits[0].at("p_min") + ".." + fits[0].at("p_max"), "1..4");
@@ -188,7 +177,6 @@ TEST(RealCampaign, PoissonRunsThenCalibration) {
   EXPECT_EQ(std::stod(service[0].at("comm")), 0.0);
   EXPECT_NEAR(std::stod(service[0].at("compute")),
               std::stod(fits[0].at("a")) + std::stod(fits[0].at("b")), 1e-6);
-  fs::remove_all(dir);
 }
 
 }  // namespace
