@@ -48,10 +48,14 @@ def utc_now():
     return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+def _missing(value):
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
 def number(value):
     """A cell as the paper prints it: about three significant digits, no exponent for the
     magnitudes the tables hold."""
-    if value is None or (isinstance(value, float) and math.isnan(value)):
+    if _missing(value):
         return "—"
     v = float(value)
     a = abs(v)
@@ -68,7 +72,7 @@ def number(value):
 
 def plain(value):
     """Full precision for the CSV and JSON files ('' for a missing value)."""
-    if value is None or (isinstance(value, float) and math.isnan(value)):
+    if _missing(value):
         return None
     if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
         return int(value)
@@ -96,10 +100,10 @@ class Table:
         for c in raw_cells:
             if isinstance(c, tuple):
                 shown.append(c[0])
-                raw.append(plain(c[1]) if isinstance(c[1], float) else c[1])
+                raw.append(plain(c[1]))
             elif isinstance(c, float) or c is None:
                 shown.append(number(c))
-                raw.append(plain(c) if c is not None else None)
+                raw.append(plain(c))
             else:
                 shown.append(str(c))
                 raw.append(c)
@@ -109,10 +113,8 @@ class Table:
     def flat_columns(self):
         if not self.groups:
             return list(self.columns)
-        out, i = [], 0
         lead = len(self.columns) - sum(span for _, span in self.groups)
-        out.extend(self.columns[:lead])
-        i = lead
+        out, i = list(self.columns[:lead]), lead
         for label, span in self.groups:
             for c in self.columns[i:i + span]:
                 out.append(f"{label} {c}".strip())
