@@ -1,20 +1,11 @@
 #include "simulator/ini.hpp"
 
 #include "common/errors.hpp"
+#include "common/text.hpp"
 
 #include <fstream>
 
 namespace mcb::sim {
-namespace {
-
-std::string trim(const std::string& s) {
-  size_t b = 0, e = s.size();
-  while (b < e && (s[b] == ' ' || s[b] == '\t' || s[b] == '\r')) ++b;
-  while (e > b && (s[e - 1] == ' ' || s[e - 1] == '\t' || s[e - 1] == '\r')) --e;
-  return s.substr(b, e - b);
-}
-
-}  // namespace
 
 std::vector<IniSection> read_ini(const std::string& path, const std::string& option) {
   std::ifstream in(path);

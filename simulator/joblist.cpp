@@ -1,30 +1,14 @@
 #include "simulator/joblist.hpp"
 
 #include "common/errors.hpp"
+#include "simulator/cells.hpp"
 
 #include <charconv>
 #include <cmath>
-#include <sstream>
 #include <stdexcept>
 
 namespace mcb::sim {
 namespace {
-
-std::string trim(const std::string& s) {
-  size_t b = 0, e = s.size();
-  while (b < e && (s[b] == ' ' || s[b] == '\t' || s[b] == '\r')) ++b;
-  while (e > b && (s[e - 1] == ' ' || s[e - 1] == '\t' || s[e - 1] == '\r')) --e;
-  return s.substr(b, e - b);
-}
-
-std::vector<std::string> split(const std::string& line, char sep) {
-  std::vector<std::string> out;
-  std::string cell;
-  std::istringstream in(line);
-  while (std::getline(in, cell, sep)) out.push_back(trim(cell));
-  if (!line.empty() && line.back() == sep) out.emplace_back();
-  return out;
-}
 
 const char* const kColumns[] = {"id",        "submit",        "app",           "runtime",
                                 "requested", "type",          "components",    "clusters",
@@ -35,10 +19,8 @@ const char* const kColumns[] = {"id",        "submit",        "app",           "
 JobListReader::JobListReader(const std::string& path) : path_(path), in_(path) {
   if (!in_) throw UsageError("--trace: cannot read '" + path + "'");
   std::string line;
-  while (std::getline(in_, line)) {
-    ++number_;
-    if (trim(line).empty() || trim(line)[0] == '#') continue;
-    const auto header = split(line, ',');
+  if (next_content_line(in_, line, number_)) {
+    const auto header = split_cells(line, ',');
     columns_ = header.size();
     for (size_t i = 0; i < header.size(); ++i) {
       bool known = false;
@@ -62,13 +44,9 @@ JobListReader::JobListReader(const std::string& path) : path_(path), in_(path) {
 
 bool JobListReader::next(ListRecord& r) {
   std::string line;
-  while (true) {
-    if (!std::getline(in_, line)) return false;
-    ++number_;
-    if (!trim(line).empty() && trim(line)[0] != '#') break;
-  }
+  if (!next_content_line(in_, line, number_)) return false;
   const std::string where = "--trace: " + path_ + ":" + std::to_string(number_) + ": ";
-  const auto cells = split(line, ',');
+  const auto cells = split_cells(line, ',');
   if (cells.size() != columns_) {
     throw UsageError(where + std::to_string(cells.size()) + " cells, the header has " +
                      std::to_string(columns_));
@@ -93,7 +71,7 @@ bool JobListReader::next(ListRecord& r) {
     std::vector<int> out;
     const std::string v = cell(name);
     if (v.empty()) return out;
-    for (const auto& part : split(v, '+'))
+    for (const auto& part : split_cells(v, '+'))
       out.push_back(static_cast<int>(number(name, part, true, lowest)));
     return out;
   };

@@ -1,19 +1,13 @@
 #include "simulator/swf.hpp"
 
 #include "common/errors.hpp"
+#include "common/text.hpp"
 
 #include <charconv>
 #include <cmath>
 
 namespace mcb::sim {
 namespace {
-
-std::string trim(const std::string& s) {
-  size_t b = 0, e = s.size();
-  while (b < e && (s[b] == ' ' || s[b] == '\t' || s[b] == '\r')) ++b;
-  while (e > b && (s[e - 1] == ' ' || s[e - 1] == '\t' || s[e - 1] == '\r')) --e;
-  return s.substr(b, e - b);
-}
 
 long long leading_integer(const std::string& s) {
   long long v = -1;

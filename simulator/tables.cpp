@@ -1,6 +1,7 @@
 #include "simulator/tables.hpp"
 
 #include "common/errors.hpp"
+#include "simulator/cells.hpp"
 
 #include <charconv>
 #include <cmath>
@@ -8,29 +9,12 @@
 #include <fstream>
 #include <limits>
 #include <set>
-#include <sstream>
 #include <stdexcept>
 
 namespace mcb::sim {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-std::string trim(const std::string& s) {
-  size_t b = 0, e = s.size();
-  while (b < e && (s[b] == ' ' || s[b] == '\t' || s[b] == '\r')) ++b;
-  while (e > b && (s[e - 1] == ' ' || s[e - 1] == '\t' || s[e - 1] == '\r')) --e;
-  return s.substr(b, e - b);
-}
-
-std::vector<std::string> split_csv(const std::string& line) {
-  std::vector<std::string> out;
-  std::string cell;
-  std::istringstream in(line);
-  while (std::getline(in, cell, ',')) out.push_back(trim(cell));
-  if (!line.empty() && line.back() == ',') out.emplace_back();
-  return out;
-}
 
 std::string join(const std::set<std::string>& names) {
   std::string out;
@@ -94,12 +78,7 @@ RuntimeTables RuntimeTables::load(const std::vector<std::string>& paths) {
     std::string line;
     long number = 0;
     std::vector<std::string> header;
-    while (std::getline(in, line)) {
-      ++number;
-      if (trim(line).empty() || trim(line)[0] == '#') continue;
-      header = split_csv(line);
-      break;
-    }
+    if (next_content_line(in, line, number)) header = split_cells(line, ',');
     const auto where = [&](long n) { return "--tables: " + file + ":" + std::to_string(n); };
     if (header.empty()) throw UsageError(where(number) + ": empty file, no header");
     std::map<std::string, size_t> col;
@@ -118,10 +97,8 @@ RuntimeTables RuntimeTables::load(const std::vector<std::string>& paths) {
     if (!col.count("max")) tables.has_max_ = false;
     if (!col.count("median")) tables.has_median_ = false;
 
-    while (std::getline(in, line)) {
-      ++number;
-      if (trim(line).empty() || trim(line)[0] == '#') continue;
-      const auto cells = split_csv(line);
+    while (next_content_line(in, line, number)) {
+      const auto cells = split_cells(line, ',');
       if (cells.size() != header.size()) {
         throw UsageError(where(number) + ": " + std::to_string(cells.size()) +
                          " cells, header has " + std::to_string(header.size()));
