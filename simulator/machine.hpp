@@ -17,6 +17,8 @@ struct MachineSpec {
   std::vector<double> speeds;  //!< same length as sizes
 
   int clusters() const { return static_cast<int>(sizes.size()); }
+  /// Every cluster, as a mask of the clusters a job may use.
+  ClusterMask all() const { return kAllClusters >> (64 - clusters()); }
   int total() const;
   int largest() const;
   int smallest() const;

@@ -25,11 +25,56 @@ std::unique_ptr<Policy> make_policy(std::string_view name, int clusters) {
 
 std::string Policy::never_runs(const Request& req, int /*home*/, const MachineSpec& machine,
                                const PlacementRule& placement) const {
+  return never_fits_empty_system(req, machine, placement);
+}
+
+std::string never_fits_empty_system(const Request& req, const MachineSpec& machine,
+                                    const PlacementRule& placement) {
   std::vector<int> out(machine.sizes.size());
   if (!placement.place(req, machine.sizes, out)) {
     return "it does not fit the empty system";
   }
   return {};
+}
+
+std::string local_queue_name(int cluster) { return "local" + std::to_string(cluster); }
+
+bool single_component(const Request& req) {
+  return req.type != RequestType::kFlexible && req.sizes.size() == 1;
+}
+
+bool admit_local_or_system(Job& job, const MachineSpec& machine, Rng& rng) {
+  const bool single = single_component(job.req);
+  if (job.req.type == RequestType::kFixed && single) job.home = job.req.clusters.front();
+  if (job.home < 0 || job.home >= machine.clusters()) {
+    job.home = draw_home(machine, single ? job.req.sizes.front() : 1, rng);
+  }
+  job.allowed = single ? ClusterMask{1} << job.home : machine.all();
+  return single;
+}
+
+std::string never_runs_local_or_system(const Request& req, int home, const MachineSpec& machine,
+                                       const PlacementRule& placement) {
+  if (single_component(req) && req.type != RequestType::kFixed) {
+    return too_large_for_one_cluster(req.total, home, machine);
+  }
+  return never_fits_empty_system(req, machine, placement);
+}
+
+std::string too_large_for_one_cluster(int total, int home, const MachineSpec& machine,
+                                      std::string_view why) {
+  if (home >= 0 && home < machine.clusters()) {
+    if (machine.sizes[static_cast<size_t>(home)] >= total) return {};
+    return "it is larger than its home cluster " + std::to_string(home) + std::string(why);
+  }
+  if (machine.largest() >= total) return {};
+  return "it is larger than every cluster" + std::string(why);
+}
+
+void make_one_component(Request& req) {
+  req.type = RequestType::kUnordered;
+  req.sizes.assign(1, req.total);
+  req.clusters.clear();
 }
 
 int draw_home(const MachineSpec& machine, int need, Rng& rng) {

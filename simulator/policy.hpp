@@ -91,8 +91,57 @@ class QueueRing {
   int disabled_count_ = 0;
 };
 
+/// @brief A policy whose queues are visited in the rounds of @ref QueueRing: a queue whose head
+/// does not fit is disabled until the next departure (GS, LS, IC and the grid).
+class RoundRobinPolicy : public Policy {
+ public:
+  explicit RoundRobinPolicy(int queues) : queues_(queues), ring_(queues) {}
+  int queue_count() const override { return queues_; }
+  void on_arrival(int q, bool backfilling) override {
+    if (backfilling) ring_.enable(q);
+  }
+  void on_departure() override { ring_.enable_disabled(); }
+  void schedule(Sim& sim) override { ring_.rounds(sim); }
+
+ private:
+  int queues_;
+  QueueRing ring_;
+};
+
 /// @brief Draws a home cluster, proportional to size, among clusters of at least @p need
 /// processors. -1 if none.
 int draw_home(const MachineSpec& machine, int need, Rng& rng);
+
+/// "local0", "local1", ...: the queue of a cluster's local scheduler.
+std::string local_queue_name(int cluster);
+
+/// @brief Whether @p req is one component of given size (not flexible), which LS and LP keep
+/// on its home cluster.
+bool single_component(const Request& req);
+
+/// @brief Admission of LS and LP: a single-component job gets the cluster it names (fixed) or
+/// its home cluster (drawn if it has none) and may run only there; any other job may be
+/// co-allocated over the whole system. Sets home and allowed; returns whether the job is
+/// single-component.
+bool admit_local_or_system(Job& job, const MachineSpec& machine, Rng& rng);
+
+/// @brief Empty if @p req fits the empty system under @p placement; else why not (the default
+/// never_runs).
+std::string never_fits_empty_system(const Request& req, const MachineSpec& machine,
+                                    const PlacementRule& placement);
+
+/// @brief never_runs for LS and LP: a single-component job that is not fixed must fit its home
+/// cluster (any cluster if it has none); any other job must fit the empty system.
+std::string never_runs_local_or_system(const Request& req, int home, const MachineSpec& machine,
+                                       const PlacementRule& placement);
+
+/// @brief Empty if a job of @p total processors fits whole on its home cluster, or with no
+/// home (-1) on the largest cluster; else why not, ending in @p why.
+std::string too_large_for_one_cluster(int total, int home, const MachineSpec& machine,
+                                      std::string_view why = {});
+
+/// @brief Turns @p req into one unordered component of its total size (policies without
+/// co-allocation).
+void make_one_component(Request& req);
 
 }  // namespace mcb::sim

@@ -2,23 +2,19 @@
 /// @brief Independent clusters (001 section VI.A): each cluster has its own queue, receives
 /// the jobs of its own users and runs them only there, whole; no load sharing, no
 /// co-allocation. The baseline against which grid sharing is measured.
-#include "simulator/engine.hpp"
 #include "simulator/policy.hpp"
 
 namespace mcb::sim {
 namespace {
 
-class IndependentClusters final : public Policy {
+class IndependentClusters final : public RoundRobinPolicy {
  public:
-  explicit IndependentClusters(int clusters) : clusters_(clusters), ring_(clusters) {}
+  explicit IndependentClusters(int clusters) : RoundRobinPolicy(clusters) {}
   std::string_view name() const override { return "ic"; }
-  int queue_count() const override { return clusters_; }
-  std::string queue_name(int q) const override { return "local" + std::to_string(q); }
+  std::string queue_name(int q) const override { return local_queue_name(q); }
 
   void admit(Job& job, const MachineSpec& machine, Rng& rng) const override {
-    job.req.type = RequestType::kUnordered;
-    job.req.sizes.assign(1, job.req.total);
-    job.req.clusters.clear();
+    make_one_component(job.req);
     if (job.home < 0 || job.home >= machine.clusters()) {
       job.home = draw_home(machine, job.req.total, rng);
     }
@@ -28,26 +24,9 @@ class IndependentClusters final : public Policy {
 
   std::string never_runs(const Request& req, int home, const MachineSpec& machine,
                          const PlacementRule&) const override {
-    if (home >= 0 && home < machine.clusters()) {
-      return machine.sizes[static_cast<size_t>(home)] >= req.total
-                 ? std::string()
-                 : "it is larger than its home cluster " + std::to_string(home) +
-                       " and clusters run their own jobs only";
-    }
-    return machine.largest() >= req.total
-               ? std::string()
-               : "it is larger than every cluster and clusters run their own jobs only";
+    return too_large_for_one_cluster(req.total, home, machine,
+                                     " and clusters run their own jobs only");
   }
-
-  void on_arrival(int q, bool backfilling) override {
-    if (backfilling) ring_.enable(q);
-  }
-  void on_departure() override { ring_.enable_disabled(); }
-  void schedule(Sim& sim) override { ring_.rounds(sim); }
-
- private:
-  int clusters_;
-  QueueRing ring_;
 };
 
 }  // namespace

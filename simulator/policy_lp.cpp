@@ -12,10 +12,6 @@
 namespace mcb::sim {
 namespace {
 
-bool single_component(const Request& req) {
-  return req.type != RequestType::kFlexible && req.sizes.size() == 1;
-}
-
 class LocalPriority final : public Policy {
  public:
   explicit LocalPriority(int clusters) : clusters_(clusters), ring_(clusters + 1) {
@@ -24,30 +20,17 @@ class LocalPriority final : public Policy {
   std::string_view name() const override { return "lp"; }
   int queue_count() const override { return clusters_ + 1; }
   std::string queue_name(int q) const override {
-    return q == clusters_ ? "global" : "local" + std::to_string(q);
+    return q == clusters_ ? "global" : local_queue_name(q);
   }
 
   void admit(Job& job, const MachineSpec& machine, Rng& rng) const override {
-    const bool single = single_component(job.req);
-    if (job.req.type == RequestType::kFixed && single) job.home = job.req.clusters.front();
-    if (job.home < 0 || job.home >= machine.clusters()) {
-      job.home = draw_home(machine, single ? job.req.sizes.front() : 1, rng);
-    }
+    const bool single = admit_local_or_system(job, machine, rng);
     job.queue = single ? job.home : clusters_;
-    job.allowed = single ? ClusterMask{1} << job.home : kAllClusters >> (64 - machine.clusters());
   }
 
   std::string never_runs(const Request& req, int home, const MachineSpec& machine,
                          const PlacementRule& placement) const override {
-    if (single_component(req) && req.type != RequestType::kFixed) {
-      if (home >= 0 && home < machine.clusters()) {
-        return machine.sizes[static_cast<size_t>(home)] >= req.total
-                   ? std::string()
-                   : "it is larger than its home cluster " + std::to_string(home);
-      }
-      return machine.largest() >= req.total ? std::string() : "it is larger than every cluster";
-    }
-    return Policy::never_runs(req, home, machine, placement);
+    return never_runs_local_or_system(req, home, machine, placement);
   }
 
   bool may_start(int q, const Sim& sim) const override {
