@@ -50,7 +50,7 @@ bool PlacementRule::place(const Request& req, std::span<const int> avail,
       return true;
     }
     case RequestType::kFlexible:
-      return place_flexible(req, avail, out);
+      return place_flexible(req, placement_detail::flex_limits(req, clusters), avail, out);
   }
   return false;
 }
@@ -61,24 +61,14 @@ FlexLimits flex_limits(const Request& req, int clusters) {
   FlexLimits lim;
   lim.lo = std::max(1, req.min_component);
   lim.cap = req.max_component > 0 ? req.max_component : req.total;
-  int most = std::min(clusters, req.total / lim.lo);
-  if (req.max_components > 0) most = std::min(most, req.max_components);
-  for (int k = 1; k <= most && k < 64; ++k) {
+  lim.most = std::min(clusters, req.total / lim.lo);
+  if (req.max_components > 0) lim.most = std::min(lim.most, req.max_components);
+  for (int k = 1; k <= lim.most && k < 64; ++k) {
     if ((req.allowed_counts >> k & 1) && static_cast<long long>(k) * lim.cap >= req.total) {
       lim.counts |= std::uint64_t{1} << k;
     }
   }
   return lim;
-}
-
-int most_free(std::span<const int> free, std::span<const int> taken, bool distinct, int size) {
-  int best = -1;
-  for (size_t c = 0; c < free.size(); ++c) {
-    if (distinct && taken[c] > 0) continue;
-    if (free[c] < size) continue;
-    if (best < 0 || free[c] > free[static_cast<size_t>(best)]) best = static_cast<int>(c);
-  }
-  return best;
 }
 
 bool fill_in_order(int n, int k, const FlexLimits& lim, std::span<const int> order,
@@ -100,11 +90,27 @@ bool fill_in_order(int n, int k, const FlexLimits& lim, std::span<const int> ord
   return placed == k && remaining == 0;
 }
 
-void order_by_free(std::span<const int> avail, std::span<int> order) {
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+bool fill_fewest(int n, const FlexLimits& lim, std::span<const int> order,
+                 std::span<const int> avail, std::span<int> out) {
+  for (int k = 1; k <= lim.most; ++k) {
+    if (lim.allows(k) && fill_in_order(n, k, lim, order, avail, out)) return true;
+  }
+  return false;
+}
+
+ClusterOrder order_by_index(std::size_t clusters) {
+  ClusterOrder order;
+  order.count = clusters;
+  std::iota(order.index, order.index + clusters, 0);
+  return order;
+}
+
+ClusterOrder order_by_free(std::span<const int> avail) {
+  ClusterOrder order = order_by_index(avail.size());
+  std::stable_sort(order.index, order.index + order.count, [&](int a, int b) {
     return avail[static_cast<size_t>(a)] > avail[static_cast<size_t>(b)];
   });
+  return order;
 }
 
 }  // namespace placement_detail

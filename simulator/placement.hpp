@@ -6,11 +6,26 @@
 
 #include "simulator/types.hpp"
 
+#include <cstddef>
 #include <memory>
 #include <span>
 #include <string_view>
 
 namespace mcb::sim {
+
+namespace placement_detail {
+
+/// Limits of a flexible request on a system: smallest and largest component, and the
+/// numbers of components (bit k) it may have, none above @ref most.
+struct FlexLimits {
+  int lo = 1;
+  int cap = 0;
+  int most = 0;
+  std::uint64_t counts = 0;
+  bool allows(int k) const { return k < 64 && (counts >> k & 1); }
+};
+
+}  // namespace placement_detail
 
 /// @brief A placement rule.
 class PlacementRule {
@@ -32,9 +47,9 @@ class PlacementRule {
   /// Returns -1 when none fits.
   virtual int choose(int size, std::span<const int> free, std::span<const int> taken,
                      bool distinct) const = 0;
-  /// Splits a flexible request (see the file of each rule).
-  virtual bool place_flexible(const Request& req, std::span<const int> avail,
-                              std::span<int> out) const = 0;
+  /// Splits a flexible request within @p lim (see the file of each rule).
+  virtual bool place_flexible(const Request& req, const placement_detail::FlexLimits& lim,
+                              std::span<const int> avail, std::span<int> out) const = 0;
 };
 
 /// @brief The rule named wf, fcm, ff or bf. @throws std::invalid_argument otherwise.
@@ -42,17 +57,21 @@ std::unique_ptr<PlacementRule> make_placement(std::string_view name);
 
 namespace placement_detail {
 
-/// Limits of a flexible request on a system: smallest and largest component, and the
-/// numbers of components (bit k) it may have.
-struct FlexLimits {
-  int lo = 1;
-  int cap = 0;
-  std::uint64_t counts = 0;
-};
 FlexLimits flex_limits(const Request& req, int clusters);
 
-/// Largest free count first, ties to the lower index.
-int most_free(std::span<const int> free, std::span<const int> taken, bool distinct, int size);
+/// @brief The cluster for a component of @p size among those that can hold it and, with
+/// @p distinct, that the job does not use yet: scanning in index order, a cluster replaces
+/// the one kept so far when @p better(c, kept) holds. -1 when none can hold it.
+template <class Better>
+int best_cluster(std::span<const int> free, std::span<const int> taken, bool distinct, int size,
+                 Better better) {
+  int best = -1;
+  for (std::size_t c = 0; c < free.size(); ++c) {
+    if ((distinct && taken[c] > 0) || free[c] < size) continue;
+    if (best < 0 || better(c, static_cast<std::size_t>(best))) best = static_cast<int>(c);
+  }
+  return best;
+}
 
 /// Splits @p n over the first @p k clusters of @p order that can take at least lo, filling
 /// each in turn as far as the cap and the components still to come allow. False if they
@@ -60,8 +79,21 @@ int most_free(std::span<const int> free, std::span<const int> taken, bool distin
 bool fill_in_order(int n, int k, const FlexLimits& lim, std::span<const int> order,
                    std::span<const int> avail, std::span<int> out);
 
-/// Cluster indices by decreasing available count, ties to the lower index.
-void order_by_free(std::span<const int> avail, std::span<int> order);
+/// fill_in_order with the smallest allowed number of components that holds @p n.
+bool fill_fewest(int n, const FlexLimits& lim, std::span<const int> order,
+                 std::span<const int> avail, std::span<int> out);
+
+/// Cluster indices in an order a rule visits them (a fixed buffer: placement runs at every
+/// attempt to start a job).
+struct ClusterOrder {
+  int index[kMaxClusters];
+  std::size_t count = 0;
+  std::span<const int> view() const { return {index, count}; }
+};
+/// By decreasing available count, ties to the lower index.
+ClusterOrder order_by_free(std::span<const int> avail);
+/// In index order.
+ClusterOrder order_by_index(std::size_t clusters);
 
 }  // namespace placement_detail
 }  // namespace mcb::sim

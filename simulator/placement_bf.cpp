@@ -20,28 +20,19 @@ class BestFit final : public PlacementRule {
  protected:
   int choose(int size, std::span<const int> free, std::span<const int> taken,
              bool distinct) const override {
-    int best = -1;
-    for (size_t c = 0; c < free.size(); ++c) {
-      if (distinct && taken[c] > 0) continue;
-      if (free[c] < size) continue;
-      if (best < 0 || free[c] < free[static_cast<size_t>(best)]) best = static_cast<int>(c);
-    }
-    return best;
+    return best_cluster(free, taken, distinct, size,
+                        [&](size_t c, size_t kept) { return free[c] < free[kept]; });
   }
 
-  bool place_flexible(const Request& req, std::span<const int> avail,
+  bool place_flexible(const Request& req, const FlexLimits& lim, std::span<const int> avail,
                       std::span<int> out) const override {
-    const int clusters = static_cast<int>(avail.size());
-    const FlexLimits lim = flex_limits(req, clusters);
-    int order_buf[kMaxClusters];
-    std::span<int> order(order_buf, avail.size());
-    order_by_free(avail, order);
-    for (int k = 1; k <= clusters && k < 64; ++k) {
-      if (!(lim.counts >> k & 1)) continue;
+    const ClusterOrder order = order_by_free(avail);
+    for (int k = 1; k <= lim.most; ++k) {
+      if (!lim.allows(k)) continue;
       std::fill(out.begin(), out.end(), 0);
       int remaining = req.total;
       int placed = 0;
-      for (int c : order) {
+      for (int c : order.view()) {
         if (placed == k - 1) break;
         const int cap = std::min(avail[static_cast<size_t>(c)], lim.cap);
         if (cap < lim.lo) break;
@@ -52,11 +43,8 @@ class BestFit final : public PlacementRule {
         ++placed;
       }
       if (placed != k - 1 || remaining < lim.lo || remaining > lim.cap) continue;
-      int last = -1;
-      for (size_t c = 0; c < avail.size(); ++c) {
-        if (out[c] > 0 || avail[c] < remaining) continue;
-        if (last < 0 || avail[c] < avail[static_cast<size_t>(last)]) last = static_cast<int>(c);
-      }
+      const int last = best_cluster(avail, out, true, remaining,
+                                    [&](size_t c, size_t kept) { return avail[c] < avail[kept]; });
       if (last < 0) continue;
       out[static_cast<size_t>(last)] = remaining;
       return true;

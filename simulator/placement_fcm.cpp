@@ -19,28 +19,16 @@ class FlexibleClusterMinimization final : public PlacementRule {
  protected:
   int choose(int size, std::span<const int> free, std::span<const int> taken,
              bool distinct) const override {
-    if (!distinct) {
-      int best = -1;
-      for (size_t c = 0; c < free.size(); ++c) {
-        if (taken[c] == 0 || free[c] < size) continue;
-        if (best < 0 || free[c] > free[static_cast<size_t>(best)]) best = static_cast<int>(c);
-      }
-      if (best >= 0) return best;
-    }
-    return most_free(free, taken, distinct, size);
+    // Clusters the job already uses first (none with distinct), then the most free.
+    return best_cluster(free, taken, distinct, size, [&](size_t c, size_t kept) {
+      if ((taken[c] > 0) != (taken[kept] > 0)) return taken[c] > 0;
+      return free[c] > free[kept];
+    });
   }
 
-  bool place_flexible(const Request& req, std::span<const int> avail,
+  bool place_flexible(const Request& req, const FlexLimits& lim, std::span<const int> avail,
                       std::span<int> out) const override {
-    const int clusters = static_cast<int>(avail.size());
-    const FlexLimits lim = flex_limits(req, clusters);
-    int order_buf[kMaxClusters];
-    std::span<int> order(order_buf, avail.size());
-    order_by_free(avail, order);
-    for (int k = 1; k <= clusters && k < 64; ++k) {
-      if ((lim.counts >> k & 1) && fill_in_order(req.total, k, lim, order, avail, out)) return true;
-    }
-    return false;
+    return fill_fewest(req.total, lim, order_by_free(avail).view(), avail, out);
   }
 };
 

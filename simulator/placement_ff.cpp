@@ -4,8 +4,6 @@
 /// allowed number of components that fits.
 #include "simulator/placement.hpp"
 
-#include <numeric>
-
 namespace mcb::sim {
 namespace {
 
@@ -18,24 +16,13 @@ class FirstFit final : public PlacementRule {
  protected:
   int choose(int size, std::span<const int> free, std::span<const int> taken,
              bool distinct) const override {
-    for (size_t c = 0; c < free.size(); ++c) {
-      if (distinct && taken[c] > 0) continue;
-      if (free[c] >= size) return static_cast<int>(c);
-    }
-    return -1;
+    // The first that can hold it: no later cluster is better.
+    return best_cluster(free, taken, distinct, size, [](size_t, size_t) { return false; });
   }
 
-  bool place_flexible(const Request& req, std::span<const int> avail,
+  bool place_flexible(const Request& req, const FlexLimits& lim, std::span<const int> avail,
                       std::span<int> out) const override {
-    const int clusters = static_cast<int>(avail.size());
-    const FlexLimits lim = flex_limits(req, clusters);
-    int order_buf[kMaxClusters];
-    std::span<int> order(order_buf, avail.size());
-    std::iota(order.begin(), order.end(), 0);
-    for (int k = 1; k <= clusters && k < 64; ++k) {
-      if ((lim.counts >> k & 1) && fill_in_order(req.total, k, lim, order, avail, out)) return true;
-    }
-    return false;
+    return fill_fewest(req.total, lim, order_by_index(avail.size()).view(), avail, out);
   }
 };
 

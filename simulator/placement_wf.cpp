@@ -23,23 +23,19 @@ class WorstFit final : public PlacementRule {
  protected:
   int choose(int size, std::span<const int> free, std::span<const int> taken,
              bool distinct) const override {
-    return most_free(free, taken, distinct, size);
+    return best_cluster(free, taken, distinct, size,
+                        [&](size_t c, size_t kept) { return free[c] > free[kept]; });
   }
 
-  bool place_flexible(const Request& req, std::span<const int> avail,
+  bool place_flexible(const Request& req, const FlexLimits& lim, std::span<const int> avail,
                       std::span<int> out) const override {
-    const int clusters = static_cast<int>(avail.size());
-    const FlexLimits lim = flex_limits(req, clusters);
-    int order_buf[kMaxClusters];
-    std::span<int> order(order_buf, avail.size());
-    order_by_free(avail, order);
+    const ClusterOrder order = order_by_free(avail);
     int trial_buf[kMaxClusters];
     std::span<int> trial(trial_buf, avail.size());
     bool found = false;
     std::vector<int> best, left(avail.size());
-    for (int k = 1; k <= clusters && k < 64; ++k) {
-      if (!(lim.counts >> k & 1)) continue;
-      if (!water_fill(req.total, k, lim, order, avail, trial)) continue;
+    for (int k = 1; k <= lim.most; ++k) {
+      if (!lim.allows(k) || !water_fill(req.total, k, lim, order.view(), avail, trial)) continue;
       for (size_t c = 0; c < avail.size(); ++c) left[c] = avail[c] - trial[c];
       std::sort(left.begin(), left.end());
       if (!found || left > best) {
