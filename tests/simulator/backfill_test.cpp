@@ -21,8 +21,7 @@ using test::Spec;
 const std::vector<Spec> kBlockedHead = {{1, 0, {4}, 10}, {2, 0, {2}, 10}, {3, 1, {3, 3}, 5}};
 
 TEST(Easy, StartsAShortJobThatEndsBeforeTheHeadsReservation) {
-  Scenario s;
-  s.queue = "easy";
+  const Scenario s{.queue = "easy"};
   auto jobs = kBlockedHead;
   jobs.push_back({4, 1, {2}, 1});
   const auto run = simulate(s, jobs);
@@ -32,8 +31,7 @@ TEST(Easy, StartsAShortJobThatEndsBeforeTheHeadsReservation) {
 }
 
 TEST(Easy, DoesNotStartAJobThatWouldDelayTheHead) {
-  Scenario s;
-  s.queue = "easy";
+  const Scenario s{.queue = "easy"};
   auto jobs = kBlockedHead;
   jobs.push_back({4, 1, {2}, 20});  // would hold 2 of cluster 1 past 10: the head needs 3 there
   const auto run = simulate(s, jobs);
@@ -42,8 +40,7 @@ TEST(Easy, DoesNotStartAJobThatWouldDelayTheHead) {
 }
 
 TEST(Easy, UsesProcessorsTheHeadLeavesFree) {
-  Scenario s;
-  s.queue = "easy";
+  const Scenario s{.queue = "easy"};
   auto jobs = kBlockedHead;
   jobs.push_back({4, 1, {1}, 20});  // long, but the head leaves 1 idle in each cluster
   const auto run = simulate(s, jobs);
@@ -55,16 +52,12 @@ TEST(Conservative, ProtectsEveryJobEasyOnlyTheHead) {
   // One cluster of 4. Job 2 (3 processors) is the head, reserved at 10; job 3 needs all 4 and
   // is next. Job 4 (1 processor, 100 s) fits now beside the head's reservation, so EASY starts
   // it and job 3 waits until 102; conservative gave job 3 a reservation at 20 and keeps it.
-  Scenario s;
-  s.clusters = "1x4";
   const std::vector<Spec> jobs = {
       {1, 0, {3}, 10}, {2, 1, {3}, 10}, {3, 1, {4}, 10}, {4, 2, {1}, 100}};
-  s.queue = "easy";
-  const auto easy = simulate(s, jobs);
+  const auto easy = simulate({.clusters = "1x4", .queue = "easy"}, jobs);
   EXPECT_EQ(easy.jobs.at(4).start, 2);
   EXPECT_EQ(easy.jobs.at(3).start, 102);
-  s.queue = "cons";
-  const auto cons = simulate(s, jobs);
+  const auto cons = simulate({.clusters = "1x4", .queue = "cons"}, jobs);
   EXPECT_EQ(cons.jobs.at(3).reserved, 20);
   EXPECT_EQ(cons.jobs.at(3).start, 20);
   EXPECT_EQ(cons.jobs.at(4).start, 30);
@@ -72,9 +65,7 @@ TEST(Conservative, ProtectsEveryJobEasyOnlyTheHead) {
 
 TEST(Conservative, CompressesThePlanWhenAJobEndsEarly) {
   // Job 1 asks for 100 s but runs 10: job 2, planned at 100, starts at 10.
-  Scenario s;
-  s.clusters = "1x4";
-  s.queue = "cons";
+  const Scenario s{.clusters = "1x4", .queue = "cons"};
   const auto run =
       simulate(s, {{1, 0, {4}, 10, -1, RequestType::kUnordered, {}, 100}, {2, 1, {4}, 5}});
   EXPECT_EQ(run.jobs.at(2).reserved, 100);
@@ -120,10 +111,7 @@ class Guarantee : public ::testing::TestWithParam<std::uint64_t> {};
 
 TEST_P(Guarantee, EasyNeverDelaysTheHeadsReservation) {
   for (const char* policy : {"gs", "ic"}) {
-    Scenario s;
-    s.clusters = "4x8";
-    s.policy = policy;
-    s.queue = "easy";
+    const Scenario s{.clusters = "4x8", .policy = policy, .queue = "easy"};
     const bool ic = std::string(policy) == "ic";
     const auto jobs = random_jobs(GetParam(), 1500, ic ? 1.0 / 16 : 1.0 / 40, ic);
     const auto run = simulate(s, jobs);
@@ -140,9 +128,7 @@ TEST_P(Guarantee, EasyNeverDelaysTheHeadsReservation) {
 }
 
 TEST_P(Guarantee, ConservativeNeverDelaysAnyReservation) {
-  Scenario s;
-  s.clusters = "4x8";
-  s.queue = "cons";
+  const Scenario s{.clusters = "4x8", .queue = "cons"};
   const auto jobs = random_jobs(GetParam() + 100, 1500, 1.0 / 40);
   const auto run = simulate(s, jobs);
   ASSERT_EQ(run.jobs.size(), jobs.size());
@@ -161,9 +147,7 @@ INSTANTIATE_TEST_SUITE_P(Seeds, Guarantee, ::testing::Values(1, 2, 3));
 TEST(Backfilling, NeverOverlapsProcessors) {
   // Every instant, the jobs running on a cluster use at most its processors.
   for (const char* q : {"fcfs", "easy", "cons"}) {
-    Scenario s;
-    s.clusters = "4x8";
-    s.queue = q;
+    const Scenario s{.clusters = "4x8", .queue = q};
     const auto run = simulate(s, random_jobs(7, 800, 1.0 / 35));
     std::vector<std::pair<double, std::vector<int>>> events;
     for (const auto& [id, o] : run.jobs) {

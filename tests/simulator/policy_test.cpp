@@ -56,16 +56,14 @@ TEST(GlobalScheduler, SchedulesOnAnyCluster) {
 }
 
 TEST(LocalSchedulers, SingleComponentJobsRunOnlyOnTheirCluster) {
-  Scenario s;
-  s.policy = "ls";
+  const Scenario s{.policy = "ls"};
   const auto run = simulate(s, {{1, 0, {4}, 10, 0}, {2, 1, {2}, 1, 0}});
   EXPECT_EQ(run.jobs.at(2).start, 10) << "cluster 1 is idle, but job 2 belongs to cluster 0";
   EXPECT_EQ(run.jobs.at(2).alloc, (std::vector<int>{2, 0}));
 }
 
 TEST(LocalSchedulers, MultiComponentJobsAreCoAllocatedFromAnyQueue) {
-  Scenario s;
-  s.policy = "ls";
+  const Scenario s{.policy = "ls"};
   const auto run = simulate(s, {{1, 0, {2, 2}, 10, 1}});
   EXPECT_EQ(run.jobs.at(1).alloc, (std::vector<int>{2, 2}));
   EXPECT_EQ(run.jobs.at(1).queue, 1);
@@ -75,17 +73,13 @@ TEST(LocalSchedulers, OneJobPerQueuePerRound) {
   // Two clusters of 2, both taken by job 1 until t=10. Queue 0 holds X1, X2; queue 1 holds Y1;
   // each needs 1+1, so two fit at t=10. Round 1 starts X1 (queue 0) and Y1 (queue 1); X2, which
   // arrived before Y1, waits. A single FCFS queue would start X1 and X2.
-  Scenario s;
-  s.clusters = "2x2";
-  s.policy = "ls";
   const std::vector<Spec> jobs = {
       {1, 0, {2, 2}, 10, 0}, {2, 1, {1, 1}, 5, 0}, {3, 1, {1, 1}, 5, 0}, {4, 1, {1, 1}, 5, 1}};
-  const auto ls = simulate(s, jobs);
+  const auto ls = simulate({.clusters = "2x2", .policy = "ls"}, jobs);
   EXPECT_EQ(ls.jobs.at(2).start, 10);
   EXPECT_EQ(ls.jobs.at(4).start, 10);
   EXPECT_EQ(ls.jobs.at(3).start, 15);
-  s.policy = "gs";
-  const auto gs = simulate(s, jobs);
+  const auto gs = simulate({.clusters = "2x2", .policy = "gs"}, jobs);
   EXPECT_EQ(gs.jobs.at(3).start, 10);
   EXPECT_EQ(gs.jobs.at(4).start, 15);
 }
@@ -94,8 +88,7 @@ TEST(LocalSchedulers, QueueWhoseHeadDoesNotFitIsSkippedUntilADeparture) {
   // At t=10 cluster 0 frees 4 processors. Queue 0's head needs 3+3 (cluster 1 has only 2) and
   // is disabled; queue 1's head (1+1) starts. Later arrivals in queue 0 wait for a departure
   // even when they would fit (FCFS per queue).
-  Scenario s;
-  s.policy = "ls";
+  const Scenario s{.policy = "ls"};
   const auto run = simulate(s, {{1, 0, {4}, 10, 0},
                                 {2, 0, {2}, 30, 1},
                                 {3, 1, {3, 3}, 5, 0},
@@ -109,29 +102,23 @@ TEST(LocalSchedulers, QueueWhoseHeadDoesNotFitIsSkippedUntilADeparture) {
 TEST(LocalPriority, GlobalQueueWaitsWhileNoLocalQueueIsEmpty) {
   // Both clusters busy until 10; at t=1 a global job (1+1) and one local job per cluster arrive.
   // At t=10 no local queue is empty, so the local jobs start; the global job waits for them.
-  Scenario s;
-  s.clusters = "2x2";
-  s.policy = "lp";
   const std::vector<Spec> jobs = {{1, 0, {2}, 10, 0},
                                   {2, 0, {2}, 10, 1},
                                   {3, 1, {1, 1}, 5, 0},
                                   {4, 1, {2}, 10, 0},
                                   {5, 1, {2}, 10, 1}};
-  const auto lp = simulate(s, jobs);
+  const auto lp = simulate({.clusters = "2x2", .policy = "lp"}, jobs);
   EXPECT_EQ(lp.jobs.at(4).start, 10);
   EXPECT_EQ(lp.jobs.at(5).start, 10);
   EXPECT_EQ(lp.jobs.at(3).start, 20);
-  s.policy = "gs";
-  const auto gs = simulate(s, jobs);
+  const auto gs = simulate({.clusters = "2x2", .policy = "gs"}, jobs);
   EXPECT_EQ(gs.jobs.at(3).start, 10) << "one global FCFS queue serves the earlier job first";
 }
 
 TEST(LocalPriority, GlobalQueueGoesFirstWhenBothAreEnabled) {
   // At t=10 cluster 0 frees 2; cluster 1 has 1 idle; local queue 1 is empty. The global job
   // (1+1) and local job 3 (2 on cluster 0) compete: the global queue is visited first.
-  Scenario s;
-  s.clusters = "2x2";
-  s.policy = "lp";
+  const Scenario s{.clusters = "2x2", .policy = "lp"};
   const auto run = simulate(
       s, {{1, 0, {2}, 10, 0}, {2, 0, {1}, 20, 1}, {3, 1, {2}, 5, 0}, {4, 2, {1, 1}, 5, 1}});
   EXPECT_EQ(run.jobs.at(4).start, 10);
@@ -140,16 +127,14 @@ TEST(LocalPriority, GlobalQueueGoesFirstWhenBothAreEnabled) {
 }
 
 TEST(IndependentClusters, JobsRunWholeOnTheirHomeClusterOnly) {
-  Scenario s;
-  s.policy = "ic";
+  const Scenario s{.policy = "ic"};
   const auto run = simulate(s, {{1, 0, {4}, 10, 0}, {2, 1, {1, 1}, 1, 0}});
   EXPECT_EQ(run.jobs.at(2).start, 10) << "cluster 1 is idle but belongs to other users";
   EXPECT_EQ(run.jobs.at(2).alloc, (std::vector<int>{2, 0})) << "no co-allocation";
 }
 
 TEST(LoadSharingGrid, JobsRunWholeOnAnyOneCluster) {
-  Scenario s;
-  s.policy = "grid";
+  const Scenario s{.policy = "grid"};
   const auto run = simulate(s, {{1, 0, {4}, 10, 0}, {2, 1, {1, 1}, 20, 0}, {3, 2, {2, 2}, 1, 1}});
   EXPECT_EQ(run.jobs.at(2).start, 1);
   EXPECT_EQ(run.jobs.at(2).alloc, (std::vector<int>{0, 2}));
@@ -175,8 +160,7 @@ TEST(Policies, SayWhenAJobCanNeverRun) {
 
 TEST(Engine, DeparturesAtAnInstantComeBeforeStarts) {
   // Job 2 arrives exactly when job 1 ends and needs its processors: it starts at once.
-  Scenario s;
-  s.clusters = "1x4";
+  Scenario s{.clusters = "1x4"};
   const auto run = simulate(s, {{1, 0, {4}, 10}, {2, 10, {4}, 1}});
   EXPECT_EQ(run.jobs.at(2).start, 10);
   for (const char* q : {"easy", "cons"}) {
@@ -186,9 +170,7 @@ TEST(Engine, DeparturesAtAnInstantComeBeforeStarts) {
 }
 
 TEST(Engine, SlowestClusterSetsThePaceOfACoAllocatedJob) {
-  Scenario s;
-  s.speeds = {1.0, 0.5};
-  s.coalloc = 1.5;
+  const Scenario s{.speeds = {1.0, 0.5}, .coalloc = 1.5};
   const auto run = simulate(s, {{1, 0, {4}, 10, -1, RequestType::kFixed, {1}},
                                 {2, 0, {4}, 10, -1, RequestType::kFixed, {0}},
                                 {3, 20, {2, 2}, 10}});

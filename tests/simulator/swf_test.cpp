@@ -1,17 +1,12 @@
 // The SWF reader and trace workloads: header oddities, unknown fields, malformed lines (named
 // by line number), submit order, jobs larger than the system, rule-based splitting.
 #include "simulator/swf.hpp"
-#include "common/errors.hpp"
 #include "simulator/policy.hpp"
 #include "simulator/trace_source.hpp"
+#include "support.hpp"
 
 #include <gtest/gtest.h>
 
-#include <unistd.h>
-
-#include <filesystem>
-#include <fstream>
-#include <functional>
 #include <string>
 
 namespace mcb::sim {
@@ -19,29 +14,8 @@ namespace {
 
 const std::string kExcerpt = std::string(MCB_FIXTURES_DIR) + "/traces/DAS2-fs1-2003-1-excerpt.swf";
 
-class TempFile {
- public:
-  TempFile(const std::string& name, const std::string& text)
-      : path_((std::filesystem::temp_directory_path() /
-               ("mcb_sim_" + std::to_string(::getpid()) + "_" + name))
-                  .string()) {
-    std::ofstream(path_) << text;
-  }
-  ~TempFile() { std::filesystem::remove(path_); }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
-
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const UsageError& e) {
-    return e.what();
-  }
-  return "";
-}
+using test::error_of;
+using test::TempFile;
 
 void read_all(const std::string& path) {
   SwfReader r(path);

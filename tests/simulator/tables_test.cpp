@@ -1,16 +1,12 @@
 // Runtime tables: the shipped DAS-2 tables, the reference shape, choosing problems and
 // systems, and malformed rows.
 #include "simulator/tables.hpp"
-#include "common/errors.hpp"
+#include "support.hpp"
 
 #include <gtest/gtest.h>
 
-#include <unistd.h>
-
 #include <cmath>
 #include <filesystem>
-#include <fstream>
-#include <functional>
 
 namespace mcb::sim {
 namespace {
@@ -19,14 +15,7 @@ const std::string kDas2 = std::string(MCB_SOURCE_DIR) + "/calibration/das2";
 const std::string kRef = std::string(MCB_FIXTURES_DIR) + "/simulator/das2-study/";
 const std::string kTwo = std::string(MCB_FIXTURES_DIR) + "/simulator/tables-two-problems";
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const UsageError& e) {
-    return e.what();
-  }
-  return "";
-}
+using test::error_of;
 
 TEST(Tables, ShippedDas2TablesArePapersTables4And5) {
   if (!std::filesystem::exists(kDas2 + "/runtimes.csv")) GTEST_SKIP() << "no " << kDas2;
@@ -88,15 +77,13 @@ TEST(Tables, SeveralProblemsMustBeChosen) {
 }
 
 TEST(Tables, MalformedRowsAreNamedByLine) {
-  const auto path = (std::filesystem::temp_directory_path() /
-                     ("mcb_sim_tab_" + std::to_string(::getpid()) + ".csv"))
-                        .string();
-  std::ofstream(path) << "app,problem,total_size,components,system,n,min,avg,max,median,stddev\n"
-                         "poisson,p,8,1,s,1,1,1,1,1,\n"
-                         "poisson,p,8,two,s,1,1,1,1,1,\n";
-  const std::string e = error_of([&] { RuntimeTables::load({path}); });
-  std::filesystem::remove(path);
-  EXPECT_NE(e.find(path + ":3:"), std::string::npos) << e;
+  const test::TempFile table(
+      "tab.csv",
+      "app,problem,total_size,components,system,n,min,avg,max,median,stddev\n"
+      "poisson,p,8,1,s,1,1,1,1,1,\n"
+      "poisson,p,8,two,s,1,1,1,1,1,\n");
+  const std::string e = error_of([&] { RuntimeTables::load({table.path()}); });
+  EXPECT_NE(e.find(table.path() + ":3:"), std::string::npos) << e;
   EXPECT_NE(e.find("'two'"), std::string::npos) << e;
   EXPECT_NE(error_of([] { RuntimeTables::load({"/nonexistent/dir"}); }).find("cannot read"),
             std::string::npos);
