@@ -20,7 +20,8 @@ namespace po = boost::program_options;
 void add_run_options(po::options_description& desc, RunOptions& o) {
   desc.add_options()
       ("clusters", po::value(&o.clusters)->default_value(o.clusters)->value_name("C"),
-       "number of clusters the ranks are split over (the paper's split by default)")
+       "number of clusters the ranks are split over (the paper's split by default); with "
+       "--cluster-map the map decides, and a different count here is refused")
       ("cluster-map", po::value(&o.cluster_map)->value_name("FILE|env:VAR"),
        "explicit rank-to-cluster map: a file with one cluster label per rank, or env:VAR to "
        "take each rank's cluster label from its environment variable VAR")
@@ -77,16 +78,12 @@ void check_run_options(const RunOptions& o, bool is_root) {
   }
 }
 
-ClusterMap resolve_cluster_map(MPI_Comm comm, const RunOptions& o,
-                               const std::function<ClusterMap(int)>& default_map) {
-  int rank = 0;
-  int size = 0;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &size);
-  if (o.cluster_map.empty()) return default_map(o.clusters);
+namespace {
 
-  if (o.cluster_map.rfind("env:", 0) == 0) {
-    const std::string var = o.cluster_map.substr(4);
+// Reads the map named by --cluster-map: a file, or env:VAR for each rank's own variable.
+ClusterMap read_cluster_map(MPI_Comm comm, const std::string& source, int size) {
+  if (source.rfind("env:", 0) == 0) {
+    const std::string var = source.substr(4);
     const char* value = var.empty() ? nullptr : std::getenv(var.c_str());
     std::string label = value ? value : "";
     // Gather every rank's label (fixed width keeps it to one collective).
@@ -99,14 +96,32 @@ ClusterMap resolve_cluster_map(MPI_Comm comm, const RunOptions& o,
     for (int r = 0; r < size; ++r) {
       labels.emplace_back(all.data() + static_cast<size_t>(r) * kWidth);
       if (labels.back().empty()) {
-        throw UsageError("--cluster-map: '" + o.cluster_map + "': variable " +
+        throw UsageError("--cluster-map: '" + source + "': variable " +
                          (var.empty() ? std::string("name missing") :
                                         var + " is not set on rank " + std::to_string(r)));
       }
     }
     return ClusterMap::from_labels(labels);
   }
-  return ClusterMap::from_file(o.cluster_map, size);
+  return ClusterMap::from_file(source, size);
+}
+
+}  // namespace
+
+ClusterMap resolve_cluster_map(MPI_Comm comm, const RunOptions& o,
+                               const std::function<ClusterMap(int)>& default_map) {
+  int size = 0;
+  MPI_Comm_size(comm, &size);
+  if (o.cluster_map.empty()) return default_map(o.clusters);
+  ClusterMap map = read_cluster_map(comm, o.cluster_map, size);
+  // 1 is the default: only a count the user chose can contradict the map.
+  if (o.clusters != 1 && o.clusters != map.clusters()) {
+    const int n = map.clusters();
+    throw UsageError("--clusters: '" + std::to_string(o.clusters) +
+                     "' disagrees with --cluster-map '" + o.cluster_map + "', which has " +
+                     std::to_string(n) + (n == 1 ? " cluster" : " clusters"));
+  }
+  return map;
 }
 
 std::string default_run_id(const std::string& app) {

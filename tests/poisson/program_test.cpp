@@ -131,6 +131,8 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"1|--procs 2by2", "--procs: '2by2'"},
         BadInput{"2|--frobnicate 3", "--frobnicate"},
         BadInput{"1|--clusters 0", "--clusters: '0'"},
+        BadInput{"2|--clusters 2 --cluster-map env:PATH",
+                 "--clusters: '2' disagrees with --cluster-map 'env:PATH', which has 1 cluster"},
         BadInput{"2|--output /nonexistent-dir/runs.jsonl", "--output: cannot write '/nonexistent-dir/runs.jsonl'"},
         BadInput{"1|--output /tmp", "--output: cannot write '/tmp'"}));
 
