@@ -81,8 +81,7 @@ def main(argv):
         number = sf.paper_figure_number(policy)
         name = f"Figure {number}" if number else "Figure"
         figure_id = f"{args.prefix}fig{number or ''}-gross-net-{'-'.join(k for k in key if k)}"
-        if not any(c.rule != "no" for c in curves.values()
-                   if (c.policy, c.placement, c.queue) == key):
+        if not any(c.rule != "no" for c in curves.values() if c.scheduler == key):
             out.skip(figure_id, f"{policy}: no co-allocation rule simulated (net = gross "
                      "without it)")
             continue

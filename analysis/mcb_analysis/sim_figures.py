@@ -24,7 +24,7 @@ def _style(rule, i):
 
 def row_keys(curves):
     """Rows of Figure 5: one per (policy, placement, queue), the paper's order first."""
-    keys = {(c.policy, c.placement, c.queue) for c in curves.values()}
+    keys = {c.scheduler for c in curves.values()}
     return sorted(keys, key=lambda k: (order_key(POLICY_ORDER)(k[0]), k[1], k[2]))
 
 
@@ -40,6 +40,10 @@ def row_label(key, keys):
 
 def mixes_of(curves):
     return sorted({m for m, _ in curves}, key=order_key(MIX_ORDER))
+
+
+def _in_mix(curves, mix):
+    return [c for (m, _), c in curves.items() if m == mix]
 
 
 def _finite(v):
@@ -135,12 +139,12 @@ def figure5(curves, label, figure_id, title_suffix=""):
                              squeeze=False, layout="constrained")
     panels = []
     for j, mix in enumerate(mixes):
-        in_mix = [c for (m, _), c in curves.items() if m == mix]
+        in_mix = _in_mix(curves, mix)
         top = y_top(in_mix)
         level = legend_level(in_mix, top)
         for i, row in enumerate(rows):
             ax = axes[i][j]
-            cs = [c for c in in_mix if (c.policy, c.placement, c.queue) == row]
+            cs = [c for c in in_mix if c.scheduler == row]
             cs.sort(key=lambda c: order_key(RULE_ORDER)(c.rule))
             drawn = []
             for k, c in enumerate(cs):
@@ -206,8 +210,8 @@ def gross_net_figure(curves, policy_key, label, figure_id, title_prefix, title_s
                              squeeze=False, layout="constrained")
     panels = []
     for i, mix in enumerate(mixes):
-        in_mix = [c for (m, _), c in curves.items() if m == mix]
-        mine = [c for c in in_mix if (c.policy, c.placement, c.queue) == policy_key]
+        in_mix = _in_mix(curves, mix)
+        mine = [c for c in in_mix if c.scheduler == policy_key]
         top = y_top(mine or in_mix)
         level = legend_level(mine or in_mix, top)
         for j, rule in enumerate(rules):

@@ -132,6 +132,12 @@ class Curve:
         self.stable = [i for i in range(len(marks))
                        if self.first_saturated is None or i < self.first_saturated]
 
+    @property
+    def scheduler(self):
+        """Everything but the co-allocation rule: (policy, placement, queue), a row of
+        Figure 5."""
+        return (self.policy, self.placement, self.queue)
+
     def max_stable(self, which="gross"):
         xs = self.gross if which == "gross" else self.net
         return xs[self.last_stable] if self.last_stable is not None else None
