@@ -99,38 +99,30 @@ QueueRing::QueueRing(int queues) {
   enabled_count_ = queues;
 }
 
-void QueueRing::erase_enabled(int q) {
-  for (int i = 0; i < enabled_count_; ++i) {
-    if (enabled_[static_cast<size_t>(i)] == q) {
-      for (int k = i; k + 1 < enabled_count_; ++k) {
-        enabled_[static_cast<size_t>(k)] = enabled_[static_cast<size_t>(k) + 1];
-      }
-      --enabled_count_;
-      return;
-    }
-  }
+namespace {
+
+// Removes @p q from the first @p count entries of @p list, keeping the others in order.
+template <size_t N>
+void erase_queue(std::array<int, N>& list, int& count, int q) {
+  const auto end = list.begin() + count;
+  const auto at = std::find(list.begin(), end, q);
+  if (at == end) return;
+  std::copy(at + 1, end, at);
+  --count;
 }
+
+}  // namespace
 
 void QueueRing::disable(int q) {
   if (!is_enabled(q)) return;
-  erase_enabled(q);
+  erase_queue(enabled_, enabled_count_, q);
   disabled_[static_cast<size_t>(disabled_count_++)] = q;
   state_[static_cast<size_t>(q)] = kDisabled;
 }
 
 void QueueRing::withdraw(int q) {
-  if (is_enabled(q)) erase_enabled(q);
-  if (is_disabled(q)) {
-    for (int i = 0; i < disabled_count_; ++i) {
-      if (disabled_[static_cast<size_t>(i)] == q) {
-        for (int k = i; k + 1 < disabled_count_; ++k) {
-          disabled_[static_cast<size_t>(k)] = disabled_[static_cast<size_t>(k) + 1];
-        }
-        --disabled_count_;
-        break;
-      }
-    }
-  }
+  if (is_enabled(q)) erase_queue(enabled_, enabled_count_, q);
+  if (is_disabled(q)) erase_queue(disabled_, disabled_count_, q);
   state_[static_cast<size_t>(q)] = kOut;
 }
 

@@ -83,7 +83,6 @@ class QueueRing {
 
  private:
   enum State : unsigned char { kEnabled, kDisabled, kOut };
-  void erase_enabled(int q);
   std::array<int, kMaxClusters + 1> enabled_{};
   std::array<int, kMaxClusters + 1> disabled_{};
   std::array<State, kMaxClusters + 1> state_{};
