@@ -4,6 +4,7 @@
 #include "common/errors.hpp"
 #include "common/files.hpp"
 #include "common/run_record.hpp"
+#include "common/text.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -13,18 +14,6 @@
 namespace mcb::campaign {
 namespace fs = std::filesystem;
 using nlohmann::json;
-
-namespace {
-
-bool blank(const std::string& s) { return s.find_first_not_of(" \t\r") == std::string::npos; }
-
-std::string trim(const std::string& s) {
-  const auto b = s.find_first_not_of(" \t\r");
-  if (b == std::string::npos) return "";
-  return s.substr(b, s.find_last_not_of(" \t\r") - b + 1);
-}
-
-}  // namespace
 
 RecordBook RecordBook::read(const std::string& path) {
   RecordBook book;
@@ -53,7 +42,7 @@ void RecordBook::scan(const std::string& path, std::uintmax_t offset) {
     start = end + 1;
     consumed_ = offset + start;
     ++line;
-    if (blank(content)) continue;
+    if (trim(content).empty()) continue;
     json record;
     try {
       record = json::parse(content);
@@ -86,7 +75,7 @@ std::string record_line_for(const std::string& path, const std::string& run_id) 
     if (end == std::string::npos) break;
     const std::string content = text.substr(start, end - start);
     start = end + 1;
-    if (blank(content)) continue;
+    if (trim(content).empty()) continue;
     try {
       const json record = json::parse(content);
       if (record.is_object() && record.value("run_id", "") == run_id) return content;
@@ -201,7 +190,7 @@ std::vector<std::string> drop_failed_records(const Plan& plan, const CampaignFol
     const std::string content = text.substr(start, end - start);
     start = end + 1;
     bool drop = false;
-    if (!blank(content)) {
+    if (!trim(content).empty()) {
       try {
         const json record = json::parse(content);
         const std::string id = record.value("run_id", "");

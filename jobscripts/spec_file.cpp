@@ -1,19 +1,13 @@
 #include "jobscripts/spec_file.hpp"
 
 #include "common/errors.hpp"
+#include "common/text.hpp"
 
 #include <fstream>
 #include <stdexcept>
 
 namespace mcb::campaign {
 namespace {
-
-std::string trim(const std::string& s) {
-  const auto begin = s.find_first_not_of(" \t\r");
-  if (begin == std::string::npos) return "";
-  const auto end = s.find_last_not_of(" \t\r");
-  return s.substr(begin, end - begin + 1);
-}
 
 // Drops a '#' comment: one at the start of the line or after a blank, outside double quotes, so
 // values such as "a#b" stay whole.
