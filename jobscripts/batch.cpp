@@ -2,6 +2,8 @@
 
 #include "common/errors.hpp"
 #include "common/files.hpp"
+#include "common/text.hpp"
+#include "jobscripts/process.hpp"
 #include "jobscripts/record_book.hpp"
 #include "jobscripts/shell.hpp"
 
@@ -87,12 +89,8 @@ const std::string* queue_state(const std::map<std::string, std::string>& active,
   return nullptr;
 }
 
-std::vector<std::string> launcher_of(const CampaignSpec& spec) {
-  return spec.executor == "slurm" ? spec.slurm.launcher : spec.pbs.launcher;
-}
-
 std::string failure_reason(const CampaignSpec& spec, const RunStatus& s, const std::string& log) {
-  const std::string launcher = fs::path(launcher_of(spec).front()).filename().string();
+  const std::string launcher = fs::path(spec.batch().launcher.front()).filename().string();
   const std::string excerpt = log_excerpt(log, fs::path(spec.binary).filename().string());
   const std::string tail = excerpt.empty() ? "" : ": " + excerpt;
   if (s.ended == "timeout") {
@@ -226,44 +224,84 @@ std::unique_ptr<BatchSystem> make_batch_system(const CampaignSpec& spec, const P
   throw std::logic_error("no batch system for executor " + spec.executor);
 }
 
-std::vector<std::string> batch_app_command(const CampaignSpec& spec, const Plan& plan,
-                                           const PlannedRun& run, const CampaignFolder& folder,
-                                           const std::vector<std::string>& extra) {
-  std::vector<std::string> words{spec.binary};
-  const Configuration& c = plan.of(run);
+std::string BatchSystem::render(const JobBatch& batch) const {
+  std::string directive_lines = directives(batch);
+  directive_lines.pop_back();
+  std::string keys;
+  std::string runs;
+  for (const PlannedRun* run : batch.runs) {
+    keys += keys.empty() ? "" : " ";
+    keys += run->key;
+    runs += run_lines(batch, *run);
+  }
+  std::string environment;
+  for (const auto& [name, value] : spec_.env)
+    environment += "export " + name + "=" + shell_quote(value) + "\n";
+  environment = environment.empty() ? "# (no environment settings in the spec)"
+                                    : environment.substr(0, environment.size() - 1);
+  const std::string& setup = spec_.batch().setup;
+  std::string run_section = fill_template(
+      run_section_template(),
+      {{"FOLDER", shell_quote(folder_.root)},
+       {"ENVIRONMENT", environment},
+       {"SETUP", setup.empty() ? "# (no setup file in the spec)" : ". " + shell_quote(setup)},
+       {"RUNS", runs}});
+  run_section.pop_back();  // its last newline: the system's template ends the line
+  return fill_template(jobscript_template(),
+                       {{"CAMPAIGN", plain_name(spec_.name, 80)},
+                        {"KEYS", keys},
+                        {"SCRIPT", "jobs/" + batch.name + script_extension()},
+                        {"DIRECTIVES", directive_lines},
+                        {"RUN_SECTION", run_section}});
+}
+
+std::vector<std::string> BatchSystem::app_command(const PlannedRun& run,
+                                                  const std::vector<std::string>& extra) const {
+  std::vector<std::string> words{spec_.binary};
+  const Configuration& c = plan_.of(run);
   words.insert(words.end(), c.app_args.begin(), c.app_args.end());
   words.insert(words.end(), extra.begin(), extra.end());
   for (const std::string& w :
-       {std::string("--run-id"), run.id, std::string("--campaign"), spec.name,
+       {std::string("--run-id"), run.id, std::string("--campaign"), spec_.name,
         std::string("--repetition"), std::to_string(run.repetition), std::string("--output"),
-        folder.run_file(run.key, ".jsonl")}) {
+        folder_.run_file(run.key, ".jsonl")}) {
     words.push_back(w);
   }
   return words;
 }
 
-std::string mcb_run_prefix(const CampaignSpec& spec, const PlannedRun& run, double linger,
-                           int tasks) {
+std::string BatchSystem::run_prefix(const PlannedRun& run, int tasks) const {
   return "mcb_run " + shell_quote(run.key) + " " +
-         std::to_string(static_cast<long>(std::ceil(spec.timeout))) + " " +
-         std::to_string(static_cast<long>(std::ceil(linger))) + " " + std::to_string(tasks);
+         std::to_string(static_cast<long>(std::ceil(spec_.timeout))) + " " +
+         std::to_string(static_cast<long>(std::ceil(spec_.batch().linger))) + " " +
+         std::to_string(tasks);
 }
 
-double batch_seconds(const CampaignSpec& spec, std::size_t runs, double linger) {
+double BatchSystem::job_seconds(const JobBatch& batch) const {
   // Per run: its timeout, the linger allowance, the kill grace; per job: start-up margin.
-  return static_cast<double>(runs) * (spec.timeout + linger + 20) + 120;
+  return static_cast<double>(batch.runs.size()) * (spec_.timeout + spec_.batch().linger + 20) +
+         120;
 }
 
-std::string export_lines(const CampaignSpec& spec) {
-  std::string lines;
-  for (const auto& [name, value] : spec.env)
-    lines += "export " + name + "=" + shell_quote(value) + "\n";
-  return lines.empty() ? "# (no environment settings in the spec)"
-                       : lines.substr(0, lines.size() - 1);
+std::string BatchSystem::queue_command(const std::vector<std::string>& argv,
+                                       const std::string& cwd, const std::string& failure) {
+  const Captured r = capture(argv, cwd, 120);
+  if (!r.start_error.empty()) throw std::runtime_error("cannot run " + r.start_error);
+  if (r.timed_out) throw std::runtime_error(failure + ": no answer in 120 s");
+  if (!r.status.success()) {
+    throw std::runtime_error(failure + ": " + r.status.describe() + ": " + first_line(r.err));
+  }
+  return r.out;
 }
 
-std::string setup_line(const std::string& setup) {
-  return setup.empty() ? "# (no setup file in the spec)" : ". " + shell_quote(setup);
+std::string BatchSystem::first_line(const std::string& text) {
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    line = trim(line);
+    if (!line.empty()) return line;
+  }
+  return "";
 }
 
 int submit_campaign(const CampaignSpec& spec, const Plan& plan, const BatchOptions& options,

@@ -25,16 +25,19 @@ struct JobBatch {
   int clusters = 1;
 };
 
-/// @brief A batch system as the executors use it.
+/// @brief A batch system as the executors use it. Every jobscript is the system's template with
+/// its directives, followed by the run section all systems share (jobscripts/templates/).
 class BatchSystem {
  public:
+  BatchSystem(const CampaignSpec& spec, const Plan& plan, const CampaignFolder& folder)
+      : spec_(spec), plan_(plan), folder_(folder) {}
   virtual ~BatchSystem() = default;
   virtual std::string name() const = 0;              //!< "slurm", "pbs"
   virtual std::string script_extension() const = 0;  //!< ".sbatch", ".pbs"
-  virtual int group_size() const = 0;                //!< runs per jobscript
+  int group_size() const { return spec_.batch().group; }  //!< runs per jobscript
   /// @brief The jobscript of @p batch. @throws mcb::UsageError when the settings cannot
   /// express it.
-  virtual std::string render(const JobBatch& batch) const = 0;
+  std::string render(const JobBatch& batch) const;
   /// @brief Submits @p script from the campaign folder; returns the job id.
   /// @throws std::runtime_error with the submitter's message.
   virtual std::string submit(const std::string& script) const = 0;
@@ -43,6 +46,36 @@ class BatchSystem {
   virtual std::map<std::string, std::string> active_jobs() const = 0;
   /// @brief How an ended job ended, as the batch system still knows it ("" when it forgot).
   virtual std::string final_state(const std::string& job_id) const = 0;
+
+ protected:
+  virtual const std::string& jobscript_template() const = 0;
+  /// @brief The #SBATCH / #PBS lines of @p batch, each ending in a newline.
+  /// @throws mcb::UsageError when the settings cannot express it.
+  virtual std::string directives(const JobBatch& batch) const = 0;
+  /// @brief The lines that start @p run of @p batch, ending in a newline.
+  virtual std::string run_lines(const JobBatch& batch, const PlannedRun& run) const = 0;
+
+  /// @brief The application's words for @p run: binary, its options, the campaign's options
+  /// and @p extra (e.g. the cluster map), its record in runs/<key>.jsonl.
+  std::vector<std::string> app_command(const PlannedRun& run,
+                                       const std::vector<std::string>& extra) const;
+  /// @brief "mcb_run KEY LIMIT LINGER TASKS" with the spec's limit and linger; TASKS is the
+  /// number of tasks that report their exit code (0 when the launcher's own end is to be
+  /// trusted).
+  std::string run_prefix(const PlannedRun& run, int tasks) const;
+  /// @brief Seconds a jobscript of @p batch may need: its runs' timeouts plus margins.
+  double job_seconds(const JobBatch& batch) const;
+  /// @brief What @p argv (sbatch, squeue, qsub, qstat) printed on stdout.
+  /// @throws std::runtime_error "<failure>: <why>" when it does not answer in 120 s or fails
+  /// (with the first line it wrote on stderr), "cannot run ..." when it cannot start.
+  static std::string queue_command(const std::vector<std::string>& argv, const std::string& cwd,
+                                   const std::string& failure);
+  /// @brief The first non-empty line of @p text, without blanks at either end.
+  static std::string first_line(const std::string& text);
+
+  const CampaignSpec& spec_;
+  const Plan& plan_;
+  const CampaignFolder& folder_;
 };
 
 std::unique_ptr<BatchSystem> make_slurm_system(const CampaignSpec& spec, const Plan& plan,
@@ -51,25 +84,6 @@ std::unique_ptr<BatchSystem> make_pbs_system(const CampaignSpec& spec, const Pla
                                              const CampaignFolder& folder);
 std::unique_ptr<BatchSystem> make_batch_system(const CampaignSpec& spec, const Plan& plan,
                                                const CampaignFolder& folder);
-
-/// @brief The application's words for one run in a jobscript: binary, its options, the
-/// campaign's options and @p extra (e.g. the cluster map), its record in runs/<key>.jsonl.
-std::vector<std::string> batch_app_command(const CampaignSpec& spec, const Plan& plan,
-                                           const PlannedRun& run, const CampaignFolder& folder,
-                                           const std::vector<std::string>& extra);
-
-/// @brief "mcb_run KEY LIMIT LINGER TASKS" with the limit from the spec; TASKS is the number of
-/// tasks that report their exit code (0 when the launcher's own end is to be trusted).
-std::string mcb_run_prefix(const CampaignSpec& spec, const PlannedRun& run, double linger,
-                           int tasks);
-
-/// @brief Seconds a jobscript of @p runs runs may need: their timeouts plus margins.
-double batch_seconds(const CampaignSpec& spec, std::size_t runs, double linger);
-
-/// @brief Exported variables for a jobscript ("export NAME='value'" lines).
-std::string export_lines(const CampaignSpec& spec);
-/// @brief ". 'setup-file'" or a comment.
-std::string setup_line(const std::string& setup);
 
 struct BatchOptions {
   bool retry_failed = false;

@@ -85,8 +85,8 @@ const std::string& pbs_template() {
   return text;
 }
 
-const std::string& run_functions_template() {
-  static const std::string text(templates::kRunFunctions);
+const std::string& run_section_template() {
+  static const std::string text(templates::kRunSection);
   return text;
 }
 

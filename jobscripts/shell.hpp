@@ -27,9 +27,10 @@ std::string fill_template(const std::string& text,
 /// comments).
 std::string plain_name(const std::string& text, std::size_t max_length = 40);
 
-/// @brief The jobscript templates (jobscripts/templates/*), built into the program.
+/// @brief The jobscript templates (jobscripts/templates/*), built into the program: one per
+/// batch system, each ending in the run section they share.
 const std::string& slurm_template();
 const std::string& pbs_template();
-const std::string& run_functions_template();
+const std::string& run_section_template();
 
 }  // namespace mcb::campaign

@@ -18,96 +18,27 @@ namespace {
 
 class SlurmSystem : public BatchSystem {
  public:
-  SlurmSystem(const CampaignSpec& spec, const Plan& plan, const CampaignFolder& folder)
-      : spec_(spec), plan_(plan), folder_(folder) {}
+  using BatchSystem::BatchSystem;
 
   std::string name() const override { return "slurm"; }
   std::string script_extension() const override { return ".sbatch"; }
-  int group_size() const override { return spec_.slurm.group; }
-
-  std::string render(const JobBatch& batch) const override {
-    const SlurmSettings& s = spec_.slurm;
-    const bool srun = fs::path(s.launcher.front()).filename() == "srun";
-    if (batch.clusters > 1 && !srun) {
-      throw UsageError(spec_.where("slurm", "launcher") + ": launcher: '" + s.launcher.front() +
-                       "' cannot span a heterogeneous job's components (use srun: mpirun inside "
-                       "it sees only the first component)");
-    }
-    std::ostringstream directives;
-    const std::string job_name = "mcb-" + plain_name(spec_.name, 24) + "-" + batch.name;
-    directives << "#SBATCH --job-name=" << job_name << "\n"
-               << "#SBATCH --output=jobs/" << batch.name << ".%j.out\n";
-    const int per_cluster = batch.ranks / batch.clusters;
-    for (int c = 0; c < batch.clusters; ++c) {
-      if (c > 0) directives << "#SBATCH hetjob\n";
-      directives << "#SBATCH --partition=" << s.partitions[static_cast<std::size_t>(c)] << "\n"
-                 << "#SBATCH --ntasks=" << per_cluster << "\n";
-      if (s.tasks_per_node > 0)
-        directives << "#SBATCH --ntasks-per-node=" << s.tasks_per_node << "\n";
-      directives << "#SBATCH --time=" << time_limit(batch) << "\n";
-      if (!s.account.empty()) directives << "#SBATCH --account=" << s.account << "\n";
-      if (!s.qos.empty()) directives << "#SBATCH --qos=" << s.qos << "\n";
-      for (const std::string& d : s.directives) directives << "#SBATCH " << d << "\n";
-    }
-
-    std::string keys;
-    std::ostringstream runs;
-    for (const PlannedRun* run : batch.runs) {
-      keys += keys.empty() ? "" : " ";
-      keys += run->key;
-      std::vector<std::string> launcher = s.launcher;
-      if (batch.clusters > 1) {
-        std::string groups;
-        for (int c = 0; c < batch.clusters; ++c) {
-          if (c > 0) groups += ',';
-          groups += std::to_string(c);
-        }
-        launcher.push_back("--het-group=" + groups);
-      }
-      const std::vector<std::string> app =
-          batch_app_command(spec_, plan_, *run, folder_, {"--cluster-map", "env:MCB_CLUSTER"});
-      runs << mcb_run_prefix(spec_, *run, s.linger, plan_.of(*run).ranks) << " "
-           << shell_words(launcher)
-           << " bash -c \"$mcb_task_label\" mcb-task " << shell_words(app) << "\n";
-    }
-    std::string text = directives.str();
-    text.pop_back();
-    return fill_template(slurm_template(), {{"CAMPAIGN", plain_name(spec_.name, 80)},
-                                            {"KEYS", keys},
-                                            {"SCRIPT", "jobs/" + batch.name + script_extension()},
-                                            {"DIRECTIVES", text},
-                                            {"RUN_FUNCTIONS", run_functions_template()},
-                                            {"FOLDER", shell_quote(folder_.root)},
-                                            {"ENVIRONMENT", export_lines(spec_)},
-                                            {"SETUP", setup_line(s.setup)},
-                                            {"RUNS", runs.str()}});
-  }
 
   std::string submit(const std::string& script) const override {
-    const Captured r = capture({"sbatch", "--parsable", script}, folder_.root, 120);
-    if (!r.start_error.empty()) throw std::runtime_error("cannot run " + r.start_error);
-    if (r.timed_out) throw std::runtime_error("sbatch did not answer in 120 s");
-    if (!r.status.success())
-      throw std::runtime_error("sbatch " + r.status.describe() + ": " + first_line(r.err));
     // --parsable prints "<id>" or "<id>;<cluster>".
-    const std::string id = first_line(r.out).substr(0, first_line(r.out).find(';'));
+    const std::string line =
+        first_line(queue_command({"sbatch", "--parsable", script}, folder_.root, "sbatch"));
+    const std::string id = line.substr(0, line.find(';'));
     if (id.empty() || id.find_first_not_of("0123456789") != std::string::npos) {
-      throw std::runtime_error("sbatch printed no job id: '" + first_line(r.out) + "'");
+      throw std::runtime_error("sbatch printed no job id: '" + line + "'");
     }
     return id;
   }
 
   std::map<std::string, std::string> active_jobs() const override {
     // %i is "<id>" for plain jobs and "<leader>+<component>" for heterogeneous ones.
-    const Captured r = capture({"squeue", "--noheader", "--me", "--format=%i %T"}, "", 120);
-    if (!r.start_error.empty()) throw std::runtime_error("cannot run " + r.start_error);
-    if (r.timed_out || !r.status.success()) {
-      throw std::runtime_error(
-          "squeue cannot read the queue: " +
-          (r.timed_out ? std::string("no answer in 120 s") : first_line(r.err)));
-    }
+    std::istringstream in(queue_command({"squeue", "--noheader", "--me", "--format=%i %T"}, "",
+                                        "squeue cannot read the queue"));
     std::map<std::string, std::string> jobs;
-    std::istringstream in(r.out);
     std::string id;
     std::string state;
     while (in >> id >> state) jobs[id.substr(0, id.find('+'))] = state;
@@ -130,23 +61,54 @@ class SlurmSystem : public BatchSystem {
            (reason.empty() || reason == "None" ? "" : ", reason " + reason);
   }
 
- private:
-  static std::string first_line(const std::string& text) {
-    const auto start = text.find_first_not_of("\n");
-    if (start == std::string::npos) return "";
-    return text.substr(start, text.find('\n', start) - start);
+ protected:
+  const std::string& jobscript_template() const override { return slurm_template(); }
+
+  std::string directives(const JobBatch& batch) const override {
+    const SlurmSettings& s = spec_.slurm;
+    const bool srun = fs::path(s.launcher.front()).filename() == "srun";
+    if (batch.clusters > 1 && !srun) {
+      throw UsageError(spec_.where("slurm", "launcher") + ": launcher: '" + s.launcher.front() +
+                       "' cannot span a heterogeneous job's components (use srun: mpirun inside "
+                       "it sees only the first component)");
+    }
+    std::ostringstream lines;
+    const std::string job_name = "mcb-" + plain_name(spec_.name, 24) + "-" + batch.name;
+    lines << "#SBATCH --job-name=" << job_name << "\n"
+          << "#SBATCH --output=jobs/" << batch.name << ".%j.out\n";
+    for (int c = 0; c < batch.clusters; ++c) {
+      if (c > 0) lines << "#SBATCH hetjob\n";
+      lines << "#SBATCH --partition=" << s.partitions[static_cast<std::size_t>(c)] << "\n"
+            << "#SBATCH --ntasks=" << batch.ranks / batch.clusters << "\n";
+      if (s.tasks_per_node > 0) lines << "#SBATCH --ntasks-per-node=" << s.tasks_per_node << "\n";
+      lines << "#SBATCH --time=" << time_limit(batch) << "\n";
+      if (!s.account.empty()) lines << "#SBATCH --account=" << s.account << "\n";
+      if (!s.qos.empty()) lines << "#SBATCH --qos=" << s.qos << "\n";
+      for (const std::string& d : s.directives) lines << "#SBATCH " << d << "\n";
+    }
+    return lines.str();
   }
 
+  std::string run_lines(const JobBatch& batch, const PlannedRun& run) const override {
+    std::vector<std::string> launcher = spec_.slurm.launcher;
+    if (batch.clusters > 1) {
+      std::string groups;
+      for (int c = 0; c < batch.clusters; ++c) {
+        if (c > 0) groups += ',';
+        groups += std::to_string(c);
+      }
+      launcher.push_back("--het-group=" + groups);
+    }
+    const std::vector<std::string> app = app_command(run, {"--cluster-map", "env:MCB_CLUSTER"});
+    return run_prefix(run, plan_.of(run).ranks) + " " + shell_words(launcher) +
+           " bash -c \"$mcb_task_label\" mcb-task " + shell_words(app) + "\n";
+  }
+
+ private:
   std::string time_limit(const JobBatch& batch) const {
     if (!spec_.slurm.time.empty()) return spec_.slurm.time;
-    const long minutes = static_cast<long>(
-        std::ceil(batch_seconds(spec_, batch.runs.size(), spec_.slurm.linger) / 60.0));
-    return std::to_string(minutes);
+    return std::to_string(static_cast<long>(std::ceil(job_seconds(batch) / 60.0)));
   }
-
-  const CampaignSpec& spec_;
-  const Plan& plan_;
-  const CampaignFolder& folder_;
 };
 
 }  // namespace

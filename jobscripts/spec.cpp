@@ -252,6 +252,17 @@ void read_options(const SpecReader& reader, const SpecFile& file, CampaignSpec& 
   }
 }
 
+// The keys [slurm] and [pbs] share.
+void read_batch_settings(const SpecReader& reader, const std::string& section, const std::string& dir,
+                         BatchSettings& settings) {
+  reader.set_directive_name(section, "account", settings.account);
+  reader.set_directives(section, settings.directives);
+  reader.set_words(section, "launcher", settings.launcher);
+  reader.set_int(section, "group", settings.group, 1);
+  reader.set_file(section, "setup", dir, settings.setup);
+  reader.set_seconds(section, "linger", settings.linger, true);
+}
+
 void check_executor_settings(const SpecReader& reader, const CampaignSpec& spec) {
   if (spec.executor == "slurm") {
     if (spec.slurm.partitions.empty()) {
@@ -353,6 +364,12 @@ int CampaignSpec::executor_clusters() const {
   return 0;
 }
 
+const BatchSettings& CampaignSpec::batch() const {
+  if (executor == "slurm") return slurm;
+  if (executor == "pbs") return pbs;
+  throw std::logic_error("no batch settings for executor " + executor);
+}
+
 CampaignSpec load_spec(const std::string& path, const SpecOverrides& overrides) {
   CampaignSpec spec;
   spec.file = read_spec_file(path);
@@ -437,26 +454,16 @@ CampaignSpec load_spec(const std::string& path, const SpecOverrides& overrides) 
   reader.set_words("slurm", "partitions", spec.slurm.partitions);
   reader.set_int("slurm", "tasks-per-node", spec.slurm.tasks_per_node, 1);
   reader.set_string("slurm", "time", spec.slurm.time);
-  reader.set_directive_name("slurm", "account", spec.slurm.account);
   reader.set_directive_name("slurm", "qos", spec.slurm.qos);
-  reader.set_directives("slurm", spec.slurm.directives);
-  reader.set_words("slurm", "launcher", spec.slurm.launcher);
-  reader.set_int("slurm", "group", spec.slurm.group, 1);
-  reader.set_file("slurm", "setup", spec.dir, spec.slurm.setup);
-  reader.set_seconds("slurm", "linger", spec.slurm.linger, true);
+  read_batch_settings(reader, "slurm", spec.dir, spec.slurm);
 
   reader.set_directive_name("pbs", "queue", spec.pbs.queue);
-  reader.set_directive_name("pbs", "account", spec.pbs.account);
   reader.set_directive_name("pbs", "cluster-resource", spec.pbs.cluster_resource);
   reader.set_words("pbs", "clusters", spec.pbs.clusters);
   reader.set_int("pbs", "procs-per-chunk", spec.pbs.procs_per_chunk, 1);
   reader.set_string("pbs", "walltime", spec.pbs.walltime);
-  reader.set_directives("pbs", spec.pbs.directives);
-  reader.set_words("pbs", "launcher", spec.pbs.launcher);
   reader.set_string("pbs", "hostfile-flag", spec.pbs.hostfile_flag);
-  reader.set_int("pbs", "group", spec.pbs.group, 1);
-  reader.set_file("pbs", "setup", spec.dir, spec.pbs.setup);
-  reader.set_seconds("pbs", "linger", spec.pbs.linger, true);
+  read_batch_settings(reader, "pbs", spec.dir, spec.pbs);
 
   check_executor_settings(reader, spec);
   return spec;

@@ -30,34 +30,34 @@ struct LocalSettings {
   std::string np_flag = "-np";                  //!< flag before the process count
 };
 
+/// @brief What [slurm] and [pbs] share: how runs are launched and grouped into jobscripts.
+struct BatchSettings {
+  std::string account;                  //!< --account, -A
+  std::vector<std::string> directives;  //!< extra #SBATCH / #PBS options
+  std::vector<std::string> launcher;    //!< launcher command words
+  int group = 1;                        //!< runs per jobscript
+  std::string setup;                    //!< shell file sourced before the runs (absolute)
+  double linger = 30;                   //!< seconds a launcher may outlive its run's record
+};
+
 /// @brief [slurm]: one jobscript per run (or group), heterogeneous jobs for co-allocated runs.
-struct SlurmSettings {
+struct SlurmSettings : BatchSettings {
+  SlurmSettings() { launcher = {"srun", "--mpi=pmix"}; }
   std::vector<std::string> partitions;  //!< partition of cluster 0, 1, ...
   int tasks_per_node = 0;               //!< --ntasks-per-node per component; 0: Slurm decides
   std::string time;                     //!< --time; empty: from the runs' timeouts
-  std::string account;                  //!< --account
   std::string qos;                      //!< --qos
-  std::vector<std::string> directives;  //!< extra #SBATCH options, for every component
-  std::vector<std::string> launcher{"srun", "--mpi=pmix"};
-  int group = 1;       //!< runs per jobscript
-  std::string setup;   //!< shell file sourced before the runs (absolute)
-  double linger = 30;  //!< seconds a launcher may outlive its run's record
 };
 
 /// @brief [pbs]: one jobscript per run (or group), chunks per cluster in one select statement.
-struct PbsSettings {
+struct PbsSettings : BatchSettings {
+  PbsSettings() { launcher = {"mpirun"}; }
   std::string queue;
-  std::string account;
-  std::string cluster_resource;         //!< chunk resource naming a node's cluster
-  std::vector<std::string> clusters;    //!< its value for cluster 0, 1, ...
-  int procs_per_chunk = 1;              //!< ncpus and mpiprocs of one chunk
-  std::string walltime;                 //!< empty: from the runs' timeouts
-  std::vector<std::string> directives;  //!< extra #PBS lines
-  std::vector<std::string> launcher{"mpirun"};
+  std::string cluster_resource;              //!< chunk resource naming a node's cluster
+  std::vector<std::string> clusters;         //!< its value for cluster 0, 1, ...
+  int procs_per_chunk = 1;                   //!< ncpus and mpiprocs of one chunk
+  std::string walltime;                      //!< empty: from the runs' timeouts
   std::string hostfile_flag = "--hostfile";  //!< launcher flag given $PBS_NODEFILE; "" for none
-  int group = 1;
-  std::string setup;
-  double linger = 30;
 };
 
 /// @brief Command-line choices that override the spec.
@@ -90,6 +90,9 @@ struct CampaignSpec {
   const OptionAxis* axis(const std::string& key) const;
   /// @brief Clusters the executor can place a run on (0: no limit).
   int executor_clusters() const;
+  /// @brief The settings of the batch executor (slurm or pbs). @throws std::logic_error for
+  /// the local executor.
+  const BatchSettings& batch() const;
 };
 
 /// @brief Reads and checks a spec: known keys, well-formed values, an existing binary.

@@ -5,9 +5,4 @@
 
 # PBS gives no per-task cluster; a co-allocated run gets a map file whose labels follow the
 # select statement's chunk order, which $PBS_NODEFILE and the launcher's slot order keep.
-@RUN_FUNCTIONS@
-mcb_folder=@FOLDER@
-cd -- "$mcb_folder" || exit 1
-@ENVIRONMENT@
-@SETUP@
-@RUNS@
+@RUN_SECTION@

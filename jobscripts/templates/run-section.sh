@@ -1,3 +1,6 @@
+# The part every jobscript shares: the run functions, then the runs themselves, started from the
+# campaign folder with the spec's environment and the executor's setup file.
+
 # mcb_run KEY LIMIT LINGER TASKS COMMAND...
 # Runs one measurement with its output in runs/KEY.log. Ends it after LIMIT seconds; ends a
 # launcher that is still there LINGER seconds after the run is over (seen with srun when every
@@ -82,3 +85,9 @@ mcb_write_map() {
     shift 2
   done
 }
+
+mcb_folder=@FOLDER@
+cd -- "$mcb_folder" || exit 1
+@ENVIRONMENT@
+@SETUP@
+@RUNS@

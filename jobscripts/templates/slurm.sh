@@ -31,9 +31,4 @@ code=$?
 [ -n "$MCB_RUN_KEY" ] && printf "%s\n" "$code" >"runs/$MCB_RUN_KEY.task.$SLURM_PROCID"
 exit "$code"'
 
-@RUN_FUNCTIONS@
-mcb_folder=@FOLDER@
-cd -- "$mcb_folder" || exit 1
-@ENVIRONMENT@
-@SETUP@
-@RUNS@
+@RUN_SECTION@

@@ -361,10 +361,12 @@ TEST(Shell, FillsTemplatesByNameAndRefusesUnknownPlaceholders) {
             "a 1 b user@host $(2)");
   EXPECT_THROW(fill_template("@MISSING@", {}), std::logic_error);
   EXPECT_EQ(plain_name("x $(y) z"), "x___y__z");
-  // The built-in templates are whole bash scripts apart from their placeholders.
+  // The built-in templates are whole bash scripts apart from their placeholders; each batch
+  // system's ends in the run section, which holds the runs and the functions they use.
   EXPECT_NE(slurm_template().find("@DIRECTIVES@"), std::string::npos);
-  EXPECT_NE(pbs_template().find("@RUNS@"), std::string::npos);
-  EXPECT_NE(run_functions_template().find("mcb_run()"), std::string::npos);
+  EXPECT_NE(pbs_template().find("@RUN_SECTION@"), std::string::npos);
+  EXPECT_NE(run_section_template().find("@RUNS@"), std::string::npos);
+  EXPECT_NE(run_section_template().find("mcb_run()"), std::string::npos);
 }
 
 TEST(RecordBook, IgnoresATornLastLineAndRefusesAMalformedWholeLine) {
