@@ -5,6 +5,7 @@
 
 #include <unistd.h>
 
+#include <cstdio>
 #include <vector>
 
 namespace mcb::harness {
@@ -40,13 +41,18 @@ nlohmann::json record_header(const std::string& app, const RunOptions& options,
           {"app", app}};
 }
 
-nlohmann::json counter_totals(MPI_Comm comm, const Counters& counters) {
+void add_counters(nlohmann::json& record, MPI_Comm comm, const Counters& counters) {
   // Availability is the same on every rank of a homogeneous run, but not necessarily on a
   // heterogeneous one: agree on it first so the reductions below match up.
   int mine = counters.available() ? 1 : 0;
   int all = 0;
   MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, comm);
-  if (!all) return nullptr;
+  if (!all) {
+    record["counters"] = nullptr;
+    record["counters_reason"] =
+        counters.available() ? "hardware counters unavailable on some ranks" : counters.reason();
+    return;
+  }
   nlohmann::json totals = nlohmann::json::object();
   for (const auto& [event, value] : counters.values().items()) {
     long long local = value.get<long long>();
@@ -54,7 +60,15 @@ nlohmann::json counter_totals(MPI_Comm comm, const Counters& counters) {
     MPI_Reduce(&local, &total, 1, MPI_LONG_LONG, MPI_SUM, 0, comm);
     totals[event] = total;
   }
-  return totals;
+  record["counters"] = totals;
+}
+
+int report_verdict(bool valid, const std::string& figure, const std::string& meaning,
+                   const std::string& reason) {
+  std::printf("%s  figure of merit %s (%s)%s%s\n", valid ? "VALID" : "INVALID", figure.c_str(),
+              meaning.c_str(), valid ? "" : ": ", reason.c_str());
+  std::fflush(stdout);
+  return valid ? 0 : 1;
 }
 
 nlohmann::json gather_objects(MPI_Comm comm, const nlohmann::json& local) {

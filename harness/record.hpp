@@ -19,9 +19,14 @@ namespace mcb::harness {
 nlohmann::json record_header(const std::string& app, const RunOptions& options,
                              const std::string& run_id);
 
-/// @brief The record's `counters`: each event summed over ranks (on rank 0), or null when the
-/// counters are unavailable. Collective.
-nlohmann::json counter_totals(MPI_Comm comm, const Counters& counters);
+/// @brief Sets the record's `counters`: each event summed over ranks (on rank 0), or null with
+/// `counters_reason` when some rank has none. Collective.
+void add_counters(nlohmann::json& record, MPI_Comm comm, const Counters& counters);
+
+/// @brief Prints the run's last line, "VALID  figure of merit <figure> (<meaning>)" or
+/// "INVALID ...: <reason>", and returns the program's exit code (0 valid, 1 invalid).
+int report_verdict(bool valid, const std::string& figure, const std::string& meaning,
+                   const std::string& reason);
 
 /// @brief The env block (host, compiler, build type, revision, date, command line) plus the MPI
 /// library, the number of ranks and every rank's host. Collective.

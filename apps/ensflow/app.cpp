@@ -235,7 +235,7 @@ int run_program(int argc, char** argv) {
     const json analysis = harness::spread(world, my_analysis);
     const json setup = harness::spread(world, outcome.setup_time);
     const json free_time = harness::spread(world, outcome.free_run_time);
-    const json counter_total = harness::counter_totals(world, counters);
+    harness::add_counters(record, world, counters);
     if (!root) return 0;
 
     const double wall_time = wall["max"].get<double>();
@@ -263,19 +263,13 @@ int run_program(int argc, char** argv) {
                    {"diagnostics", points_json(outcome.points)}};
     record["result"] = result;
     record["ranks"] = ranks;
-    record["counters"] = counter_total;
-    if (counter_total.is_null()) {
-      record["counters_reason"] =
-          counters.available() ? "hardware counters unavailable on some ranks" : counters.reason();
-    }
     harness::write_record(o.run.output, record);
 
     if (!o.run.quiet) print_summary(config, *map, size, wide.get(), record, outcome, result, run_id);
-    std::printf("%s  figure of merit %.4g %s (ensemble members advanced one day per second)%s%s\n",
-                verdict.valid ? "VALID" : "INVALID", figure, kFigureUnit, verdict.valid ? "" : ": ",
-                verdict.reason.c_str());
-    std::fflush(stdout);
-    return verdict.valid ? 0 : 1;
+    char merit[48];
+    std::snprintf(merit, sizeof merit, "%.4g %s", figure, kFigureUnit);
+    return harness::report_verdict(verdict.valid, merit,
+                                   "ensemble members advanced one day per second", verdict.reason);
   });
 }
 

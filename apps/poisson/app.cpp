@@ -142,7 +142,7 @@ int run_program(int argc, char** argv) {
     const json compute = harness::spread(world, outcome.compute_time);
     const json comm_spread = harness::spread(world, my_comm);
     const json allreduce = harness::spread(world, outcome.allreduce_time);
-    const json counter_total = harness::counter_totals(world, counters);
+    harness::add_counters(record, world, counters);
     if (!root) return 0;
 
     const double wall_time = wall["max"].get<double>();
@@ -181,11 +181,6 @@ int run_program(int argc, char** argv) {
                         {"transfer_rate", paper_comm > 0 ? max_bytes / paper_comm : 0.0},
                         {"site_updates_per_second", lups}};
     record["ranks"] = ranks;
-    record["counters"] = counter_total;
-    if (counter_total.is_null()) {
-      record["counters_reason"] =
-          counters.available() ? "hardware counters unavailable on some ranks" : counters.reason();
-    }
     harness::write_record(o.run.output, record);
 
     if (!o.run.quiet) {
@@ -209,10 +204,9 @@ int run_program(int argc, char** argv) {
       }
       if (o.run.output != "none") std::printf("  record %s -> %s\n", run_id.c_str(), o.run.output.c_str());
     }
-    std::printf("%s  figure of merit %.4g LUP/s (lattice-site updates per second)%s%s\n",
-                valid ? "VALID" : "INVALID", lups, valid ? "" : ": ", reason.c_str());
-    std::fflush(stdout);
-    return valid ? 0 : 1;
+    char figure[32];
+    std::snprintf(figure, sizeof figure, "%.4g LUP/s", lups);
+    return harness::report_verdict(valid, figure, "lattice-site updates per second", reason);
   });
 }
 

@@ -306,11 +306,8 @@ int run_program(int argc, char** argv) {
       if (study) print_relay(*study);
       if (o.run.output != "none") std::printf("  record %s -> %s\n", run_id.c_str(), o.run.output.c_str());
     }
-    std::printf("%s  figure of merit %s (bandwidth of the slowest link class)%s%s\n",
-                valid ? "VALID" : "INVALID", format_rate(merit).c_str(), valid ? "" : ": ",
-                reason.c_str());
-    std::fflush(stdout);
-    return valid ? 0 : 1;
+    return harness::report_verdict(valid, format_rate(merit), "bandwidth of the slowest link class",
+                                   reason);
   });
 }
 
