@@ -165,13 +165,16 @@ class SummaryReporter : public benchmark::ConsoleReporter {
     std::printf("\nSummary (medians of the repetitions)\n");
     for (const auto& [family, points] : exchanges_) {
       for (const auto& [bytes, f] : points) {
-        std::printf("  %-18s %7ld B: ping-pong %8.3g GB/s, border exchange %8.3g GB/s: %3.0f%%\n",
+        std::printf("  %-18s %7ld B: ping-pong %8.3g GB/s, border exchange %8.3g GB/s "
+                    "(exchange / ping-pong %3.0f%%)\n",
                     family.c_str(), bytes, f[0] / 1e9, f[1] / 1e9, 100 * f[2]);
       }
     }
     for (const auto& [bytes, times] : emulated_) {
-      std::printf("  emulated link %8ld B: one-way %10.1f us, latency + N/B %10.1f us, off by %+.1f%%\n",
-                  bytes, times.first * 1e6, times.second * 1e6, 100 * (times.first / times.second - 1));
+      std::printf("  emulated link %8ld B: one-way %10.1f us, latency + N/B %10.1f us, "
+                  "off by %+.1f%%\n",
+                  bytes, times.first * 1e6, times.second * 1e6,
+                  100 * (times.first / times.second - 1));
     }
   }
 
