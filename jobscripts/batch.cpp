@@ -247,12 +247,11 @@ std::string BatchSystem::render(const JobBatch& batch) const {
        {"SETUP", setup.empty() ? "# (no setup file in the spec)" : ". " + shell_quote(setup)},
        {"RUNS", runs}});
   run_section.pop_back();  // its last newline: the system's template ends the line
-  return fill_template(jobscript_template(),
-                       {{"CAMPAIGN", plain_name(spec_.name, 80)},
-                        {"KEYS", keys},
-                        {"SCRIPT", "jobs/" + batch.name + script_extension()},
-                        {"DIRECTIVES", directive_lines},
-                        {"RUN_SECTION", run_section}});
+  return fill_template(jobscript_template(), {{"CAMPAIGN", plain_name(spec_.name, 80)},
+                                              {"KEYS", keys},
+                                              {"SCRIPT", "jobs/" + batch.name + script_extension()},
+                                              {"DIRECTIVES", directive_lines},
+                                              {"RUN_SECTION", run_section}});
 }
 
 std::vector<std::string> BatchSystem::app_command(const PlannedRun& run,
@@ -279,12 +278,11 @@ std::string BatchSystem::run_prefix(const PlannedRun& run, int tasks) const {
 
 double BatchSystem::job_seconds(const JobBatch& batch) const {
   // Per run: its timeout, the linger allowance, the kill grace; per job: start-up margin.
-  return static_cast<double>(batch.runs.size()) * (spec_.timeout + spec_.batch().linger + 20) +
-         120;
+  return static_cast<double>(batch.runs.size()) * (spec_.timeout + spec_.batch().linger + 20) + 120;
 }
 
-std::string BatchSystem::queue_command(const std::vector<std::string>& argv,
-                                       const std::string& cwd, const std::string& failure) {
+std::string BatchSystem::queue_command(const std::vector<std::string>& argv, const std::string& cwd,
+                                       const std::string& failure) {
   const Captured r = capture(argv, cwd, 120);
   if (!r.start_error.empty()) throw std::runtime_error("cannot run " + r.start_error);
   if (r.timed_out) throw std::runtime_error(failure + ": no answer in 120 s");

@@ -32,8 +32,8 @@ class BatchSystem {
   BatchSystem(const CampaignSpec& spec, const Plan& plan, const CampaignFolder& folder)
       : spec_(spec), plan_(plan), folder_(folder) {}
   virtual ~BatchSystem() = default;
-  virtual std::string name() const = 0;              //!< "slurm", "pbs"
-  virtual std::string script_extension() const = 0;  //!< ".sbatch", ".pbs"
+  virtual std::string name() const = 0;                   //!< "slurm", "pbs"
+  virtual std::string script_extension() const = 0;       //!< ".sbatch", ".pbs"
   int group_size() const { return spec_.batch().group; }  //!< runs per jobscript
   /// @brief The jobscript of @p batch. @throws mcb::UsageError when the settings cannot
   /// express it.

@@ -253,8 +253,8 @@ void read_options(const SpecReader& reader, const SpecFile& file, CampaignSpec& 
 }
 
 // The keys [slurm] and [pbs] share.
-void read_batch_settings(const SpecReader& reader, const std::string& section, const std::string& dir,
-                         BatchSettings& settings) {
+void read_batch_settings(const SpecReader& reader, const std::string& section,
+                         const std::string& dir, BatchSettings& settings) {
   reader.set_directive_name(section, "account", settings.account);
   reader.set_directives(section, settings.directives);
   reader.set_words(section, "launcher", settings.launcher);
