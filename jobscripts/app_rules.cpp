@@ -43,15 +43,6 @@ UsageError Combination::error(const std::string& key, const std::string& detail)
   return UsageError(where + ": " + key + ": " + detail);
 }
 
-std::string Combination::describe() const {
-  std::string text;
-  for (const auto& [k, v] : values_) {
-    text += text.empty() ? "" : " ";
-    text += k + "=" + v;
-  }
-  return text.empty() ? "(no options)" : text;
-}
-
 std::optional<int> ranks_key(const Combination& c) {
   if (!c.given("ranks")) return std::nullopt;
   const long ranks = *c.integer("ranks");
@@ -61,17 +52,19 @@ std::optional<int> ranks_key(const Combination& c) {
   return static_cast<int>(ranks);
 }
 
+int required_ranks(const Combination& c, const std::string& meaning) {
+  const auto ranks = ranks_key(c);
+  if (!ranks) throw c.error("ranks", "missing: [options] needs 'ranks' (" + meaning + ")");
+  return *ranks;
+}
+
 namespace {
 
 // Applications without rules of their own: the process count is the 'ranks' key.
 class GenericRules : public AppRules {
  public:
   RuleOutcome evaluate(const Combination& c) const override {
-    const auto ranks = ranks_key(c);
-    if (!ranks) {
-      throw UsageError(c.error("ranks", "missing: [options] needs 'ranks' (processes per run)"));
-    }
-    return {*ranks, ""};
+    return {required_ranks(c, "processes per run"), ""};
   }
 };
 

@@ -31,8 +31,6 @@ class Combination {
   /// @brief A UsageError pointing at @p key's line in the spec.
   mcb::UsageError error(const std::string& key, const std::string& detail) const;
   const std::vector<std::pair<std::string, std::string>>& values() const { return values_; }
-  /// @brief "grid=32 procs=2x2" for messages.
-  std::string describe() const;
 
  private:
   const CampaignSpec& spec_;
@@ -64,5 +62,9 @@ std::unique_ptr<AppRules> make_generic_rules();
 
 /// @brief The 'ranks' key of @p c as a positive count; nullopt when absent.
 std::optional<int> ranks_key(const Combination& c);
+
+/// @brief ranks_key(c) for applications whose process count is only the 'ranks' key.
+/// @throws mcb::UsageError "... needs 'ranks' (<meaning>)" when it is absent.
+int required_ranks(const Combination& c, const std::string& meaning);
 
 }  // namespace mcb::campaign

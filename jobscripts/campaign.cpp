@@ -68,12 +68,7 @@ void print_dry_run(const CampaignSpec& spec, const Plan& plan, std::ostream& out
     out << "\ninvalid combinations:\n";
     for (const Configuration& c : plan.configurations) {
       if (c.invalid.empty()) continue;
-      std::string values;
-      for (const auto& [k, v] : c.values) {
-        values += values.empty() ? "" : " ";
-        values += k + "=" + display_word(v);
-      }
-      out << "  #" << c.index << " " << values << ": " << c.invalid << "\n";
+      out << "  #" << c.index << " " << c.describe() << ": " << c.invalid << "\n";
     }
   }
   out << "\nruns (in the order they run):\n";

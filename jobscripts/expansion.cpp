@@ -178,18 +178,22 @@ Plan expand(const CampaignSpec& spec, const AppOptions& options) {
   return plan;
 }
 
+std::string Configuration::describe() const {
+  std::string text;
+  for (const auto& [k, v] : values) {
+    text += text.empty() ? "" : " ";
+    text += k + "=" + display_word(v);
+  }
+  return text;
+}
+
 std::string refusal(const CampaignSpec& spec, const Plan& plan) {
   if (spec.on_invalid != OnInvalid::refuse) return "";
   for (const Configuration& c : plan.configurations) {
     if (c.invalid.empty()) continue;
-    std::string values;
-    for (const auto& [k, v] : c.values) {
-      values += values.empty() ? "" : " ";
-      values += k + "=" + display_word(v);
-    }
     return spec.where("", "on-invalid") + ": on-invalid = refuse, and " +
            std::to_string(plan.invalid_count()) + " combination(s) cannot run; first #" +
-           std::to_string(c.index) + " (" + values + "): " + c.invalid +
+           std::to_string(c.index) + " (" + c.describe() + "): " + c.invalid +
            " (mcb-campaign dry-run lists them all)";
   }
   return "";

@@ -23,6 +23,9 @@ struct Configuration {
   int clusters = 1;
   std::vector<std::string> app_args;  //!< the application's options for this configuration
   std::string invalid;                //!< why it cannot run; "" when it can
+
+  /// @brief "grid=32 procs=2x2 counters=''" for messages: the values, quoted where needed.
+  std::string describe() const;
 };
 
 /// @brief One run: a valid configuration and a repetition.
