@@ -19,6 +19,12 @@ std::string poisson_spec(const std::string& name, const std::string& top,
          "\n[options]\ncounters = \"\"\n" + options;
 }
 
+// poisson_spec written to DIR/s.ini; returns its path.
+std::string write_poisson_spec(const fs::path& dir, const std::string& name, const std::string& top,
+                               const std::string& options) {
+  return write_file(dir / "s.ini", poisson_spec(name, top, options));
+}
+
 std::string campaign_args(const std::string& command, const std::string& spec,
                           const std::string& more = "") {
   return command + " " + quote(spec) + (more.empty() ? "" : " " + more);
@@ -26,9 +32,8 @@ std::string campaign_args(const std::string& command, const std::string& spec,
 
 TEST(CampaignDryRun, ListsEveryRunWithStableIdsAndEachInvalidCombinationWithItsReason) {
   TempDir dir;
-  const std::string spec = write_file(
-      dir.path() / "s.ini",
-      poisson_spec("dry", "repetitions = 2", "grid = 16 24\nprocs = 2x1 3x1\nclusters = 1 2\n"));
+  const std::string spec = write_poisson_spec(dir.path(), "dry", "repetitions = 2",
+                                              "grid = 16 24\nprocs = 2x1 3x1\nclusters = 1 2\n");
   const CommandResult text = mcb_campaign(campaign_args("dry-run", spec));
   ASSERT_EQ(text.exit_code, 0) << text.err;
   EXPECT_NE(
@@ -69,9 +74,8 @@ TEST(CampaignDryRun, ListsEveryRunWithStableIdsAndEachInvalidCombinationWithItsR
 
 TEST(CampaignDryRun, RefusesInvalidCombinationsWhenTheSpecSaysSo) {
   TempDir dir;
-  const std::string spec = write_file(
-      dir.path() / "s.ini",
-      poisson_spec("refuse", "on-invalid = refuse", "grid = 16\nprocs = 2x1 3x1\nclusters = 2\n"));
+  const std::string spec = write_poisson_spec(dir.path(), "refuse", "on-invalid = refuse",
+                                              "grid = 16\nprocs = 2x1 3x1\nclusters = 2\n");
   for (const char* command : {"dry-run", "run"}) {
     const CommandResult r = mcb_campaign(campaign_args(command, spec));
     EXPECT_EQ(r.exit_code, 2) << command;
@@ -144,11 +148,9 @@ TEST(CampaignBadInput, EndsWithExitCodeTwoAndOneLineNamingTheKeyOrValue) {
 
 TEST(CampaignLocal, RecordsEveryRunOnceAndARestartHasNothingToDo) {
   TempDir dir;
-  const std::string spec = write_file(
-      dir.path() / "s.ini",
-      poisson_spec(
-          "local", "timeout = 2min",
-          "grid = 16\nhalo = exact\nprocs = 2x1\nclusters = 1 2\nmax-iterations = 200000 3\n"));
+  const std::string spec = write_poisson_spec(
+      dir.path(), "local", "timeout = 2min",
+      "grid = 16\nhalo = exact\nprocs = 2x1\nclusters = 1 2\nmax-iterations = 200000 3\n");
   const CommandResult r = mcb_campaign(campaign_args("run", spec));
   // Two runs cannot converge in 3 iterations: their INVALID verdict makes the campaign's exit 1.
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
@@ -204,9 +206,8 @@ TEST(CampaignLocal, RecordsEveryRunOnceAndARestartHasNothingToDo) {
 TEST(CampaignLocal, RecordsFailuresWithTheirReasonAndGoesOn) {
   TempDir dir;
   // grid 2000 cannot finish in 3 s; tolerance -1 is refused by mcb-poisson when it starts.
-  const std::string spec = write_file(
-      dir.path() / "s.ini",
-      poisson_spec("fail", "timeout = 3s", "grid = 2000 16\nprocs = 2x1\ntolerance = 1e-6 -1\n"));
+  const std::string spec = write_poisson_spec(dir.path(), "fail", "timeout = 3s",
+                                              "grid = 2000 16\nprocs = 2x1\ntolerance = 1e-6 -1\n");
   const CommandResult r = mcb_campaign(campaign_args("run", spec));
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   const auto by_id = records_by_id(dir.path() / "campaigns/fail/records.jsonl");
@@ -232,9 +233,8 @@ TEST(CampaignLocal, RecordsFailuresWithTheirReasonAndGoesOn) {
 TEST(CampaignLocal, AKilledLauncherOrRankIsRecordedAndTheCampaignGoesOn) {
   TempDir dir;
   // grid 600 in paper mode runs for minutes: long enough to be killed from outside.
-  const std::string spec = write_file(
-      dir.path() / "s.ini",
-      poisson_spec("crash", "timeout = 2min", "grid = 600 16\nprocs = 2x1\nseed = 1 2\n"));
+  const std::string spec = write_poisson_spec(dir.path(), "crash", "timeout = 2min",
+                                              "grid = 600 16\nprocs = 2x1\nseed = 1 2\n");
   BackgroundCampaign executor({"run", spec, "--progress", "lines"}, dir / "out", dir / "err");
 
   std::vector<pid_t> launcher;
@@ -267,9 +267,8 @@ TEST(CampaignLocal, AKilledLauncherOrRankIsRecordedAndTheCampaignGoesOn) {
 
 TEST(CampaignLocal, AfterKillNineOfTheExecutorARestartRunsOnlyWhatHasNoRecordAndEachRunOnce) {
   TempDir dir;
-  const std::string spec = write_file(
-      dir.path() / "s.ini",
-      poisson_spec("resume", "repetitions = 4\ntimeout = 2min", "grid = 60\nprocs = 2x1\n"));
+  const std::string spec = write_poisson_spec(
+      dir.path(), "resume", "repetitions = 4\ntimeout = 2min", "grid = 60\nprocs = 2x1\n");
   const fs::path folder = dir.path() / "campaigns/resume";
   {
     BackgroundCampaign executor({"run", spec, "--progress", "lines"}, dir / "out", dir / "err");
@@ -307,9 +306,8 @@ TEST(CampaignLocal, AfterKillNineOfTheExecutorARestartRunsOnlyWhatHasNoRecordAnd
 
 TEST(CampaignLocal, CtrlCEndsTheRunUnderWayWithoutARecordAndTheNextStartRunsIt) {
   TempDir dir;
-  const std::string spec = write_file(
-      dir.path() / "s.ini",
-      poisson_spec("stop", "repetitions = 2\ntimeout = 2min", "grid = 600\nprocs = 2x1\n"));
+  const std::string spec = write_poisson_spec(dir.path(), "stop", "repetitions = 2\ntimeout = 2min",
+                                              "grid = 600\nprocs = 2x1\n");
   const fs::path folder = dir.path() / "campaigns/stop";
   BackgroundCampaign executor({"run", spec}, dir / "out", dir / "err");
   ASSERT_TRUE(wait_for([&] { return run_processes("stop-1-r1", "mcb-poisson").size() == 2; }, 60));

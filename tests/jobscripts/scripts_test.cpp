@@ -87,6 +87,22 @@ std::string spec_text(const std::string& executor, const std::string& launcher,
          "]\nlauncher = " + launcher + "\n" + settings + "\n[options]\ncounters = \"\"\n" + options;
 }
 
+// `mcb-campaign scripts SPEC` ends well and writes each of @p scripts (names in FOLDER/jobs) as
+// valid bash.
+::testing::AssertionResult writes_valid_scripts(const std::string& spec, const fs::path& folder,
+                                                const std::vector<std::string>& scripts) {
+  const CommandResult r = mcb_campaign("scripts " + quote(spec));
+  if (r.exit_code != 0)
+    return ::testing::AssertionFailure() << "exit " << r.exit_code << ": " << r.err;
+  for (const std::string& name : scripts) {
+    const fs::path script = folder / "jobs" / name;
+    if (!fs::exists(script)) return ::testing::AssertionFailure() << script << " missing: " << r.out;
+    const CommandResult syntax = run_command("bash -n " + quote(script.string()));
+    if (syntax.exit_code != 0) return ::testing::AssertionFailure() << script << ": " << syntax.err;
+  }
+  return ::testing::AssertionSuccess();
+}
+
 TEST(CampaignScripts, SlurmGetsAPlainJobPerSingleClusterRunAndAHeterogeneousJobPerCoAllocatedRun) {
   TempDir dir;
   const std::string srun = write_launcher(dir.path(), "srun", "exit");
@@ -95,17 +111,10 @@ TEST(CampaignScripts, SlurmGetsAPlainJobPerSingleClusterRunAndAHeterogeneousJobP
                                       "partitions = clusterA clusterB\ntasks-per-node = 2\n"
                                       "account = proj1\ndirective = --exclusive\nlinger = 5s\n",
                                       "grid = 16\nprocs = 2x2\nclusters = 1 2\n"));
-  const CommandResult r = mcb_campaign("scripts " + quote(spec));
-  ASSERT_EQ(r.exit_code, 0) << r.err;
   const fs::path folder = dir.path() / kHostileFolder;
+  ASSERT_TRUE(writes_valid_scripts(spec, folder, {"1-r1.sbatch", "2-r1.sbatch"}));
   const fs::path plain = folder / "jobs/1-r1.sbatch";
   const fs::path het = folder / "jobs/2-r1.sbatch";
-  ASSERT_TRUE(fs::exists(plain)) << r.out;
-  ASSERT_TRUE(fs::exists(het)) << r.out;
-  for (const fs::path& script : {plain, het}) {
-    const CommandResult syntax = run_command("bash -n " + quote(script.string()));
-    EXPECT_EQ(syntax.exit_code, 0) << script << syntax.err;
-  }
 
   const std::vector<std::string> one = lines_starting(slurp(plain), "#SBATCH");
   EXPECT_EQ(one, (std::vector<std::string>{"#SBATCH --job-name=mcb-h___touch_pwned-name___t-1-r1",
@@ -192,15 +201,10 @@ TEST(CampaignScripts, PbsSelectsOneChunkSetPerClusterAndMapsRanksInChunkOrder) {
           "cluster-resource = cluster\nclusters = A B\nprocs-per-chunk = 2\n"
           "queue = workq\naccount = proj1\ndirective = -l place=scatter\nwalltime = 00:30:00\n",
           "grid = 16\nprocs = 4x2\nclusters = 1 2\n"));
-  const CommandResult r = mcb_campaign("scripts " + quote(spec));
-  ASSERT_EQ(r.exit_code, 0) << r.err;
   const fs::path folder = dir.path() / kHostileFolder;
+  ASSERT_TRUE(writes_valid_scripts(spec, folder, {"1-r1.pbs", "2-r1.pbs"}));
   const fs::path single = folder / "jobs/1-r1.pbs";
   const fs::path co = folder / "jobs/2-r1.pbs";
-  for (const fs::path& script : {single, co}) {
-    const CommandResult syntax = run_command("bash -n " + quote(script.string()));
-    EXPECT_EQ(syntax.exit_code, 0) << script << syntax.err;
-  }
   EXPECT_EQ(lines_starting(slurp(single), "#PBS -l select=").front(),
             "#PBS -l select=4:ncpus=2:mpiprocs=2:cluster=A");
   EXPECT_EQ(lines_starting(slurp(co), "#PBS"),
