@@ -6,8 +6,8 @@
 #include "tests/support/command.hpp"
 
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 #include <unistd.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <filesystem>
@@ -46,22 +46,14 @@ std::vector<std::map<std::string, std::string>> read_csv(const fs::path& p) {
 // 3 process grids x 2 cluster counts x 2 modes = 12 configurations; 1x1 cannot be split over
 // two clusters, so 10 run, twice each. The build's own MPI launcher runs them.
 std::string campaign_spec() {
-  return "name = e2e\n"
-         "app = poisson\n"
-         "binary = " + bin("mcb-poisson") + "\n"
-         "folder = campaign\n"
-         "repetitions = 2\n"
-         "timeout = 2min\n"
-         "\n[local]\n"
-         "launcher = " MCB_MPIEXEC "\n"
-         "np-flag = " MCB_MPIEXEC_NUMPROC_FLAG "\n"
-         "\n[options]\n"
-         "grid = 32\n"
-         "procs = 1x1 2x1 2x2\n"
-         "clusters = 1 2\n"
-         "sync = off on\n"
-         "counters = \"\"\n"
-         "quiet = on\n";
+  const std::string launcher = MCB_MPIEXEC;
+  const std::string np_flag = MCB_MPIEXEC_NUMPROC_FLAG;
+  return "name = e2e\napp = poisson\nbinary = " + bin("mcb-poisson") +
+         "\nfolder = campaign\nrepetitions = 2\ntimeout = 2min\n"
+         "\n[local]\nlauncher = " +
+         launcher + "\nnp-flag = " + np_flag +
+         "\n\n[options]\ngrid = 32\nprocs = 1x1 2x1 2x2\nclusters = 1 2\nsync = off on\n"
+         "counters = \"\"\nquiet = on\n";
 }
 
 TEST(RealCampaign, PoissonCampaignThenCalibration) {
@@ -99,10 +91,9 @@ TEST(RealCampaign, PoissonCampaignThenCalibration) {
   ASSERT_EQ(ids.size(), 10u);
 
   const fs::path out = dir.path() / "tables";
-  const CommandResult calibrate =
-      run_command(quote(bin("mcb-calibrate")) + " --input " + quote(folder.string()) +
-                  " --output " + quote(out.string()) +
-                  " --runtime-where sync=false --row poisson,32x32,4,2,local");
+  const CommandResult calibrate = run_command(
+      quote(bin("mcb-calibrate")) + " --input " + quote(folder.string()) + " --output " +
+      quote(out.string()) + " --runtime-where sync=false --row poisson,32x32,4,2,local");
   ASSERT_EQ(calibrate.exit_code, 0) << calibrate.out << calibrate.err;
 
   // runtimes.csv: one row per unsynchronized configuration, two repetitions each, the
