@@ -96,7 +96,8 @@ std::string spec_text(const std::string& executor, const std::string& launcher,
     return ::testing::AssertionFailure() << "exit " << r.exit_code << ": " << r.err;
   for (const std::string& name : scripts) {
     const fs::path script = folder / "jobs" / name;
-    if (!fs::exists(script)) return ::testing::AssertionFailure() << script << " missing: " << r.out;
+    if (!fs::exists(script))
+      return ::testing::AssertionFailure() << script << " missing: " << r.out;
     const CommandResult syntax = run_command("bash -n " + quote(script.string()));
     if (syntax.exit_code != 0) return ::testing::AssertionFailure() << script << ": " << syntax.err;
   }
