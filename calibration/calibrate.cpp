@@ -321,9 +321,11 @@ int run_calibration(const Options& o, int argc, const char* const* argv, std::os
     for (const auto& [key, runs] : dropped.by_reason) {
       out << "  not used: " << runs.size() << " " << key.first << " (" << key.second << ")\n";
     }
-    for (const Skipped& s : models.skipped) out << "  skipped " << s.what << ": " << s.reason << "\n";
+    for (const Skipped& s : models.skipped)
+      out << "  skipped " << s.what << ": " << s.reason << "\n";
     out << "wrote " << o.output << "/:";
-    for (const auto& [name, note] : written.items()) out << " " << name << " (" << note.get<std::string>() << ")";
+    for (const auto& [name, note] : written.items())
+      out << " " << name << " (" << note.get<std::string>() << ")";
     out << " calibration.json runtimes.json\n";
   }
   return 0;
@@ -332,53 +334,58 @@ int run_calibration(const Options& o, int argc, const char* const* argv, std::os
 }  // namespace
 
 void add_options(po::options_description& desc, Options& o) {
-  desc.add_options()
-      ("input,i", po::value(&o.inputs)->multitoken()->composing()->value_name("PATH"),
-       "campaign folder (every *.jsonl directly inside it) or JSON Lines file of records; "
-       "repeatable")
-      ("output,o", po::value(&o.output)->default_value(o.output)->value_name("DIR"),
-       "folder the outputs are written to (created if missing)")
-      ("where", po::value(&o.where)->composing()->value_name("KEY=VALUE"),
-       "use only records whose config KEY equals VALUE (records without KEY pass); repeatable")
-      ("runtime-where", po::value(&o.runtime_where)->composing()->value_name("KEY=VALUE"),
-       "as --where, for runtimes.csv and the fits only (e.g. sync=false while the "
-       "communication tables keep both modes); repeatable")
-      ("row", po::value(&o.rows)->composing()->value_name("APP,PROBLEM,SIZE,COMPONENTS,SYSTEM"),
-       "a runtime-table row that must be there: refuse (exit 2) when it has no valid runs; "
-       "repeatable")
-      ("predict", po::value(&o.predict)->composing()->value_name("APP,PROBLEM,SIZE,COMPONENTS,SYSTEM"),
-       "a service time to predict from the fits; refused (exit 2) when the models cannot give "
-       "it or it lies outside the measured range; repeatable")
-      ("extrapolate", po::bool_switch(&o.extrapolate),
-       "allow predictions outside the measured ranges of total size and message size")
-      ("convert", po::value(&o.convert)->composing()->value_name("FILE"),
-       "convert tables (the paper's app,total_size,components,service_time_s layout, or the "
-       "runtime layout) into OUTPUT/runtimes.csv; repeatable")
-      ("problem", po::value(&o.problem)->composing()->value_name("APP=LABEL"),
-       "problem label of APP's rows in service-time tables (with --convert, --check)")
-      ("system", po::value(&o.system)->value_name("LABEL"),
-       "system label of service-time tables (with --convert, --check)")
-      ("source", po::value(&o.source)->value_name("TEXT"),
-       "where converted numbers come from, written into runtimes.json (with --convert)")
-      ("check", po::value(&o.check)->value_name("TABLE"),
-       "read and check a runtime table (file, or folder holding runtimes.csv), print its size")
-      ("quiet,q", po::bool_switch(&o.quiet), "print nothing on success");
+  desc.add_options()(
+      "input,i", po::value(&o.inputs)->multitoken()->composing()->value_name("PATH"),
+      "campaign folder (every *.jsonl directly inside it) or JSON Lines file of records; "
+      "repeatable")("output,o", po::value(&o.output)->default_value(o.output)->value_name("DIR"),
+                    "folder the outputs are written to (created if missing)")(
+      "where", po::value(&o.where)->composing()->value_name("KEY=VALUE"),
+      "use only records whose config KEY equals VALUE (records without KEY pass); repeatable")(
+      "runtime-where", po::value(&o.runtime_where)->composing()->value_name("KEY=VALUE"),
+      "as --where, for runtimes.csv and the fits only (e.g. sync=false while the "
+      "communication tables keep both modes); repeatable")(
+      "row", po::value(&o.rows)->composing()->value_name("APP,PROBLEM,SIZE,COMPONENTS,SYSTEM"),
+      "a runtime-table row that must be there: refuse (exit 2) when it has no valid runs; "
+      "repeatable")(
+      "predict",
+      po::value(&o.predict)->composing()->value_name("APP,PROBLEM,SIZE,COMPONENTS,SYSTEM"),
+      "a service time to predict from the fits; refused (exit 2) when the models cannot give "
+      "it or it lies outside the measured range; repeatable")(
+      "extrapolate", po::bool_switch(&o.extrapolate),
+      "allow predictions outside the measured ranges of total size and message size")(
+      "convert", po::value(&o.convert)->composing()->value_name("FILE"),
+      "convert tables (the paper's app,total_size,components,service_time_s layout, or the "
+      "runtime layout) into OUTPUT/runtimes.csv; repeatable")(
+      "problem", po::value(&o.problem)->composing()->value_name("APP=LABEL"),
+      "problem label of APP's rows in service-time tables (with --convert, --check)")(
+      "system", po::value(&o.system)->value_name("LABEL"),
+      "system label of service-time tables (with --convert, --check)")(
+      "source", po::value(&o.source)->value_name("TEXT"),
+      "where converted numbers come from, written into runtimes.json (with --convert)")(
+      "check", po::value(&o.check)->value_name("TABLE"),
+      "read and check a runtime table (file, or folder holding runtimes.csv), print its size")(
+      "quiet,q", po::bool_switch(&o.quiet), "print nothing on success");
 }
 
 void check_options(const Options& o) {
   const int modes = !o.inputs.empty() + !o.convert.empty() + !o.check.empty();
-  if (modes == 0) throw UsageError("give --input (records), --convert (tables) or --check (a table)");
+  if (modes == 0)
+    throw UsageError("give --input (records), --convert (tables) or --check (a table)");
   if (modes > 1) throw UsageError("--input, --convert and --check do not go together");
   if (o.inputs.empty()) {
-    for (const auto& [name, used] :
-         {std::pair{"where", !o.where.empty()}, {"runtime-where", !o.runtime_where.empty()},
-          {"row", !o.rows.empty()}, {"predict", !o.predict.empty()}, {"extrapolate", o.extrapolate}}) {
+    for (const auto& [name, used] : {std::pair{"where", !o.where.empty()},
+                                     {"runtime-where", !o.runtime_where.empty()},
+                                     {"row", !o.rows.empty()},
+                                     {"predict", !o.predict.empty()},
+                                     {"extrapolate", o.extrapolate}}) {
       if (used) throw UsageError(std::string("--") + name + ": only used with --input");
     }
   } else {
     for (const auto& [name, used] : {std::pair{"problem", !o.problem.empty()},
-                                     {"system", !o.system.empty()}, {"source", !o.source.empty()}}) {
-      if (used) throw UsageError(std::string("--") + name + ": only used with --convert or --check");
+                                     {"system", !o.system.empty()},
+                                     {"source", !o.source.empty()}}) {
+      if (used)
+        throw UsageError(std::string("--") + name + ": only used with --convert or --check");
     }
   }
   if (!o.convert.empty() && o.source.empty()) {

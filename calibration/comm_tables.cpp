@@ -44,7 +44,8 @@ Summary over_runs(const Group& group, const char* path) {
 
 double mean_iterations(const std::vector<const Record*>& runs) {
   double sum = 0;
-  for (const Record* run : runs) sum += static_cast<double>(integer_field(*run, "result.iterations"));
+  for (const Record* run : runs)
+    sum += static_cast<double>(integer_field(*run, "result.iterations"));
   return sum / static_cast<double>(runs.size());
 }
 

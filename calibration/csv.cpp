@@ -36,8 +36,8 @@ CsvWriter::CsvWriter(const std::vector<std::string>& header) : columns_(header.s
 
 void CsvWriter::row(const std::vector<std::string>& fields) {
   if (fields.size() != columns_) {
-    throw std::logic_error("CSV row with " + std::to_string(fields.size()) + " fields, header has " +
-                           std::to_string(columns_));
+    throw std::logic_error("CSV row with " + std::to_string(fields.size()) +
+                           " fields, header has " + std::to_string(columns_));
   }
   for (std::size_t i = 0; i < fields.size(); ++i) {
     if (i > 0) text_ += ',';

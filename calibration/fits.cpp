@@ -475,7 +475,8 @@ json models_json(const Models& models, const std::vector<Prediction>& prediction
                        {"max_abs_relative_error", *std::max_element(e.begin(), e.end())}});
   }
   json skipped = json::array();
-  for (const Skipped& s : models.skipped) skipped.push_back({{"what", s.what}, {"reason", s.reason}});
+  for (const Skipped& s : models.skipped)
+    skipped.push_back({{"what", s.what}, {"reason", s.reason}});
   return {{"compute", compute},
           {"links", links},
           {"service",

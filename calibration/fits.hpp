@@ -23,7 +23,7 @@ namespace mcb::calib {
 struct LineFit {
   double intercept = 0;
   double slope = 0;
-  double r2 = 0;                //!< 1 - SS_res / SS_tot over the points (1 when SS_tot = 0 = SS_res)
+  double r2 = 0;  //!< 1 - SS_res / SS_tot over the points (1 when SS_tot = 0 = SS_res)
   double rmse = 0;              //!< root mean square residual, in units of y
   double max_relative_gap = 0;  //!< max over points of |y - fit| / y (points with y > 0)
   std::size_t points = 0;

@@ -267,8 +267,8 @@ RecordSet load_records(const std::vector<std::string>& inputs) {
       const std::string schema = string_field(record, "schema");
       if (set.summary.schema.empty()) {
         if (schema != kRunRecordSchema) {
-          fail(record, "unknown schema '" + schema + "' (this calibration reads " + kRunRecordSchema +
-                           ")");
+          fail(record,
+               "unknown schema '" + schema + "' (this calibration reads " + kRunRecordSchema + ")");
         }
         set.summary.schema = schema;
         first_schema_where = record.where();

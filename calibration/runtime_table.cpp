@@ -85,8 +85,8 @@ RuntimeRow parse_service_row(const LineContext& at, const std::vector<std::strin
   row.app = require_text(at, "app", f[0]);
   const auto problem = labels.problem_of_app.find(row.app);
   if (problem == labels.problem_of_app.end()) {
-    at.fail("no problem label for app '" + row.app + "' in this service-time table (give --problem " +
-            row.app + "=LABEL)");
+    at.fail("no problem label for app '" + row.app +
+            "' in this service-time table (give --problem " + row.app + "=LABEL)");
   }
   row.problem = problem->second;
   row.total_size = parse_count(at, "total_size", f[1]);

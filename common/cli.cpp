@@ -11,10 +11,14 @@ namespace mcb::cli {
 Parsed parse(int argc, const char* const* argv, const po::options_description& options,
              const std::string& usage) {
   po::options_description common("General");
-  common.add_options()("help,h", "print this help and exit")(
-      "config", po::value<std::string>()->value_name("FILE"),
-      "read options from an INI file (key = value, same names as the long options); the "
-      "command line wins");
+  // One option per line, as --help prints them.
+  // clang-format off
+  common.add_options()
+      ("help,h", "print this help and exit")
+      ("config", po::value<std::string>()->value_name("FILE"),
+       "read options from an INI file (key = value, same names as the long options); the "
+       "command line wins");
+  // clang-format on
   po::options_description all;
   all.add(common).add(options);
 

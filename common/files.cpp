@@ -55,7 +55,8 @@ void drop_torn_tail(int fd, const std::string& path) {
   char buf[4096];
   off_t pos = end;
   while (pos > 0) {
-    const off_t chunk = pos >= static_cast<off_t>(sizeof buf) ? static_cast<off_t>(sizeof buf) : pos;
+    const off_t chunk =
+        pos >= static_cast<off_t>(sizeof buf) ? static_cast<off_t>(sizeof buf) : pos;
     pos -= chunk;
     const ssize_t n = ::pread(fd, buf, static_cast<size_t>(chunk), pos);
     if (n != chunk) break;

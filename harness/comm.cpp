@@ -11,7 +11,8 @@ namespace {
 
 int as_count(std::size_t bytes) {
   if (bytes > static_cast<std::size_t>(INT_MAX)) {
-    throw std::length_error("message of " + std::to_string(bytes) + " bytes exceeds MPI's int count");
+    throw std::length_error("message of " + std::to_string(bytes) +
+                            " bytes exceeds MPI's int count");
   }
   return static_cast<int>(bytes);
 }
@@ -96,7 +97,8 @@ void InstrumentedComm::sendrecv(int channel, const void* send, std::size_t send_
   const double elapsed = MPI_Wtime() - start;
   const int step_peer = src != kNoPeer ? src : dest;
   if (step_peer != kNoPeer) {
-    stats_[static_cast<size_t>(channel)].time[static_cast<size_t>(peer_class(step_peer))] += elapsed;
+    stats_[static_cast<size_t>(channel)].time[static_cast<size_t>(peer_class(step_peer))] +=
+        elapsed;
   }
   count_send(channel, dest, send_bytes);
   count_recv(channel, src, status);

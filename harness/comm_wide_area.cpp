@@ -20,7 +20,8 @@ namespace {
 
 int as_count(std::size_t bytes) {
   if (bytes > static_cast<std::size_t>(INT_MAX)) {
-    throw std::length_error("message of " + std::to_string(bytes) + " bytes exceeds MPI's int count");
+    throw std::length_error("message of " + std::to_string(bytes) +
+                            " bytes exceeds MPI's int count");
   }
   return static_cast<int>(bytes);
 }

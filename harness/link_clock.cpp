@@ -44,7 +44,9 @@ struct SchedAttr {
   std::uint64_t sched_period;
 };
 
-std::int64_t seconds_to_ns(double seconds) { return static_cast<std::int64_t>(std::llround(seconds * 1e9)); }
+std::int64_t seconds_to_ns(double seconds) {
+  return static_cast<std::int64_t>(std::llround(seconds * 1e9));
+}
 
 }  // namespace
 

@@ -28,7 +28,8 @@ constexpr auto kDrainLimit = std::chrono::seconds(2);
 
 int as_count(std::size_t bytes) {
   if (bytes > static_cast<std::size_t>(INT_MAX)) {
-    throw std::length_error("message of " + std::to_string(bytes) + " bytes exceeds MPI's int count");
+    throw std::length_error("message of " + std::to_string(bytes) +
+                            " bytes exceeds MPI's int count");
   }
   return static_cast<int>(bytes);
 }
@@ -191,7 +192,8 @@ void RelayService::serve() {
     }
     if (!busy) {
       std::int64_t pause = kPollInterval;
-      if (!due.empty()) pause = std::min(pause, std::max<std::int64_t>(0, due.begin()->first.first - now));
+      if (!due.empty())
+        pause = std::min(pause, std::max<std::int64_t>(0, due.begin()->first.first - now));
       LinkClock::sleep_for(pause);
     }
   }

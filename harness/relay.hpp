@@ -45,7 +45,9 @@ class RelayService {
 
   int gateway(int cluster) const { return gateways_.at(static_cast<size_t>(cluster)); }
   const std::vector<int>& gateways() const { return gateways_; }
-  bool is_gateway() const { return gateways_[static_cast<size_t>(map_.cluster_of(rank_))] == rank_; }
+  bool is_gateway() const {
+    return gateways_[static_cast<size_t>(map_.cluster_of(rank_))] == rank_;
+  }
 
   /// @brief Starts sending @p bytes to @p dest (another cluster) with @p tag: fills @p staging
   /// with the relay header and the payload and posts its first hop. @p staging must live until

@@ -18,6 +18,8 @@ namespace mcb::harness {
 namespace po = boost::program_options;
 
 void add_run_options(po::options_description& desc, RunOptions& o) {
+  // One option per line, as --help prints them.
+  // clang-format off
   desc.add_options()
       ("clusters", po::value(&o.clusters)->default_value(o.clusters)->value_name("C"),
        "number of clusters the ranks are split over (the paper's split by default); with "
@@ -52,6 +54,7 @@ void add_run_options(po::options_description& desc, RunOptions& o) {
        "route inter-cluster messages sender -> gateway -> gateway -> receiver (the lowest rank "
        "of each cluster is its gateway; give it on the command line: it starts MPI with "
        "thread support)");
+  // clang-format on
 }
 
 void check_run_options(const RunOptions& o, bool is_root) {

@@ -90,13 +90,15 @@ json points_json(const std::vector<DiagnosticPoint>& points) {
 json phase_json(const PhaseTimes& t, const harness::InstrumentedComm& comm) {
   json out = {{"forecast", t.forecast}, {"observe", t.observe},   {"transform", t.transform},
               {"apply", t.apply},       {"restore", t.restore},   {"diagnostics", t.diagnostics}};
-  for (const auto& name : comm.channel_names()) out[name] = comm.stats(comm.channel(name)).total_time();
+  for (const auto& name : comm.channel_names())
+    out[name] = comm.stats(comm.channel(name)).total_time();
   return out;
 }
 
 void print_summary(const EnsflowConfig& config, const harness::ClusterMap& map, int ranks,
-                   const harness::WideArea* wide, const json& record, const ExperimentOutcome& outcome,
-                   const json& result, const std::string& run_id) {
+                   const harness::WideArea* wide, const json& record,
+                   const ExperimentOutcome& outcome, const json& result,
+                   const std::string& run_id) {
   const ExperimentSettings& s = config.settings;
   std::printf("%s: %d members x %d days on a %dx%d grid (%s), %d processes on %d cluster(s), "
               "%s EnKF, %zu observations every %d days\n",
@@ -116,8 +118,8 @@ void print_summary(const EnsflowConfig& config, const harness::ClusterMap& map, 
       if (q.kind == "forecast") f = q.rmse, fs = q.spread;
       if (q.kind == "free") free = q.rmse;
     }
-    std::printf("  day %3d: forecast RMSE %.4f m (spread %.4f), analysis %.4f m (spread %.4f)", p.day,
-                f, fs, p.rmse, p.spread);
+    std::printf("  day %3d: forecast RMSE %.4f m (spread %.4f), analysis %.4f m (spread %.4f)",
+                p.day, f, fs, p.rmse, p.spread);
     if (free >= 0) std::printf(", free run %.4f m", free);
     std::printf("\n");
   }
@@ -141,8 +143,8 @@ void print_summary(const EnsflowConfig& config, const harness::ClusterMap& map, 
               100 * result["analysis_share"].get<double>(), max_of("observe"), max_of("gather"),
               max_of("transform"), max_of("transpose"), max_of("apply"), max_of("update"),
               max_of("restore"));
-  std::printf("  untimed: setup %.3g s (spin-up %d days, truth, initial ensemble)", result["setup_time"].get<double>(),
-              s.spinup_days);
+  std::printf("  untimed: setup %.3g s (spin-up %d days, truth, initial ensemble)",
+              result["setup_time"].get<double>(), s.spinup_days);
   if (s.free_run) std::printf(", free run %.3g s", result["free_run_time"].get<double>());
   std::printf("\n");
   if (config.options.run.output != "none") {
@@ -163,7 +165,8 @@ int run_program(int argc, char** argv) {
     EnsflowConfig config;
     bool proceed = true;
     std::optional<harness::ClusterMap> map;
-    harness::collective_check(world, [&] { proceed = parse_options(argc, argv, size, root, config); });
+    harness::collective_check(world,
+                              [&] { proceed = parse_options(argc, argv, size, root, config); });
     if (!proceed) return 0;
     harness::collective_check(world, [&] {
       map = harness::resolve_cluster_map(world, config.options.run, [&](int clusters) {
@@ -176,11 +179,13 @@ int run_program(int argc, char** argv) {
     });
     // Emulated links and/or the gateway relay between clusters; nullptr when not asked for.
     std::shared_ptr<harness::WideArea> wide;
-    harness::collective_check(world, [&] { wide = harness::WideArea::create(world, config.options.run, *map); });
+    harness::collective_check(
+        world, [&] { wide = harness::WideArea::create(world, config.options.run, *map); });
 
     const EnsflowOptions& o = config.options;
     const ExperimentSettings& s = config.settings;
-    const std::string run_id = o.run.run_id.empty() ? harness::default_run_id("ensflow") : o.run.run_id;
+    const std::string run_id =
+        o.run.run_id.empty() ? harness::default_run_id("ensflow") : o.run.run_id;
     const json env = harness::mpi_environment(world, argc, argv);
     json record = harness::record_header("ensflow", o.run, run_id);
     record["config"] = config_json(config, *map, size, wide.get());
@@ -209,7 +214,8 @@ int run_program(int argc, char** argv) {
     const PhaseTimes& t = outcome.times;
     const double my_comm = comm->total_time();
     const double my_analysis = t.analysis_compute() + my_comm;
-    const EnsembleLayout layout(s.members, size, static_cast<std::size_t>(s.model.grid) * s.model.grid);
+    const EnsembleLayout layout(s.members, size,
+                                static_cast<std::size_t>(s.model.grid) * s.model.grid);
 
     char host[256] = {};
     ::gethostname(host, sizeof host - 1);
@@ -217,7 +223,8 @@ int run_program(int argc, char** argv) {
     json me = {{"rank", rank},
                {"host", host},
                {"cluster", map->cluster_of(rank)},
-               {"members", {layout.first_member(rank), layout.first_member(rank) + layout.members_per_rank()}},
+               {"members",
+                {layout.first_member(rank), layout.first_member(rank) + layout.members_per_rank()}},
                {"rows", {layout.row_begin(rank), layout.row_end(rank)}},
                {"wall_time", outcome.wall_time},
                {"compute_time", t.compute()},
@@ -229,7 +236,8 @@ int run_program(int argc, char** argv) {
     const json ranks = harness::gather_objects(world, me);
     const json wall = harness::spread(world, outcome.wall_time);
     json phases = json::object();
-    for (const auto& [name, value] : my_phases.items()) phases[name] = harness::spread(world, value.get<double>());
+    for (const auto& [name, value] : my_phases.items())
+      phases[name] = harness::spread(world, value.get<double>());
     const json compute = harness::spread(world, t.compute());
     const json comm_spread = harness::spread(world, my_comm);
     const json analysis = harness::spread(world, my_analysis);
@@ -247,25 +255,27 @@ int run_program(int argc, char** argv) {
     if (!verdict.valid) record["reason"] = verdict.reason;
     record["verdict"] = verdict.details;
     record["verdict"]["figure_of_merit"] = {{"value", figure}, {"unit", kFigureUnit}};
-    json result = {{"wall_time", wall_time},
-                   {"wall_time_ranks", wall},
-                   {"compute_time", compute},
-                   {"comm_time", comm_spread},
-                   {"phase_times", phases},
-                   {"analysis_time", analysis},
-                   {"analysis_share", wall_time > 0 ? analysis["max"].get<double>() / wall_time : 0.0},
-                   {"comm_time_paper", paper_comm},
-                   {"analyses", s.analyses()},
-                   {"member_days", member_days},
-                   {"member_days_per_second", figure},
-                   {"setup_time", setup["max"]},
-                   {"free_run_time", free_time["max"]},
-                   {"diagnostics", points_json(outcome.points)}};
+    json result = {
+        {"wall_time", wall_time},
+        {"wall_time_ranks", wall},
+        {"compute_time", compute},
+        {"comm_time", comm_spread},
+        {"phase_times", phases},
+        {"analysis_time", analysis},
+        {"analysis_share", wall_time > 0 ? analysis["max"].get<double>() / wall_time : 0.0},
+        {"comm_time_paper", paper_comm},
+        {"analyses", s.analyses()},
+        {"member_days", member_days},
+        {"member_days_per_second", figure},
+        {"setup_time", setup["max"]},
+        {"free_run_time", free_time["max"]},
+        {"diagnostics", points_json(outcome.points)}};
     record["result"] = result;
     record["ranks"] = ranks;
     harness::write_record(o.run.output, record);
 
-    if (!o.run.quiet) print_summary(config, *map, size, wide.get(), record, outcome, result, run_id);
+    if (!o.run.quiet)
+      print_summary(config, *map, size, wide.get(), record, outcome, result, run_id);
     char merit[48];
     std::snprintf(merit, sizeof merit, "%.4g %s", figure, kFigureUnit);
     return harness::report_verdict(verdict.valid, merit,

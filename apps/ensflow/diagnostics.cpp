@@ -17,7 +17,8 @@ void Diagnostics::add(const std::string& kind, int day, const Eigen::MatrixXd& s
     const auto len = static_cast<Eigen::Index>(layout_.block_end(b) - layout_.block_begin(b));
     // Fresh copies: the sums then see the same shape and alignment for every process count.
     const Eigen::MatrixXd block = slice.middleRows(begin, len);
-    const Eigen::VectorXd truth = Eigen::Map<const Eigen::VectorXd>(true_psi + layout_.block_begin(b), len);
+    const Eigen::VectorXd truth =
+        Eigen::Map<const Eigen::VectorXd>(true_psi + layout_.block_begin(b), len);
     const Eigen::VectorXd mean = block.rowwise().sum() / members;
     const Eigen::VectorXd error = mean - truth;
     const Eigen::MatrixXd anomalies = block.colwise() - mean;
@@ -58,7 +59,8 @@ std::vector<DiagnosticPoint> Diagnostics::finish(MPI_Comm comm) const {
     double error = 0;
     double variance = 0;
     for (std::size_t b = 0; b < layout_.blocks(); ++b) {
-      const std::size_t at = (b * static_cast<std::size_t>(points) + static_cast<std::size_t>(k)) * 2;
+      const std::size_t at =
+          (b * static_cast<std::size_t>(points) + static_cast<std::size_t>(k)) * 2;
       error += all[at];
       variance += all[at + 1];
     }

@@ -17,8 +17,10 @@ MatrixXd ensemble_transform(const MatrixXd& observed, const VectorXd& observatio
   const Eigen::Index m = observed.rows();
   const Eigen::Index n = observed.cols();
   if (n < 2) throw std::invalid_argument("the ensemble transform needs at least two members");
-  if (observations.size() != m) throw std::invalid_argument("observations and observed ensemble differ in size");
-  if (s.filter == FilterKind::stochastic && (perturbations.rows() != m || perturbations.cols() != n)) {
+  if (observations.size() != m)
+    throw std::invalid_argument("observations and observed ensemble differ in size");
+  if (s.filter == FilterKind::stochastic &&
+      (perturbations.rows() != m || perturbations.cols() != n)) {
     throw std::invalid_argument("observation perturbations must be m x N");
   }
   const double lambda = s.inflation;
@@ -34,7 +36,8 @@ MatrixXd ensemble_transform(const MatrixXd& observed, const VectorXd& observatio
   // (I + S^T S) in ensemble space through its eigen-decomposition V diag(mu) V^T: inverse and
   // inverse square root come from the same factorisation.
   MatrixXd gram = MatrixXd::Identity(n, n);
-  gram.selfadjointView<Eigen::Lower>().rankUpdate(s_matrix.transpose());  // the solver reads the lower half
+  gram.selfadjointView<Eigen::Lower>().rankUpdate(
+      s_matrix.transpose());  // the solver reads the lower half
   const Eigen::SelfAdjointEigenSolver<MatrixXd> eigen(gram);
   const MatrixXd& v = eigen.eigenvectors();
   const VectorXd& mu = eigen.eigenvalues();
@@ -52,7 +55,9 @@ MatrixXd ensemble_transform(const MatrixXd& observed, const VectorXd& observatio
   } else {
     const VectorXd innovation = observations - mean;
     const VectorXd w_mean =
-        v * (mu.cwiseInverse().asDiagonal() * (v.transpose() * (s_matrix.transpose() * innovation))) / norm;
+        v *
+        (mu.cwiseInverse().asDiagonal() * (v.transpose() * (s_matrix.transpose() * innovation))) /
+        norm;
     const MatrixXd root = v * mu.cwiseSqrt().cwiseInverse().asDiagonal() * v.transpose();
     // T' = 11^T/N + (I - 11^T/N)(w 1^T + T_s).
     MatrixXd inner = root.colwise() + w_mean;
@@ -67,7 +72,8 @@ MatrixXd ensemble_transform(const MatrixXd& observed, const VectorXd& observatio
   return t;
 }
 
-MatrixXd sample_kalman_gain(const MatrixXd& states, const MatrixXd& h, double observation_variance) {
+MatrixXd sample_kalman_gain(const MatrixXd& states, const MatrixXd& h,
+                            double observation_variance) {
   const Eigen::Index n = states.cols();
   const MatrixXd a = states.colwise() - states.rowwise().mean();
   const MatrixXd p = a * a.transpose() / static_cast<double>(n - 1);

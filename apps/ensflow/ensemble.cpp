@@ -42,7 +42,8 @@ Ensemble::Ensemble(const ExperimentSettings& settings, const EnsembleLayout& lay
   }
 }
 
-void Ensemble::start(const std::vector<double>& background, QgModel& model, PerturbationField& field) {
+void Ensemble::start(const std::vector<double>& background, QgModel& model,
+                     PerturbationField& field) {
   const int first = layout_.first_member(rank_);
   for (int j = 0; j < layout_.members_per_rank(); ++j) {
     KeyedStream stream(settings_.seed, StreamPurpose::member_perturbation,

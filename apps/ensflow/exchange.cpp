@@ -17,7 +17,8 @@ void pairwise_allgather(harness::InstrumentedComm& comm, int channel, const doub
                         std::size_t count, double* all) {
   const int p = comm.size();
   const int r = comm.rank();
-  if (count > 0) std::memcpy(all + static_cast<std::size_t>(r) * count, mine, count * sizeof(double));
+  if (count > 0)
+    std::memcpy(all + static_cast<std::size_t>(r) * count, mine, count * sizeof(double));
   if (count == 0) return;
   for (int s = 1; s < p; ++s) {
     const int dest = (r + s) % p;

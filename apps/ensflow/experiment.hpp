@@ -33,7 +33,8 @@ struct ExperimentOutcome {
 /// Everything before the timed loop (spin-up, truth, initial ensemble) and after it (final
 /// diagnostics, free run) stays out of the analysis channels' books and out of wall_time.
 /// @p counters, when given, count the timed loop only. Collective.
-ExperimentOutcome run_experiment(const ExperimentSettings& settings, harness::InstrumentedComm& comm,
+ExperimentOutcome run_experiment(const ExperimentSettings& settings,
+                                 harness::InstrumentedComm& comm,
                                  harness::Counters* counters = nullptr);
 
 /// @brief The points of one kind, in day order.

@@ -28,7 +28,8 @@ double resolving_viscosity(const ModelParameters& p) {
 int stable_steps_per_day(const ModelParameters& p) {
   const double dx = p.spacing();
   const double advective = ModelParameters::kSecondsPerDay * kAutoStepCurrent / dx;
-  const double viscous = ModelParameters::kSecondsPerDay * p.viscosity * 8 / (dx * dx) / kAutoStepDiffusionNumber;
+  const double viscous =
+      ModelParameters::kSecondsPerDay * p.viscosity * 8 / (dx * dx) / kAutoStepDiffusionNumber;
   return std::max(1, static_cast<int>(std::ceil(std::max(advective, viscous))));
 }
 
@@ -59,9 +60,9 @@ QgModel::QgModel(const ModelParameters& parameters)
   forcing_.resize(static_cast<std::size_t>(g));
   for (int j = 0; j < g; ++j) {
     const double y = (j + 1) * dx;
-    forcing_[static_cast<std::size_t>(j)] =
-        -p_.wind_stress * (2 * std::numbers::pi / length) * std::sin(2 * std::numbers::pi * y / length) /
-        (ModelParameters::kDensity * p_.depth_m);
+    forcing_[static_cast<std::size_t>(j)] = -p_.wind_stress * (2 * std::numbers::pi / length) *
+                                            std::sin(2 * std::numbers::pi * y / length) /
+                                            (ModelParameters::kDensity * p_.depth_m);
   }
   const std::size_t padded_size = static_cast<std::size_t>(g + 2) * static_cast<std::size_t>(g + 2);
   psi_pad_.assign(padded_size, 0.0);
@@ -120,9 +121,11 @@ void QgModel::add_advection(double* dq) const {
     double* out = dq + static_cast<std::size_t>(j) * g;
     for (int i = 0; i < g; ++i) {
       const double pe = ps[i + 1], pw = ps[i - 1], pn = ps[i + s], pso = ps[i - s];
-      const double pne = ps[i + s + 1], pnw = ps[i + s - 1], pse = ps[i - s + 1], psw = ps[i - s - 1];
+      const double pne = ps[i + s + 1], pnw = ps[i + s - 1], pse = ps[i - s + 1],
+                   psw = ps[i - s - 1];
       const double qe = qs[i + 1], qw = qs[i - 1], qn = qs[i + s], qso = qs[i - s];
-      const double qne = qs[i + s + 1], qnw = qs[i + s - 1], qse = qs[i - s + 1], qsw = qs[i - s - 1];
+      const double qne = qs[i + s + 1], qnw = qs[i + s - 1], qse = qs[i - s + 1],
+                   qsw = qs[i - s - 1];
       const double jpp = (pe - pw) * (qn - qso) - (pn - pso) * (qe - qw);
       const double jpx = pe * (qne - qse) - pw * (qnw - qsw) - pn * (qne - qnw) + pso * (qse - qsw);
       const double jxp = qn * (pne - pnw) - qso * (pse - psw) - qe * (pne - pse) + qw * (pnw - psw);
@@ -151,7 +154,8 @@ void QgModel::tendency(const double* q, double* dq) {
     for (int i = 0; i < g; ++i) z[i] = qs[i] + f * ps[i];
   }
   const double beta_term = p_.beta() / (2 * dx);
-  const double drag = p_.drag_days > 0 ? 1.0 / (p_.drag_days * ModelParameters::kSecondsPerDay) : 0.0;
+  const double drag =
+      p_.drag_days > 0 ? 1.0 / (p_.drag_days * ModelParameters::kSecondsPerDay) : 0.0;
   const double visc = p_.viscosity / (dx * dx);
   for (int j = 0; j < g; ++j) {
     const double* ps = &psi_pad_[padded(0, j)];

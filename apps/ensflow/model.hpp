@@ -55,7 +55,8 @@ struct ModelParameters {
 double resolving_viscosity(const ModelParameters& parameters);
 
 inline constexpr double kAutoStepCurrent = 2.0;        //!< m/s, see stable_steps_per_day
-inline constexpr double kAutoStepDiffusionNumber = 1.5;  //!< A dt 8 / dx^2, see stable_steps_per_day
+inline constexpr double kAutoStepDiffusionNumber =
+    1.5;  //!< A dt 8 / dx^2, see stable_steps_per_day
 
 /// @brief The steps per day "auto" picks: the fewest for which a 2 m/s current moves at most
 /// one grid spacing per step (RK4 with centred advection is stable up to a Courant number near

@@ -13,10 +13,11 @@ namespace mcb::ensflow {
 ObservationNetwork::ObservationNetwork(const ModelParameters& model, std::size_t count,
                                        double variance, std::int64_t truth_seed)
     : variance_(variance), ssh_per_psi_(model.ssh_per_streamfunction()) {
-  const std::size_t points = static_cast<std::size_t>(model.grid) * static_cast<std::size_t>(model.grid);
+  const std::size_t points =
+      static_cast<std::size_t>(model.grid) * static_cast<std::size_t>(model.grid);
   if (count > points) {
-    throw std::invalid_argument(std::to_string(count) + " observations on " + std::to_string(points) +
-                                " grid points");
+    throw std::invalid_argument(std::to_string(count) + " observations on " +
+                                std::to_string(points) + " grid points");
   }
   // Partial Fisher-Yates shuffle: the first `count` entries are a uniform sample.
   std::vector<std::size_t> all(points);
@@ -38,13 +39,15 @@ Eigen::VectorXd ObservationNetwork::synthetic(const double* true_psi, std::int64
                                               int analysis) const {
   Eigen::VectorXd y(static_cast<Eigen::Index>(count()));
   observe(true_psi, y.data());
-  KeyedStream stream(truth_seed, StreamPurpose::observation_error, static_cast<std::uint64_t>(analysis));
+  KeyedStream stream(truth_seed, StreamPurpose::observation_error,
+                     static_cast<std::uint64_t>(analysis));
   const double sigma = std::sqrt(variance_);
   for (Eigen::Index k = 0; k < y.size(); ++k) y[k] += sigma * stream.normal();
   return y;
 }
 
-Eigen::MatrixXd ObservationNetwork::perturbations(std::int64_t seed, int analysis, int members) const {
+Eigen::MatrixXd ObservationNetwork::perturbations(std::int64_t seed, int analysis,
+                                                  int members) const {
   const auto m = static_cast<Eigen::Index>(count());
   Eigen::MatrixXd e(m, members);
   const double sigma = std::sqrt(variance_);
@@ -66,7 +69,8 @@ PerturbationField::PerturbationField(const ModelParameters& model, double ssh_sp
   double expected = 0;  // sum of squared amplitudes
   for (int l = 1; l <= g; ++l) {
     for (int k = 1; k <= g; ++k) {
-      const double kappa2 = std::pow(k * std::numbers::pi / length, 2) + std::pow(l * std::numbers::pi / length, 2);
+      const double kappa2 =
+          std::pow(k * std::numbers::pi / length, 2) + std::pow(l * std::numbers::pi / length, 2);
       const double a = std::exp(-kappa2 * ell * ell / 4);
       amplitude_[static_cast<std::size_t>(l - 1) * g + (k - 1)] = a;
       expected += a * a;

@@ -24,8 +24,10 @@ void require_above(const std::string& option, double value, double bound, const 
   if (!(value > bound)) throw UsageError("--" + option + ": '" + text(value) + "' must be " + what);
 }
 
-void require_at_least(const std::string& option, double value, double bound, const std::string& what) {
-  if (!(value >= bound)) throw UsageError("--" + option + ": '" + text(value) + "' must be " + what);
+void require_at_least(const std::string& option, double value, double bound,
+                      const std::string& what) {
+  if (!(value >= bound))
+    throw UsageError("--" + option + ": '" + text(value) + "' must be " + what);
 }
 
 // "auto" or a number; returns false for auto.
@@ -57,27 +59,38 @@ std::string problem_label(const ExperimentSettings& s) {
   return label.str();
 }
 
-bool parse_options(int argc, const char* const* argv, int ranks, bool is_root, EnsflowConfig& config) {
+bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
+                   EnsflowConfig& config) {
   EnsflowOptions& o = config.options;
   po::options_description ensemble("Ensemble and filter");
+  // One option per line, as --help prints them.
+  // clang-format off
   ensemble.add_options()
       ("members", po::value(&o.members)->default_value(o.members)->value_name("M"),
        "ensemble members; the process count must divide M")
       ("days", po::value(&o.days)->default_value(o.days)->value_name("D"),
        "days of assimilation (one outer step per day)")
-      ("analysis-every", po::value(&o.analysis_every)->default_value(o.analysis_every)->value_name("K"),
+      ("analysis-every",
+       po::value(&o.analysis_every)->default_value(o.analysis_every)->value_name("K"),
        "days between analyses (analyses on days K, 2K, ... <= D)")
       ("observations", po::value(&o.observations)->default_value(o.observations)->value_name("N"),
        "sea-surface-height observations per analysis, at fixed random grid points")
-      ("obs-variance", po::value(&o.obs_variance)->default_value(o.obs_variance, text(o.obs_variance))->value_name("V"),
+      ("obs-variance",
+       po::value(&o.obs_variance)
+           ->default_value(o.obs_variance, text(o.obs_variance))
+           ->value_name("V"),
        "observation error variance, m^2 (4e-4: 2 cm, altimetry)")
       ("filter", po::value(&o.filter)->default_value(o.filter)->value_name("stochastic|sqrt"),
        "stochastic EnKF with perturbed observations, or the square-root form (ETKF)")
       ("inflation", po::value(&o.inflation)->default_value(o.inflation)->value_name("F"),
        "multiplicative inflation of the forecast anomalies (>= 1; 1 = none)")
-      ("initial-spread", po::value(&o.initial_spread)->default_value(o.initial_spread, text(o.initial_spread))->value_name("S"),
+      ("initial-spread",
+       po::value(&o.initial_spread)
+           ->default_value(o.initial_spread, text(o.initial_spread))
+           ->value_name("S"),
        "RMS sea-surface height of the initial departures from the background, m")
-      ("initial-length", po::value(&o.initial_length)->default_value(o.initial_length)->value_name("L"),
+      ("initial-length",
+       po::value(&o.initial_length)->default_value(o.initial_length)->value_name("L"),
        "correlation length of the initial departures, km")
       ("spinup-days", po::value(&o.spinup_days)->default_value(o.spinup_days)->value_name("DAYS"),
        "days the background flow is spun up from rest (untimed)")
@@ -87,7 +100,10 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root, E
       ("no-free-run", po::bool_switch(&o.no_free_run),
        "skip the free-running ensemble (untimed) that the verdict compares against; the "
        "verdict then checks only the analyses");
+  // clang-format on
   po::options_description model("Ocean model (wind-driven double gyre on a beta-plane)");
+  // One option per line, as --help prints them.
+  // clang-format off
   model.add_options()
       ("grid", po::value(&o.grid)->default_value(o.grid)->value_name("G"),
        "interior grid points per side (fastest when G+1 is a power of two)")
@@ -97,17 +113,23 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root, E
        "depth of the wind-driven layer, m")
       ("latitude", po::value(&o.latitude)->default_value(o.latitude)->value_name("DEG"),
        "latitude of the beta-plane's centre, degrees")
-      ("wind-stress", po::value(&o.wind_stress)->default_value(o.wind_stress, text(o.wind_stress))->value_name("TAU"),
+      ("wind-stress",
+       po::value(&o.wind_stress)
+           ->default_value(o.wind_stress, text(o.wind_stress))
+           ->value_name("TAU"),
        "peak wind stress, N/m^2")
-      ("deformation-radius", po::value(&o.deformation_radius)->default_value(o.deformation_radius)->value_name("KM"),
+      ("deformation-radius",
+       po::value(&o.deformation_radius)->default_value(o.deformation_radius)->value_name("KM"),
        "Rossby radius of deformation, km (0: barotropic, 1.5-layer otherwise)")
       ("drag-days", po::value(&o.drag_days)->default_value(o.drag_days)->value_name("DAYS"),
        "bottom-drag time scale, days (0: no drag)")
       ("viscosity", po::value(&o.viscosity)->default_value(o.viscosity)->value_name("A|auto"),
        "lateral viscosity, m^2/s; auto: beta (1.5 dx)^3, which resolves the western boundary layer")
-      ("steps-per-day", po::value(&o.steps_per_day)->default_value(o.steps_per_day)->value_name("K|auto"),
+      ("steps-per-day",
+       po::value(&o.steps_per_day)->default_value(o.steps_per_day)->value_name("K|auto"),
        "model time steps per day; auto: the fewest for which 2 m/s moves at most one grid "
        "spacing per step");
+  // clang-format on
   po::options_description all("mcb-ensflow: ensemble Kalman filter with an ocean model");
   all.add(ensemble).add(model);
   po::options_description shared("Run");
@@ -131,8 +153,8 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root, E
   cli::require_positive("days", o.days);
   cli::require_positive("analysis-every", o.analysis_every);
   if (o.analysis_every > o.days) {
-    throw UsageError("--analysis-every: '" + std::to_string(o.analysis_every) + "' exceeds --days " +
-                     std::to_string(o.days) + ": no analysis would run");
+    throw UsageError("--analysis-every: '" + std::to_string(o.analysis_every) +
+                     "' exceeds --days " + std::to_string(o.days) + ": no analysis would run");
   }
   cli::require_positive("grid", o.grid);
   cli::require_positive("observations", o.observations);
@@ -150,7 +172,8 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root, E
   require_above("initial-spread", o.initial_spread, 0, "positive");
   require_above("initial-length", o.initial_length, 0, "positive");
   cli::require_non_negative("spinup-days", o.spinup_days);
-  if (o.truth_seed < 0) throw UsageError("--truth-seed: '" + std::to_string(o.truth_seed) + "' must be >= 0");
+  if (o.truth_seed < 0)
+    throw UsageError("--truth-seed: '" + std::to_string(o.truth_seed) + "' must be >= 0");
   require_above("basin-size", o.basin, 0, "positive");
   require_above("depth", o.depth, 0, "positive");
   if (!(std::fabs(o.latitude) >= 1 && std::fabs(o.latitude) <= 89)) {
@@ -179,7 +202,8 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root, E
   }
   if (parse_number_or_auto("steps-per-day", o.steps_per_day, value)) {
     if (!(value >= 1 && value == std::floor(value) && value <= 1e6)) {
-      throw UsageError("--steps-per-day: '" + o.steps_per_day + "' is not 'auto' or a positive whole number");
+      throw UsageError("--steps-per-day: '" + o.steps_per_day +
+                       "' is not 'auto' or a positive whole number");
     }
     m.steps_per_day = static_cast<int>(value);
   } else {

@@ -17,9 +17,11 @@ struct EnsflowOptions {
   int days = ExperimentSettings{}.days;                         //!< --days D
   int analysis_every = ExperimentSettings{}.analysis_every;     //!< --analysis-every K (days)
   long observations = static_cast<long>(ExperimentSettings{}.observations);  //!< --observations
-  double obs_variance = ExperimentSettings{}.analysis.observation_variance;  //!< --obs-variance, m^2
+  double obs_variance =
+      ExperimentSettings{}.analysis.observation_variance;  //!< --obs-variance, m^2
   std::string filter = "stochastic"; //!< --filter stochastic|sqrt
-  double inflation = ExperimentSettings{}.analysis.inflation;   //!< --inflation: multiplicative, >= 1
+  double inflation =
+      ExperimentSettings{}.analysis.inflation;  //!< --inflation: multiplicative, >= 1
   double initial_spread = ExperimentSettings{}.initial_spread_m;   //!< --initial-spread, m
   double initial_length = ExperimentSettings{}.initial_length_km;  //!< --initial-length, km
   int spinup_days = ExperimentSettings{}.spinup_days;           //!< --spinup-days
@@ -32,7 +34,8 @@ struct EnsflowOptions {
   double depth = ModelParameters{}.depth_m;                     //!< --depth: m
   double latitude = ModelParameters{}.latitude_deg;             //!< --latitude: degrees
   double wind_stress = ModelParameters{}.wind_stress;           //!< --wind-stress: N/m^2
-  double deformation_radius = ModelParameters{}.deformation_radius_km;  //!< --deformation-radius: km
+  double deformation_radius =
+      ModelParameters{}.deformation_radius_km;                  //!< --deformation-radius: km
   double drag_days = ModelParameters{}.drag_days;               //!< --drag-days
   std::string viscosity = "auto";    //!< --viscosity A|auto (m^2/s)
   std::string steps_per_day = "auto";  //!< --steps-per-day K|auto
@@ -48,7 +51,8 @@ struct EnsflowConfig {
 /// @brief Parses and checks argv for a run on @p ranks processes. Returns false after --help.
 /// @throws mcb::UsageError naming the option and value (for a process count that does not
 /// divide --members, the message lists the counts that do).
-bool parse_options(int argc, const char* const* argv, int ranks, bool is_root, EnsflowConfig& config);
+bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
+                   EnsflowConfig& config);
 
 /// @brief "m<M>-d<D>-g<G>", the problem label runtime tables group by.
 std::string problem_label(const ExperimentSettings& settings);

@@ -12,11 +12,12 @@ namespace mcb::ensflow {
 
 /// @brief What a stream is used for (part of its key).
 enum class StreamPurpose : std::uint32_t {
-  truth_perturbation = 1,     //!< the truth's initial departure from the background
-  member_perturbation = 2,    //!< a member's initial departure (index = member)
-  observation_sites = 3,      //!< where the observations are
-  observation_error = 4,      //!< the synthetic observations' errors (index = analysis)
-  observation_perturbation = 5,  //!< a member's perturbed observations (index = analysis, sub = member)
+  truth_perturbation = 1,   //!< the truth's initial departure from the background
+  member_perturbation = 2,  //!< a member's initial departure (index = member)
+  observation_sites = 3,    //!< where the observations are
+  observation_error = 4,    //!< the synthetic observations' errors (index = analysis)
+  observation_perturbation =
+      5,  //!< a member's perturbed observations (index = analysis, sub = member)
 };
 
 /// @brief A Gaussian stream for one key; std::seed_seq and std::mt19937_64 are specified

@@ -17,7 +17,8 @@ struct ExperimentSettings {
   int days = 20;                       //!< D, one outer step per day
   int analysis_every = 10;             //!< days between analyses
   std::size_t observations = 200;      //!< SSH observations per analysis
-  AnalysisSettings analysis{FilterKind::stochastic, 4e-4, 1.0};  //!< filter, R (m^2, 2 cm), inflation
+  AnalysisSettings analysis{FilterKind::stochastic, 4e-4,
+                            1.0};      //!< filter, R (m^2, 2 cm), inflation
   double initial_spread_m = 0.1;       //!< RMS SSH of the initial departures
   double initial_length_km = 150;      //!< correlation length of the initial departures
   int spinup_days = 120;               //!< days from rest to the background state

@@ -7,7 +7,8 @@
 namespace mcb::ensflow {
 
 SineTransform2D::SineTransform2D(int grid) : grid_(grid) {
-  if (grid < 1) throw std::invalid_argument("sine transform of " + std::to_string(grid) + " points");
+  if (grid < 1)
+    throw std::invalid_argument("sine transform of " + std::to_string(grid) + " points");
   const std::size_t n = static_cast<std::size_t>(grid) * static_cast<std::size_t>(grid);
   buffer_ = static_cast<double*>(fftw_malloc(n * sizeof(double)));
   if (buffer_ == nullptr) throw std::bad_alloc();

@@ -202,7 +202,8 @@ int run_program(int argc, char** argv) {
       if (!counters.available()) {
         std::printf("  counters unavailable: %s\n", counters.reason().c_str());
       }
-      if (o.run.output != "none") std::printf("  record %s -> %s\n", run_id.c_str(), o.run.output.c_str());
+      if (o.run.output != "none")
+        std::printf("  record %s -> %s\n", run_id.c_str(), o.run.output.c_str());
     }
     char figure[32];
     std::snprintf(figure, sizeof figure, "%.4g LUP/s", lups);

@@ -30,7 +30,8 @@ struct Subdomain {
 class Field {
  public:
   Field() = default;
-  Field(int nx, int ny) : stride_(nx + 2), rows_(ny + 2), data_(static_cast<size_t>(stride_) * rows_) {}
+  Field(int nx, int ny)
+      : stride_(nx + 2), rows_(ny + 2), data_(static_cast<size_t>(stride_) * rows_) {}
   double& at(int i, int j) { return data_[static_cast<size_t>(j) * stride_ + i]; }
   double at(int i, int j) const { return data_[static_cast<size_t>(j) * stride_ + i]; }
   double* row(int j) { return data_.data() + static_cast<size_t>(j) * stride_; }

@@ -25,6 +25,8 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
                    PoissonConfig& config) {
   PoissonOptions& o = config.options;
   po::options_description desc("mcb-poisson: red-black Gauss-Seidel Poisson solver");
+  // One option per line, as --help prints them.
+  // clang-format off
   desc.add_options()
       ("grid", po::value(&o.grid)->default_value(o.grid)->value_name("N"),
        "interior grid points per side (the domain is the unit square)")
@@ -39,12 +41,14 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
        "over-relaxation unstable on 2-D process grids")
       ("tolerance", po::value(&o.tolerance)->default_value(o.tolerance)->value_name("T"),
        "stop when the residual max-norm falls below T * max|f| (the global error limit)")
-      ("max-iterations", po::value(&o.max_iterations)->default_value(o.max_iterations)->value_name("K"),
+      ("max-iterations",
+       po::value(&o.max_iterations)->default_value(o.max_iterations)->value_name("K"),
        "iteration cap; a run that reaches it without converging is INVALID")
       ("kernel", po::value(&o.kernel)->default_value(o.kernel)->value_name("tuned|reference"),
        "sweep implementation (they agree bit for bit)")
       ("no-instrument", po::bool_switch(&o.no_instrument),
        "turn off communication bookkeeping and phase timing (to measure their cost)");
+  // clang-format on
   harness::add_run_options(desc, o.run);
 
   const auto parsed = cli::parse(argc, argv, desc, "mpirun -np P mcb-poisson [options]");
@@ -81,7 +85,8 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
   }
   if (o.grid < config.grid.h() || o.grid < config.grid.v()) {
     throw UsageError("--grid: '" + std::to_string(o.grid) + "' is too small for process grid " +
-                     config.grid.to_string() + " (every process needs at least one point per side)");
+                     config.grid.to_string() +
+                     " (every process needs at least one point per side)");
   }
   if (o.run.cluster_map.empty() && config.grid.h() % o.run.clusters != 0) {
     throw UsageError("--clusters: '" + std::to_string(o.run.clusters) + "' does not divide the " +

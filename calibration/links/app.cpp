@@ -45,8 +45,8 @@ struct ClassResult {
   std::optional<SharedLink> shared;
 };
 
-std::optional<LinkFit> try_fit(const std::vector<std::size_t>& sizes, const std::vector<Stats>& points,
-                               double Stats::*column) {
+std::optional<LinkFit> try_fit(const std::vector<std::size_t>& sizes,
+                               const std::vector<Stats>& points, double Stats::*column) {
   std::vector<double> x;
   std::vector<double> y;
   for (std::size_t i = 0; i < sizes.size(); ++i) {
@@ -92,7 +92,8 @@ bool emulation_delivered(const ClassResult& c, const harness::LinkParameters& li
                          std::size_t largest, json& entry) {
   const LinkFit& fit = *c.fit_min;
   const double latency_error = std::fabs(fit.t0 - link.latency);
-  const bool latency_ok = latency_error <= std::max(kEmulationTolerance * link.latency, kLatencyFloor);
+  const bool latency_ok =
+      latency_error <= std::max(kEmulationTolerance * link.latency, kLatencyFloor);
   // The slope is only measured when the largest message spends at least the latency on the wire.
   const bool resolved = static_cast<double>(largest) / link.bandwidth >= link.latency;
   const double bandwidth_error = fit.usable() ? std::fabs(fit.bandwidth / link.bandwidth - 1) : 1.0;
@@ -110,9 +111,10 @@ bool emulation_delivered(const ClassResult& c, const harness::LinkParameters& li
 void print_class(const ClassResult& c, const std::vector<std::size_t>& sizes) {
   std::printf("%s (ranks %d-%d)", class_name(c.link_class), c.pair.first, c.pair.second);
   if (c.fit) {
-    std::printf(": T(N) = %s + N / %s, r2 %.4f, max gap %.1f%%\n", format_duration(c.fit->t0).c_str(),
-                c.fit->usable() ? format_rate(c.fit->bandwidth).c_str() : "inf",
-                c.fit->r2, 100 * c.fit->max_relative_gap);
+    std::printf(": T(N) = %s + N / %s, r2 %.4f, max gap %.1f%%\n",
+                format_duration(c.fit->t0).c_str(),
+                c.fit->usable() ? format_rate(c.fit->bandwidth).c_str() : "inf", c.fit->r2,
+                100 * c.fit->max_relative_gap);
   } else {
     std::printf(": no fit (fewer than two sizes)\n");
   }
@@ -184,7 +186,8 @@ int run_program(int argc, char** argv) {
     });
     harness::collective_check(world, [&] { wide = harness::WideArea::create(world, o.run, *map); });
 
-    const std::string run_id = o.run.run_id.empty() ? harness::default_run_id("links") : o.run.run_id;
+    const std::string run_id =
+        o.run.run_id.empty() ? harness::default_run_id("links") : o.run.run_id;
     const json env = harness::mpi_environment(world, argc, argv);
     const std::vector<std::string> hosts = env["hosts"].get<std::vector<std::string>>();
     const double started = MPI_Wtime();
@@ -221,14 +224,17 @@ int run_program(int argc, char** argv) {
       if (c.link_class == LinkClass::cross_cluster) cross = &c;
     }
     if (wide && wide->relays() && cross != nullptr && cross->fit) {
-      study = relay_study(comm, *relay_pair(*map), config.sizes, config.settings, *cross->fit, data_ok);
+      study =
+          relay_study(comm, *relay_pair(*map), config.sizes, config.settings, *cross->fit, data_ok);
     }
     if (wide) wide->finish();
     const double wall = MPI_Wtime() - started;
     int local_ok = data_ok ? 1 : 0;
     int all_ok = 0;
     MPI_Allreduce(&local_ok, &all_ok, 1, MPI_INT, MPI_MIN, world);
-    json me = {{"rank", rank}, {"host", hosts[static_cast<size_t>(rank)]}, {"cluster", map->cluster_of(rank)}};
+    json me = {{"rank", rank},
+               {"host", hosts[static_cast<size_t>(rank)]},
+               {"cluster", map->cluster_of(rank)}};
     const json ranks = harness::gather_objects(world, me);
     if (!root) return 0;
 
@@ -258,14 +264,17 @@ int run_program(int argc, char** argv) {
       }
     }
     const bool valid = reason.empty();
-    // Figure of merit: the bandwidth of the slowest class (the link that limits a multicluster run).
+    // Figure of merit: the bandwidth of the slowest class (the link that limits a multicluster
+    // run).
     double merit = 0;
     for (const auto& c : classes) {
-      if (c.fit && c.fit->usable() && (merit == 0 || c.fit->bandwidth < merit)) merit = c.fit->bandwidth;
+      if (c.fit && c.fit->usable() && (merit == 0 || c.fit->bandwidth < merit))
+        merit = c.fit->bandwidth;
     }
 
     json class_records = json::object();
-    for (const auto& c : classes) class_records[class_name(c.link_class)] = class_json(c, config.sizes, wide.get(), *map);
+    for (const auto& c : classes)
+      class_records[class_name(c.link_class)] = class_json(c, config.sizes, wide.get(), *map);
     json result = {{"classes", class_records}, {"wall_time", wall}};
     if (study) result["relay_study"] = study->to_json();
     json names = map->names();
@@ -304,7 +313,8 @@ int run_program(int argc, char** argv) {
                   config.sizes.back(), record["config"]["system"].get<std::string>().c_str());
       for (const auto& c : classes) print_class(c, config.sizes);
       if (study) print_relay(*study);
-      if (o.run.output != "none") std::printf("  record %s -> %s\n", run_id.c_str(), o.run.output.c_str());
+      if (o.run.output != "none")
+        std::printf("  record %s -> %s\n", run_id.c_str(), o.run.output.c_str());
     }
     return harness::report_verdict(valid, format_rate(merit), "bandwidth of the slowest link class",
                                    reason);

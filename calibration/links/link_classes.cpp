@@ -23,7 +23,8 @@ std::map<LinkClass, RankPair> representative_pairs(const std::vector<std::string
                                                    const harness::ClusterMap& map) {
   std::map<LinkClass, RankPair> pairs;
   for (int a = 0; a < map.ranks(); ++a) {
-    for (int b = a + 1; b < map.ranks(); ++b) pairs.emplace(classify(a, b, hosts, map), RankPair{a, b});
+    for (int b = a + 1; b < map.ranks(); ++b)
+      pairs.emplace(classify(a, b, hosts, map), RankPair{a, b});
   }
   return pairs;
 }

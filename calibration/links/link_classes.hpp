@@ -16,8 +16,8 @@
 namespace mcb::links {
 
 enum class LinkClass { same_node = 0, same_cluster = 1, cross_cluster = 2 };
-inline constexpr std::array<LinkClass, 3> kLinkClasses{LinkClass::same_node, LinkClass::same_cluster,
-                                                       LinkClass::cross_cluster};
+inline constexpr std::array<LinkClass, 3> kLinkClasses{
+    LinkClass::same_node, LinkClass::same_cluster, LinkClass::cross_cluster};
 
 /// @brief "same_node", "same_cluster", "cross_cluster".
 const char* class_name(LinkClass c);

@@ -55,7 +55,8 @@ void stream_window(harness::InstrumentedComm& comm, RankPair pair, std::size_t b
   harness::InstrumentedComm::Batch batch;
   if (rank == pair.first) {
     const double start = MPI_Wtime();
-    for (int m = 0; m < window; ++m) comm.post_send(kChannel, batch, out, bytes, pair.second, kDataTag);
+    for (int m = 0; m < window; ++m)
+      comm.post_send(kChannel, batch, out, bytes, pair.second, kDataTag);
     comm.complete(kChannel, batch);
     comm.recv(kChannel, &ack, 1, pair.second, kAckTag);
     seconds[static_cast<size_t>(slot)] += MPI_Wtime() - start;
@@ -63,7 +64,8 @@ void stream_window(harness::InstrumentedComm& comm, RankPair pair, std::size_t b
     if (verify) std::memset(in, 0, bytes * static_cast<size_t>(window));
     const double start = MPI_Wtime();
     for (int m = 0; m < window; ++m) {
-      comm.post_recv(kChannel, batch, in + bytes * static_cast<size_t>(m), bytes, pair.first, kDataTag);
+      comm.post_recv(kChannel, batch, in + bytes * static_cast<size_t>(m), bytes, pair.first,
+                     kDataTag);
     }
     comm.complete(kChannel, batch);
     comm.send(kChannel, &ack, 1, pair.first, kAckTag);
@@ -89,13 +91,15 @@ Stats Stats::of(const std::vector<double>& values) {
 
 void fill_pattern(unsigned char* data, std::size_t bytes, int seed) {
   for (std::size_t i = 0; i < bytes; ++i) {
-    data[i] = static_cast<unsigned char>((static_cast<unsigned>(seed) * 131u + i * 7u + (i >> 8)) & 0xffu);
+    data[i] = static_cast<unsigned char>((static_cast<unsigned>(seed) * 131u + i * 7u + (i >> 8)) &
+                                         0xffu);
   }
 }
 
 bool has_pattern(const unsigned char* data, std::size_t bytes, int seed) {
   for (std::size_t i = 0; i < bytes; ++i) {
-    if (data[i] != static_cast<unsigned char>((static_cast<unsigned>(seed) * 131u + i * 7u + (i >> 8)) & 0xffu)) {
+    if (data[i] != static_cast<unsigned char>(
+                       (static_cast<unsigned>(seed) * 131u + i * 7u + (i >> 8)) & 0xffu)) {
       return false;
     }
   }
@@ -121,7 +125,8 @@ std::vector<std::vector<double>> measure(MPI_Comm world, int slots, const Measur
       const double fit = std::floor(s.max_time / once);
       iterations = static_cast<int>(std::clamp(fit, 1.0, static_cast<double>(s.iterations)));
       iterations = std::max(iterations, s.min_iterations);
-      warmup = static_cast<int>(std::clamp(fit, 0.0, static_cast<double>(std::max(0, s.warmup - 1))));
+      warmup =
+          static_cast<int>(std::clamp(fit, 0.0, static_cast<double>(std::max(0, s.warmup - 1))));
     }
     for (int w = 0; w < warmup; ++w) {
       std::fill(local.begin(), local.end(), 0.0);
@@ -183,7 +188,8 @@ std::vector<Stats> window_bandwidth(harness::InstrumentedComm& comm, RankPair pa
       stream_window(comm, pair, bytes, window, out.data(), in.data(), 0, seconds, verify, data_ok);
     });
     std::vector<double> rates;
-    for (double t : times[0]) rates.push_back(t > 0 ? static_cast<double>(bytes) * window / t : 0.0);
+    for (double t : times[0])
+      rates.push_back(t > 0 ? static_cast<double>(bytes) * window / t : 0.0);
     points.push_back(Stats::of(rates));
   }
   return points;
@@ -205,11 +211,14 @@ SharedLink shared_link(harness::InstrumentedComm& comm, const std::array<RankPai
   const int rank = comm.rank();
   int mine = -1;
   for (int k = 0; k < 2; ++k) {
-    if (rank == pairs[static_cast<size_t>(k)].first || rank == pairs[static_cast<size_t>(k)].second) mine = k;
+    if (rank == pairs[static_cast<size_t>(k)].first || rank == pairs[static_cast<size_t>(k)].second)
+      mine = k;
   }
   if (mine >= 0) fill_pattern(out.data(), bytes, seed_of(pairs[static_cast<size_t>(mine)]));
   const auto alone = measure(comm.mpi(), 1, s, [&](std::vector<double>& seconds, bool verify) {
-    if (mine == 0) stream_window(comm, pairs[0], bytes, window, out.data(), in.data(), 0, seconds, verify, data_ok);
+    if (mine == 0)
+      stream_window(comm, pairs[0], bytes, window, out.data(), in.data(), 0, seconds, verify,
+                    data_ok);
   });
   shared.alone = rates(alone[0]);
   const auto both = measure(comm.mpi(), 2, s, [&](std::vector<double>& seconds, bool verify) {

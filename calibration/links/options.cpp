@@ -62,6 +62,8 @@ std::vector<std::size_t> parse_sizes(const std::string& text) {
 bool parse_options(int argc, const char* const* argv, bool is_root, LinksConfig& config) {
   LinksOptions& o = config.options;
   po::options_description desc("mcb-links: latency and bandwidth of every link class of the run");
+  // One option per line, as --help prints them.
+  // clang-format off
   desc.add_options()
       ("sizes", po::value(&o.sizes)->default_value(o.sizes)->value_name("MIN:MAX|LIST"),
        "message sizes: every power of two from MIN to MAX, or a comma-separated list of powers "
@@ -76,8 +78,10 @@ bool parse_options(int argc, const char* const* argv, bool is_root, LinksConfig&
        "time the timed iterations of one repetition aim at")
       ("window", po::value(&o.window)->default_value(o.window)->value_name("W"),
        "messages in flight in the bandwidth test")
-      ("window-bytes", po::value(&o.window_bytes)->default_value(o.window_bytes)->value_name("SIZE"),
+      ("window-bytes",
+       po::value(&o.window_bytes)->default_value(o.window_bytes)->value_name("SIZE"),
        "at most this many bytes in flight in the bandwidth test (fewer messages for big sizes)");
+  // clang-format on
   harness::add_run_options(desc, o.run);
   const auto parsed = cli::parse(argc, argv, desc,
                                  "mpirun -np P mcb-links [options]   (P >= 2)");

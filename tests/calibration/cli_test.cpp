@@ -109,7 +109,8 @@ void expect_refusal(const std::vector<std::string>& inputs, const std::string& s
 }
 
 TEST(Refusals, MalformedJsonLine) {
-  expect_refusal({kRecords + "/bad/malformed.jsonl"}, kRecords + "/bad/malformed.jsonl:2: malformed JSON");
+  expect_refusal({kRecords + "/bad/malformed.jsonl"},
+                 kRecords + "/bad/malformed.jsonl:2: malformed JSON");
 }
 
 TEST(Refusals, MissingField) {
@@ -168,8 +169,8 @@ TEST(Refusals, ExistingOutputsStayUntouched) {
   const std::string out = (dir / "tables").string();
   ASSERT_EQ(calibrate({"--input", kRecords + "/poisson-local", "--output", out, "-q"}).code, 0);
   const std::string before = slurp(fs::path(out) / "runtimes.csv");
-  const Outcome r = calibrate({"--input", kRecords + "/poisson-local", kRecords + "/bad/conflict.jsonl",
-                           "--output", out});
+  const Outcome r = calibrate(
+      {"--input", kRecords + "/poisson-local", kRecords + "/bad/conflict.jsonl", "--output", out});
   EXPECT_EQ(r.code, 2);
   EXPECT_EQ(slurp(fs::path(out) / "runtimes.csv"), before);
   for (const auto& entry : fs::directory_iterator(out)) {
@@ -184,10 +185,10 @@ class FullCalibration : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     dir_ = new fs::path(test::fresh_dir("full"));
-    run_ = new Outcome(calibrate({"--input", kRecords + "/poisson-local", kRecords + "/poisson-sync",
-                              "--input", kRecords + "/links-local", "--output",
-                              (*dir_ / "tables").string(), "--runtime-where", "sync=false",
-                              "--row", "poisson,64x64,4,2,local"}));
+    run_ = new Outcome(
+        calibrate({"--input", kRecords + "/poisson-local", kRecords + "/poisson-sync", "--input",
+                   kRecords + "/links-local", "--output", (*dir_ / "tables").string(),
+                   "--runtime-where", "sync=false", "--row", "poisson,64x64,4,2,local"}));
   }
   static void TearDownTestSuite() {
     fs::remove_all(*dir_);
@@ -209,7 +210,8 @@ TEST_F(FullCalibration, SucceedsAndSaysWhatItDropped) {
             std::string::npos)
       << run_->out;
   EXPECT_NE(run_->out.find("1 identical repeat(s) ignored"), std::string::npos);
-  EXPECT_NE(run_->out.find("4 left out of runtimes and fits by --runtime-where"), std::string::npos);
+  EXPECT_NE(run_->out.find("4 left out of runtimes and fits by --runtime-where"),
+            std::string::npos);
   EXPECT_NE(run_->out.find("timeout after 60 s"), std::string::npos);
   for (const char* name :
        {"runtimes.csv", "runtimes.json", "comm_time.csv", "comm_sync.csv", "rank_comm.csv",
@@ -349,9 +351,14 @@ TEST(Predictions, OutsideTheRangeOnlyWhenAsked) {
   const auto dir = test::fresh_dir("extrapolate");
   test::write_jsonl(dir / "other.jsonl",
                     {test::poisson_record("o-1", 4, 2, 2, "elsewhere", 5.0, 2.0)});
-  const std::vector<std::string> base = {
-      "--input", kRecords + "/poisson-local", kRecords + "/links-local", (dir / "other.jsonl").string(),
-      "--output", (dir / "tables").string(), "--predict", "poisson,64x64,8,2,local"};
+  const std::vector<std::string> base = {"--input",
+                                         kRecords + "/poisson-local",
+                                         kRecords + "/links-local",
+                                         (dir / "other.jsonl").string(),
+                                         "--output",
+                                         (dir / "tables").string(),
+                                         "--predict",
+                                         "poisson,64x64,8,2,local"};
   Outcome r = calibrate(base);
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("--predict poisson,64x64,8,2,local: total size 8 outside the measured 2..4 "
@@ -422,7 +429,8 @@ TEST(RealRecords, CalibrateCleanly) {
   const Outcome r = calibrate({"--input", kRecords + "/poisson-real", "--output",
                                (dir / "tables").string(), "--runtime-where", "sync=false"});
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_NE(r.out.find("12 records in 1 file(s): 12 used, 0 not valid"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("12 records in 1 file(s): 12 used, 0 not valid"), std::string::npos)
+      << r.out;
   const Table runtimes = read_csv(dir / "tables" / "runtimes.csv");
   ASSERT_EQ(runtimes.rows.size(), 3u);
   for (const auto& row : runtimes.rows) {

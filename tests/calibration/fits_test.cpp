@@ -48,7 +48,8 @@ TEST(ComputeFit, RecoversKnownCoefficients) {
   const double b = 40.0;
   std::vector<json> docs;
   int id = 0;
-  for (const auto& [h, v] : std::vector<std::pair<int, int>>{{1, 1}, {2, 1}, {2, 2}, {4, 2}, {4, 4}}) {
+  for (const auto& [h, v] :
+       std::vector<std::pair<int, int>>{{1, 1}, {2, 1}, {2, 2}, {4, 2}, {4, 4}}) {
     const double p = h * v;
     for (double noise : {0.99, 1.01}) {
       docs.push_back(poisson_record("s-" + std::to_string(++id), h, v, 1, "local", 100.0,
@@ -73,11 +74,13 @@ TEST(ComputeFit, RecoversKnownCoefficients) {
 TEST(ComputeFit, EnsflowSharePerProcessPoolsAcrossSizes) {
   std::vector<json> docs;
   for (const auto& [h, v] : std::vector<std::pair<int, int>>{{2, 1}, {2, 2}, {4, 1}}) {
-    json d = poisson_record("e-" + std::to_string(h * v), h, v, 1, "local", 50.0, 1.0 + 60.0 / (h * v));
+    json d =
+        poisson_record("e-" + std::to_string(h * v), h, v, 1, "local", 50.0, 1.0 + 60.0 / (h * v));
     d["app"] = "ensflow";
     d["config"]["problem"] = "m60-d20-g64";
     d["config"]["members_per_process"] = 60 / (h * v);
-    for (const char* poisson_only : {"procs", "h", "v", "halo", "sync"}) d["config"].erase(poisson_only);
+    for (const char* poisson_only : {"procs", "h", "v", "halo", "sync"})
+      d["config"].erase(poisson_only);
     docs.push_back(d);
   }
   const auto records = as_records(docs);
@@ -98,7 +101,8 @@ TEST(ComputeFit, EmulatedLinksPerClusterPairDoNotSplitTheFit) {
                             50.0, 1.0 + 8.0 / 4);
     json links = json::array();
     for (int a = 0; a < clusters; ++a) {
-      for (int b = a + 1; b < clusters; ++b) links.push_back({{"clusters", {a, b}}, {"latency", 0.001}});
+      for (int b = a + 1; b < clusters; ++b)
+        links.push_back({{"clusters", {a, b}}, {"latency", 0.001}});
     }
     d["config"]["wan"] = {{"latency", 0.001}, {"bandwidth", 12.5e6}, {"links", links}};
     docs.push_back(d);
@@ -195,11 +199,12 @@ struct ServiceSetup {
   std::vector<Record> records;
   Models models;
   ServiceSetup() {
-    records = as_records({poisson_record("p-1", 2, 1, 1, "emu", 6.0, 5.0),
-                          poisson_record("p-2", 2, 2, 2, "emu", 3.5, 3.0),
-                          poisson_record("p-3", 4, 2, 2, "local", 2.0, 2.0),
-                          links_record("k-1", "emu", {1, 64, 4096},
-                                       {{"same_node", {2e-6, 5e9}}, {"cross_cluster", {1e-4, 1.25e7}}})});
+    records =
+        as_records({poisson_record("p-1", 2, 1, 1, "emu", 6.0, 5.0),
+                    poisson_record("p-2", 2, 2, 2, "emu", 3.5, 3.0),
+                    poisson_record("p-3", 4, 2, 2, "local", 2.0, 2.0),
+                    links_record("k-1", "emu", {1, 64, 4096},
+                                 {{"same_node", {2e-6, 5e9}}, {"cross_cluster", {1e-4, 1.25e7}}})});
     std::vector<const Record*> apps = {&records[0], &records[1], &records[2]};
     models = fit_models(apps, {&records[3]}, "runtime-where");
   }
@@ -253,9 +258,10 @@ TEST(ServiceTime, MissingModelsAreNamed) {
   EXPECT_NE(refusal.find("no run of poisson,64x64 with 16 processes"), std::string::npos);
   EXPECT_FALSE(predict({"poisson", "64x64", 4, 2, "das"}, s.models, {}, true, refusal));
   EXPECT_NE(refusal.find("no compute fit"), std::string::npos);
-  s.models.links.erase(std::remove_if(s.models.links.begin(), s.models.links.end(),
-                                      [](const LinkFit& f) { return f.link_class == "cross_cluster"; }),
-                       s.models.links.end());
+  s.models.links.erase(
+      std::remove_if(s.models.links.begin(), s.models.links.end(),
+                     [](const LinkFit& f) { return f.link_class == "cross_cluster"; }),
+      s.models.links.end());
   EXPECT_FALSE(predict({"poisson", "64x64", 4, 2, "emu"}, s.models, {}, true, refusal));
   EXPECT_NE(refusal.find("inter-cluster"), std::string::npos) << refusal;
   // A single-cluster run needs no cross-cluster link.

@@ -66,12 +66,21 @@ std::string refusal(const std::vector<std::string>& inputs) {
 
 TEST(Records, BadInputNamesFileAndLine) {
   const std::string bad = kRecords + "/bad/";
-  EXPECT_EQ(refusal({bad + "missing-field.jsonl"}).rfind(bad + "missing-field.jsonl:2: missing field 'config.total_size'", 0), 0u)
+  EXPECT_EQ(refusal({bad + "missing-field.jsonl"})
+                .rfind(bad + "missing-field.jsonl:2: missing field 'config.total_size'", 0),
+            0u)
       << refusal({bad + "missing-field.jsonl"});
-  EXPECT_EQ(refusal({bad + "malformed.jsonl"}).rfind(bad + "malformed.jsonl:2: malformed JSON", 0), 0u);
-  EXPECT_EQ(refusal({bad + "wrong-schema.jsonl"}).rfind(bad + "wrong-schema.jsonl:1: unknown schema 'mcb-run/9'", 0), 0u);
-  EXPECT_EQ(refusal({bad + "mixed-schema.jsonl"}).rfind(bad + "mixed-schema.jsonl:2: schema 'mcb-run/2' differs", 0), 0u);
-  EXPECT_EQ(refusal({bad + "conflict.jsonl"}).rfind(bad + "conflict.jsonl:2: run_id 'fxb-1-r1' was read before", 0), 0u);
+  EXPECT_EQ(refusal({bad + "malformed.jsonl"}).rfind(bad + "malformed.jsonl:2: malformed JSON", 0),
+            0u);
+  EXPECT_EQ(refusal({bad + "wrong-schema.jsonl"})
+                .rfind(bad + "wrong-schema.jsonl:1: unknown schema 'mcb-run/9'", 0),
+            0u);
+  EXPECT_EQ(refusal({bad + "mixed-schema.jsonl"})
+                .rfind(bad + "mixed-schema.jsonl:2: schema 'mcb-run/2' differs", 0),
+            0u);
+  EXPECT_EQ(refusal({bad + "conflict.jsonl"})
+                .rfind(bad + "conflict.jsonl:2: run_id 'fxb-1-r1' was read before", 0),
+            0u);
   EXPECT_NE(refusal({bad + "conflict.jsonl"}).find("result.wall_time"), std::string::npos);
   EXPECT_EQ(refusal({bad + "empty.jsonl"}), bad + "empty.jsonl: no records (empty input)");
   EXPECT_NE(refusal({bad + "nothing-here.jsonl"}).find("no such file"), std::string::npos);
@@ -82,20 +91,25 @@ TEST(Records, WrongTypesAndInconsistentRanksAreNamed) {
   auto doc = test::poisson_record("t-1", 2, 2, 1, "local", 1, 1);
   doc["config"]["total_size"] = "4";
   test::write_jsonl(dir / "a.jsonl", {doc});
-  EXPECT_NE(refusal({(dir / "a.jsonl").string()}).find("a.jsonl:1: field 'config.total_size' must be an integer, not a string"),
+  EXPECT_NE(refusal({(dir / "a.jsonl").string()})
+                .find("a.jsonl:1: field 'config.total_size' must be an integer, not a string"),
             std::string::npos);
   doc = test::poisson_record("t-2", 2, 2, 1, "local", 1, 1);
   doc["ranks"].erase(3);
   test::write_jsonl(dir / "b.jsonl", {doc});
-  EXPECT_NE(refusal({(dir / "b.jsonl").string()}).find("field 'ranks' has 3 entries"), std::string::npos);
+  EXPECT_NE(refusal({(dir / "b.jsonl").string()}).find("field 'ranks' has 3 entries"),
+            std::string::npos);
   doc = test::poisson_record("t-3", 2, 2, 1, "local", 1, 1);
   doc["status"] = "done";
   test::write_jsonl(dir / "c.jsonl", {doc});
-  EXPECT_NE(refusal({(dir / "c.jsonl").string()}).find("field 'status' is 'done'"), std::string::npos);
+  EXPECT_NE(refusal({(dir / "c.jsonl").string()}).find("field 'status' is 'done'"),
+            std::string::npos);
   doc = test::poisson_record("t-4", 2, 2, 1, "local", 1, 1);
   doc["ranks"][1]["channels"]["left"]["time"].erase("inter");
   test::write_jsonl(dir / "d.jsonl", {doc});
-  EXPECT_NE(refusal({(dir / "d.jsonl").string()}).find("missing field 'ranks.1.channels.left.time.inter'"), std::string::npos);
+  EXPECT_NE(refusal({(dir / "d.jsonl").string()})
+                .find("missing field 'ranks.1.channels.left.time.inter'"),
+            std::string::npos);
   fs::remove_all(dir);
 }
 

@@ -70,7 +70,8 @@ TEST(Enkf, SquareRootFormGivesTheKalmanMeanAndCovarianceExactly) {
        2, 1, 4, 3, 5;
   VectorXd y(1);
   y << 3.5;
-  const MatrixXd xa = x * ensemble_transform(x.topRows(1), y, MatrixXd(), settings(FilterKind::square_root, 0.5));
+  const MatrixXd xa =
+      x * ensemble_transform(x.topRows(1), y, MatrixXd(), settings(FilterKind::square_root, 0.5));
   // Mean: 3 + K * 0.5 with K = [5/6, 2/3].
   const VectorXd mean = xa.rowwise().mean();
   EXPECT_NEAR(mean[0], 3.0 + 5.0 / 12.0, 1e-13);
@@ -139,7 +140,8 @@ TEST(Enkf, BothFormsMatchTheTrueKalmanUpdateWithinSamplingError) {
     const MatrixXd pa = sample_covariance(xa);
     for (int i = 0; i < 2; ++i) {
       for (int j = 0; j < 2; ++j) {
-        EXPECT_NEAR(pa(i, j), pa_true(i, j), 0.3 * pa_true(i, j)) << filter_name(kind) << " " << i << j;
+        EXPECT_NEAR(pa(i, j), pa_true(i, j), 0.3 * pa_true(i, j))
+            << filter_name(kind) << " " << i << j;
       }
     }
   }
@@ -165,14 +167,17 @@ TEST(Enkf, RefusesAnEnsembleOfOneAndMismatchedSizes) {
   one << 1;
   VectorXd y(1);
   y << 0;
-  EXPECT_THROW(ensemble_transform(one, y, MatrixXd::Zero(1, 1), settings(FilterKind::stochastic, 1)),
-               std::invalid_argument);
+  EXPECT_THROW(
+      ensemble_transform(one, y, MatrixXd::Zero(1, 1), settings(FilterKind::stochastic, 1)),
+      std::invalid_argument);
   MatrixXd two(1, 2);
   two << 1, 2;
-  EXPECT_THROW(ensemble_transform(two, VectorXd::Zero(2), MatrixXd::Zero(1, 2), settings(FilterKind::stochastic, 1)),
+  EXPECT_THROW(ensemble_transform(two, VectorXd::Zero(2), MatrixXd::Zero(1, 2),
+                                  settings(FilterKind::stochastic, 1)),
                std::invalid_argument);
-  EXPECT_THROW(ensemble_transform(two, y, MatrixXd::Zero(1, 3), settings(FilterKind::stochastic, 1)),
-               std::invalid_argument);
+  EXPECT_THROW(
+      ensemble_transform(two, y, MatrixXd::Zero(1, 3), settings(FilterKind::stochastic, 1)),
+      std::invalid_argument);
 }
 
 }  // namespace

@@ -56,7 +56,8 @@ TEST(Inversion, IsExactForTheSineModesOfTheBasin) {
       std::vector<double> psi(model.size()), q(model.size()), back(model.size());
       for (int j = 0; j < g; ++j) {
         for (int i = 0; i < g; ++i) {
-          const double mode = std::sin(k * pi * (i + 1) / (g + 1)) * std::sin(l * pi * (j + 1) / (g + 1));
+          const double mode =
+              std::sin(k * pi * (i + 1) / (g + 1)) * std::sin(l * pi * (j + 1) / (g + 1));
           psi[static_cast<size_t>(j * g + i)] = mode;
           q[static_cast<size_t>(j * g + i)] = (lk + ll - p.stretching()) * mode;
         }
@@ -221,7 +222,8 @@ TEST(Parameters, AutoViscosityResolvesTheMunkLayerAndAutoStepStaysStable) {
     EXPECT_LE(diffusion(), kAutoStepDiffusionNumber) << g;
     p.steps_per_day -= 1;
     if (p.steps_per_day > 0) {
-      EXPECT_TRUE(courant() > 1.0 || diffusion() > kAutoStepDiffusionNumber) << "fewest steps, grid " << g;
+      EXPECT_TRUE(courant() > 1.0 || diffusion() > kAutoStepDiffusionNumber)
+          << "fewest steps, grid " << g;
     }
   }
 }

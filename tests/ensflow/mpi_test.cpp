@@ -23,7 +23,9 @@ using harness::InstrumentedComm;
 using harness::PeerClass;
 
 // Two clusters of consecutive ranks when the size allows, else one.
-ClusterMap test_map(int size) { return size % 2 == 0 ? ClusterMap::blocks(size, 2) : ClusterMap::single(size); }
+ClusterMap test_map(int size) {
+  return size % 2 == 0 ? ClusterMap::blocks(size, 2) : ClusterMap::single(size);
+}
 
 // 12 members divide among 1, 2, 3 and 4 processes.
 ExperimentSettings small_settings(FilterKind filter, int grid = 15) {
@@ -83,13 +85,16 @@ TEST(Exchange, AlltoallvDeliversUnevenSegmentsAndSendsNothingForEmptyOnes) {
   }
   std::vector<double> out(send_total), in(recv_total, -1);
   for (int d = 0; d < p; ++d) {
-    for (std::size_t i = 0; i < count(r, d); ++i) out[send.offset[static_cast<std::size_t>(d)] + i] = r * 1000.0 + d * 10.0 + static_cast<double>(i);
+    for (std::size_t i = 0; i < count(r, d); ++i)
+      out[send.offset[static_cast<std::size_t>(d)] + i] =
+          r * 1000.0 + d * 10.0 + static_cast<double>(i);
   }
   pairwise_alltoallv(comm, 0, out.data(), send, in.data(), recv);
   std::uint64_t messages = 0;
   for (int s = 0; s < p; ++s) {
     for (std::size_t i = 0; i < count(s, r); ++i) {
-      ASSERT_EQ(in[recv.offset[static_cast<std::size_t>(s)] + i], s * 1000.0 + r * 10.0 + static_cast<double>(i));
+      ASSERT_EQ(in[recv.offset[static_cast<std::size_t>(s)] + i],
+                s * 1000.0 + r * 10.0 + static_cast<double>(i));
     }
     if (s != r && count(r, s) > 0) ++messages;
   }
@@ -103,8 +108,8 @@ Eigen::MatrixXd gather_members(MPI_Comm comm, const Eigen::MatrixXd& local, int 
   MPI_Comm_rank(comm, &rank);
   Eigen::MatrixXd all;
   if (rank == 0) all.resize(local.rows(), members);
-  MPI_Gather(local.data(), static_cast<int>(local.size()), MPI_DOUBLE, rank == 0 ? all.data() : nullptr,
-             static_cast<int>(local.size()), MPI_DOUBLE, 0, comm);
+  MPI_Gather(local.data(), static_cast<int>(local.size()), MPI_DOUBLE,
+             rank == 0 ? all.data() : nullptr, static_cast<int>(local.size()), MPI_DOUBLE, 0, comm);
   return all;
 }
 
@@ -115,7 +120,8 @@ void expect_same_as_one_process(FilterKind filter, int grid, bool check_filter =
   const ExperimentSettings s = small_settings(filter, grid);
   InstrumentedComm comm(MPI_COMM_WORLD, test_map(p), channel_names());
   const ExperimentOutcome distributed = run_experiment(s, comm);
-  const Eigen::MatrixXd members = gather_members(MPI_COMM_WORLD, distributed.final_states, s.members);
+  const Eigen::MatrixXd members =
+      gather_members(MPI_COMM_WORLD, distributed.final_states, s.members);
   if (world_rank() != 0) return;
 
   InstrumentedComm alone(MPI_COMM_SELF, ClusterMap::single(1), channel_names());

@@ -67,7 +67,8 @@ TEST(EnsflowProgram, RecordOfATwoClusterRunHoldsTheCommonFieldsAndThePhases) {
   for (const char* key : {"viscosity", "steps_per_day", "time_step_s", "basin_km", "beta"}) {
     EXPECT_TRUE(config["model"].contains(key)) << key;
   }
-  for (const char* key : {"host", "hosts", "mpi", "compiler", "build_type", "revision", "date", "command_line"}) {
+  for (const char* key :
+       {"host", "hosts", "mpi", "compiler", "build_type", "revision", "date", "command_line"}) {
     EXPECT_TRUE(rec["env"].contains(key)) << key;
   }
 
@@ -76,7 +77,8 @@ TEST(EnsflowProgram, RecordOfATwoClusterRunHoldsTheCommonFieldsAndThePhases) {
   for (const char* key : {"compute_time", "comm_time", "analysis_time"}) {
     for (const char* stat : {"min", "avg", "max"}) EXPECT_TRUE(result[key].contains(stat)) << key;
   }
-  for (const char* phase : {"forecast", "observe", "transform", "apply", "restore", "gather", "transpose", "update"}) {
+  for (const char* phase :
+       {"forecast", "observe", "transform", "apply", "restore", "gather", "transpose", "update"}) {
     EXPECT_TRUE(result["phase_times"].contains(phase)) << phase;
   }
   EXPECT_EQ(result["analyses"], 2);
@@ -110,8 +112,10 @@ TEST(EnsflowProgram, TrafficComesOnlyWithAnalysesInBothClusterClasses) {
   // Four days with analyses every 2 days and every 4 days: if the members' evolution sent
   // anything, the books could not be exactly twice those of the one-analysis run.
   TempDir dir;
-  const json two = run_one(4, "--clusters 2 --analysis-every 2 --spinup-days 5", dir / "a.jsonl", kSmallBase);
-  const json one = run_one(4, "--clusters 2 --analysis-every 4 --spinup-days 5", dir / "b.jsonl", kSmallBase);
+  const json two =
+      run_one(4, "--clusters 2 --analysis-every 2 --spinup-days 5", dir / "a.jsonl", kSmallBase);
+  const json one =
+      run_one(4, "--clusters 2 --analysis-every 4 --spinup-days 5", dir / "b.jsonl", kSmallBase);
   ASSERT_EQ(two["result"]["analyses"], 2);
   ASSERT_EQ(one["result"]["analyses"], 1);
   for (int rank = 0; rank < 4; ++rank) {
@@ -121,7 +125,8 @@ TEST(EnsflowProgram, TrafficComesOnlyWithAnalysesInBothClusterClasses) {
       for (const char* dir_name : {"sent", "received"}) {
         for (const char* cls : {"intra", "inter"}) {
           for (const char* what : {"messages", "bytes"}) {
-            EXPECT_EQ(a[ch][dir_name][cls][what].get<long>(), 2 * b[ch][dir_name][cls][what].get<long>())
+            EXPECT_EQ(a[ch][dir_name][cls][what].get<long>(),
+                      2 * b[ch][dir_name][cls][what].get<long>())
                 << "rank " << rank << " " << ch << " " << dir_name << " " << cls << " " << what;
           }
         }
@@ -142,7 +147,8 @@ TEST(EnsflowProgram, EveryProcessCountReportsTheSameErrors) {
       continue;
     }
     // Bit-identical, so compared as exact JSON numbers.
-    EXPECT_EQ(rec["result"]["diagnostics"], first["result"]["diagnostics"]) << ranks << " processes";
+    EXPECT_EQ(rec["result"]["diagnostics"], first["result"]["diagnostics"])
+        << ranks << " processes";
   }
 }
 
@@ -158,7 +164,8 @@ TEST(EnsflowProgram, AnEmulatedWideAreaIsRecordedAndLeavesTheResultUnchanged) {
   EXPECT_EQ(wan["config"]["system"], "emulated-100Mbit-2ms");
   EXPECT_EQ(wan["status"], "valid");
   EXPECT_EQ(wan["result"]["diagnostics"], local["result"]["diagnostics"]);
-  EXPECT_EQ(wan["ranks"][0]["channels"]["transpose"]["sent"], local["ranks"][0]["channels"]["transpose"]["sent"]);
+  EXPECT_EQ(wan["ranks"][0]["channels"]["transpose"]["sent"],
+            local["ranks"][0]["channels"]["transpose"]["sent"]);
 }
 
 TEST(EnsflowProgram, WithoutTheFreeRunTheVerdictChecksTheAnalysesOnly) {
@@ -196,8 +203,12 @@ TEST_P(EnsflowBadInput, ExitsWithCodeTwoAndOneLineAndNoRecord) {
 INSTANTIATE_TEST_SUITE_P(
     Cases, EnsflowBadInput,
     ::testing::Values(
-        BadInput{"4|--members 6", "--members: '6' is not divisible by the 4 processes of this run; valid process counts: 1 2 3 6"},
-        BadInput{"7|", "--members: '60' is not divisible by the 7 processes of this run; valid process counts: 1 2 3 4 5 6 10 12 15 20 30 60"},
+        BadInput{"4|--members 6",
+                 "--members: '6' is not divisible by the 4 processes of this run; valid process "
+                 "counts: 1 2 3 6"},
+        BadInput{"7|",
+                 "--members: '60' is not divisible by the 7 processes of this run; valid process "
+                 "counts: 1 2 3 4 5 6 10 12 15 20 30 60"},
         BadInput{"1|--members 0", "--members: '0' must be positive"},
         BadInput{"1|--members=-3", "--members: '-3' must be positive"},
         BadInput{"1|--members 1", "--members: '1' must be at least 2"},
@@ -217,9 +228,9 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"1|--steps-per-day 0", "--steps-per-day: '0'"},
         BadInput{"1|--viscosity fast", "--viscosity: 'fast'"},
         BadInput{"4|--members 12 --clusters 3", "--clusters: '3' does not divide the 4 processes"},
-        BadInput{"2|--frobnicate 3", "--frobnicate"},
-        BadInput{"2|--members abc", "'abc'"},
-        BadInput{"1|--output /nonexistent-dir/runs.jsonl", "--output: cannot write '/nonexistent-dir/runs.jsonl'"}));
+        BadInput{"2|--frobnicate 3", "--frobnicate"}, BadInput{"2|--members abc", "'abc'"},
+        BadInput{"1|--output /nonexistent-dir/runs.jsonl",
+                 "--output: cannot write '/nonexistent-dir/runs.jsonl'"}));
 
 TEST(EnsflowProgram, HelpListsTheOptions) {
   const auto r = run_command(bin("mcb-ensflow") + " --help");

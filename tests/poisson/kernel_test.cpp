@@ -89,7 +89,8 @@ TEST_P(KernelAgreement, SweepWithStagedColumnsMatchesReferenceBitForBit) {
     u.at(0, j) = -99.0;
     u.at(c.nx + 1, j) = -99.0;
   }
-  std::vector<double> west_out(static_cast<size_t>(c.ny), 0.0), east_out(static_cast<size_t>(c.ny), 0.0);
+  std::vector<double> west_out(static_cast<size_t>(c.ny), 0.0),
+      east_out(static_cast<size_t>(c.ny), 0.0);
   const ColumnBorders borders{west_in.data(), east_in.data(), west_out.data(), east_out.data()};
   const double max_ref = sweep_both_reference(reference, f, s, c.omega);
   const double max_tuned = sweep_both_tuned(u, f, s, c.omega, borders);
@@ -134,7 +135,8 @@ double converged_error(int n) {
   const double omega = optimal_omega(p.sub.h);
   const double limit = 1e-14;
   double delta = 1;
-  for (int it = 0; it < 100000 && delta > limit; ++it) delta = sweep_both_tuned(p.u, p.h2f, p.sub, omega);
+  for (int it = 0; it < 100000 && delta > limit; ++it)
+    delta = sweep_both_tuned(p.u, p.h2f, p.sub, omega);
   EXPECT_LE(delta, limit) << "N = " << n << " did not converge";
   double error = 0;
   for (int j = 1; j <= p.sub.ny; ++j) {

@@ -79,7 +79,8 @@ std::vector<double> gather_solution(MPI_Comm comm, const LocalProblem& p) {
     int k = offsets[static_cast<size_t>(r)];
     for (int j = 1; j <= hd[3]; ++j) {
       for (int i = 1; i <= hd[2]; ++i) {
-        global[static_cast<size_t>(hd[1] + j - 1) * n + (hd[0] + i - 1)] = all[static_cast<size_t>(k++)];
+        global[static_cast<size_t>(hd[1] + j - 1) * n + (hd[0] + i - 1)] =
+            all[static_cast<size_t>(k++)];
       }
     }
   }
@@ -144,7 +145,8 @@ TEST(PaperMode, TunedAndReferenceKernelsAgreeOnEveryDecomposition) {
     EXPECT_EQ(a.outcome.iterations, b.outcome.iterations) << grid.to_string();
     EXPECT_EQ(a.problem.u.values(), b.problem.u.values()) << grid.to_string();
     for (int d = 0; d < harness::kDirections; ++d) {
-      EXPECT_EQ(a.stats[static_cast<size_t>(d)].sent[0].bytes, b.stats[static_cast<size_t>(d)].sent[0].bytes);
+      EXPECT_EQ(a.stats[static_cast<size_t>(d)].sent[0].bytes,
+                b.stats[static_cast<size_t>(d)].sent[0].bytes);
     }
   }
 }
@@ -179,7 +181,8 @@ TEST(BorderTraffic, PaperModeBytesEqualWholeBorders) {
     const auto& st = r.stats[static_cast<size_t>(d)];
     EXPECT_EQ(st.sent[0].bytes, has_dest ? iterations * border : 0) << harness::kDirectionNames[d];
     EXPECT_EQ(st.sent[0].messages, has_dest ? static_cast<std::uint64_t>(iterations) : 0u);
-    EXPECT_EQ(st.received[0].bytes, has_src ? iterations * border : 0) << harness::kDirectionNames[d];
+    EXPECT_EQ(st.received[0].bytes, has_src ? iterations * border : 0)
+        << harness::kDirectionNames[d];
     EXPECT_EQ(st.received[0].messages, has_src ? static_cast<std::uint64_t>(iterations) : 0u);
     EXPECT_EQ(st.sent[1].bytes + st.received[1].bytes, 0u) << "one cluster has no inter traffic";
   }

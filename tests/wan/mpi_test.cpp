@@ -40,14 +40,15 @@ void quiet_barrier() {
 
 std::vector<unsigned char> pattern(std::size_t bytes, int seed) {
   std::vector<unsigned char> data(bytes);
-  for (std::size_t i = 0; i < bytes; ++i) data[i] = static_cast<unsigned char>(seed * 37 + i * 11 + (i >> 9));
+  for (std::size_t i = 0; i < bytes; ++i)
+    data[i] = static_cast<unsigned char>(seed * 37 + i * 11 + (i >> 9));
   return data;
 }
 
 std::shared_ptr<WideArea> emulated(const ClusterMap& map, double latency, double bandwidth,
                                    bool relay = false) {
-  return WideArea::create(MPI_COMM_WORLD, map, LinkTable::uniform(map.clusters(), {latency, bandwidth}),
-                          relay);
+  return WideArea::create(MPI_COMM_WORLD, map,
+                          LinkTable::uniform(map.clusters(), {latency, bandwidth}), relay);
 }
 
 // The rank in the other half (the other cluster of ClusterMap::blocks(size, 2)).
@@ -99,7 +100,8 @@ TEST(WanEmulation, PingPongAcrossClustersTakesLatencyPlusBytesOverBandwidth) {
     EXPECT_TRUE(intact) << bytes << " bytes";
     if (world_rank() != a) continue;
     const double expected = link.transfer_time(static_cast<double>(bytes));
-    EXPECT_GE(*std::min_element(times.begin(), times.end()), expected * (1 - 1e-3)) << bytes << " bytes";
+    EXPECT_GE(*std::min_element(times.begin(), times.end()), expected * (1 - 1e-3))
+        << bytes << " bytes";
     EXPECT_LE(median(times), expected * 1.3 + 1e-3) << bytes << " bytes";
   }
   // The books count the crossing messages as inter-cluster.
@@ -202,7 +204,8 @@ double stream(InstrumentedComm& comm, std::pair<int, int> pair, std::size_t byte
       if (rank == pair.first) {
         comm.post_send(0, batch, buffer.data(), bytes, pair.second, 5);
       } else {
-        comm.post_recv(0, batch, buffer.data() + bytes * static_cast<size_t>(m), bytes, pair.first, 5);
+        comm.post_recv(0, batch, buffer.data() + bytes * static_cast<size_t>(m), bytes, pair.first,
+                       5);
       }
     }
     comm.complete(0, batch);
@@ -302,7 +305,8 @@ TEST(LinkTable, BadPlatformFilesNameTheFileAndLine) {
       {"# c\nx y 1ms 0Mbit/s\n", ":2: bandwidth '0Mbit/s' must be positive"},
       {"x y 1ms -3Mbit/s\n", ":1: bandwidth '-3Mbit/s' must be positive"},
       {"x y -1ms 3Mbit/s\n", ":1: latency '-1ms' must be non-negative"},
-      {"x y 1ms 3Mbit/s\ny x 1ms 3Mbit/s\n", ":2: clusters 'y' and 'x' already have a link (line 1)"},
+      {"x y 1ms 3Mbit/s\ny x 1ms 3Mbit/s\n",
+       ":2: clusters 'y' and 'x' already have a link (line 1)"},
       {"x x 1ms 3Mbit/s\n", ":1: cluster 'x' has no wide-area link to itself"},
       {"x * 1ms 3Mbit/s\n", ":1: '*' stands for every pair"},
       {"x y 1ms 3Mbit/s\n", "no link between clusters 'x' and 'z'"},

@@ -21,8 +21,8 @@ json run_one(int ranks, const std::string& program, const std::string& args, con
              int expected_exit = 0) {
   const std::string out = dir / "runs.jsonl";
   std::remove(out.c_str());
-  const auto r = run_command(mpirun(ranks) + bin(program) + " " + args + " --counters '' --output " +
-                             quote(out));
+  const auto r = run_command(mpirun(ranks) + bin(program) + " " + args +
+                             " --counters '' --output " + quote(out));
   if (expected_exit >= 0) {
     EXPECT_EQ(r.exit_code, expected_exit) << args << "\n" << r.out << r.err;
   }
@@ -34,10 +34,11 @@ json run_one(int ranks, const std::string& program, const std::string& args, con
 TEST(WanPoisson, RecordsTheEmulatedLinksAndEveryCrossingWaitsForThem) {
   TempDir dir;
   const double latency = 2e-3;
-  const json rec = run_one(4, "mcb-poisson",
-                           "--grid 24 --procs 2x2 --clusters 2 --halo exact --tolerance 1e-3 --sync "
-                           "--wan-latency 2ms --wan-bandwidth 100Mbit/s",
-                           dir);
+  const json rec =
+      run_one(4, "mcb-poisson",
+              "--grid 24 --procs 2x2 --clusters 2 --halo exact --tolerance 1e-3 --sync "
+              "--wan-latency 2ms --wan-bandwidth 100Mbit/s",
+              dir);
   ASSERT_FALSE(rec.is_null());
   EXPECT_EQ(rec["status"], "valid");
   const json& config = rec["config"];
@@ -61,7 +62,8 @@ TEST(WanPoisson, RecordsTheEmulatedLinksAndEveryCrossingWaitsForThem) {
       if (name == "right" && rank["rank"] == 2) exchanges = messages;
     }
   }
-  EXPECT_EQ(exchanges, 2 * rec["result"]["iterations"].get<double>());  // exact mode: 2 per iteration
+  EXPECT_EQ(exchanges,
+            2 * rec["result"]["iterations"].get<double>());  // exact mode: 2 per iteration
   EXPECT_GE(rec["result"]["comm_time_paper"].get<double>(), exchanges * 2 * latency * 0.999);
   EXPECT_GE(rec["result"]["wall_time"].get<double>(), exchanges * 2 * latency * 0.999);
   // Without emulation nothing is recorded for it and the system is the local one.
@@ -226,7 +228,8 @@ TEST(WanBadInput, OptionsNameTheOptionAndValue) {
                      "--wan-latency: '-1ms' must be non-negative");
   expect_usage_error(2, "mcb-poisson", p + "--wan-latency 1ms",
                      "--wan-latency: '1ms' given without --wan-bandwidth");
-  expect_usage_error(2, "mcb-links", "--sizes 1:3KiB", "--sizes: '1:3KiB': '3KiB' is not a power of two");
+  expect_usage_error(2, "mcb-links", "--sizes 1:3KiB",
+                     "--sizes: '1:3KiB': '3KiB' is not a power of two");
   expect_usage_error(2, "mcb-links", "--wan-latency 1ms --wan-bandwidth 0bit/s",
                      "--wan-bandwidth: '0bit/s' must be positive");
 }
@@ -246,7 +249,8 @@ TEST(WanBadInput, PlatformFilesNameTheFileAndLine) {
     std::ofstream(path) << text;
     expect_usage_error(2, "mcb-poisson", p, "--platform: " + expected);
   }
-  expect_usage_error(2, "mcb-poisson", "--grid 16 --procs 2x1 --clusters 2 --platform /nonexistent/p",
+  expect_usage_error(2, "mcb-poisson",
+                     "--grid 16 --procs 2x1 --clusters 2 --platform /nonexistent/p",
                      "--platform: cannot read '/nonexistent/p'");
   std::ofstream(path) << "0 1 1ms 100Mbit/s\n";
   // The same file accepted: the run goes ahead and records the file.

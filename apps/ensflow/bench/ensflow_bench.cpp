@@ -69,9 +69,11 @@ void BM_Analysis(benchmark::State& state) {
   QgModel model(s.model);
   const std::vector<double> background = developed_state(s, model);
   PerturbationField field(s.model, s.initial_spread_m, s.initial_length_km);
-  const ObservationNetwork network(s.model, s.observations, s.analysis.observation_variance, s.truth_seed);
+  const ObservationNetwork network(s.model, s.observations, s.analysis.observation_variance,
+                                   s.truth_seed);
   const EnsembleLayout layout(s.members, 1, model.size());
-  mcb::harness::InstrumentedComm comm(MPI_COMM_SELF, mcb::harness::ClusterMap::single(1), channel_names());
+  mcb::harness::InstrumentedComm comm(MPI_COMM_SELF, mcb::harness::ClusterMap::single(1),
+                                      channel_names());
   Ensemble ensemble(s, layout, 0, network);
   std::vector<double> truth_psi(model.size());
   model.invert(background.data(), truth_psi.data());
@@ -83,7 +85,8 @@ void BM_Analysis(benchmark::State& state) {
     Diagnostics diagnostics(layout, 0, s.model.ssh_per_streamfunction());
     mcb::harness::CommTimeline timeline(false);
     state.ResumeTiming();
-    ensemble.analyse(s.analysis_every, y, truth_psi.data(), model, comm, times, timeline, diagnostics);
+    ensemble.analyse(s.analysis_every, y, truth_psi.data(), model, comm, times, timeline,
+                     diagnostics);
   }
   const double n = static_cast<double>(state.iterations());
   state.counters["observe_ms"] = 1e3 * times.observe / n;
@@ -121,11 +124,19 @@ void BM_Apply(benchmark::State& state) {
     }
     benchmark::DoNotOptimize(xa.data());
   }
-  state.counters["GFLOP/s"] = benchmark::Counter(2.0 * static_cast<double>(n) * members * members * 1e-9,
-                                                 benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["GFLOP/s"] =
+      benchmark::Counter(2.0 * static_cast<double>(n) * members * members * 1e-9,
+                         benchmark::Counter::kIsIterationInvariantRate);
 }
 
-BENCHMARK(BM_ModelDay)->Arg(31)->Arg(47)->Arg(63)->Arg(127)->Arg(255)->Arg(511)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ModelDay)
+    ->Arg(31)
+    ->Arg(47)
+    ->Arg(63)
+    ->Arg(127)
+    ->Arg(255)
+    ->Arg(511)
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Analysis)
     ->Args({60, 200})
     ->Args({20, 200})->Args({120, 200})->Args({240, 200})
@@ -163,26 +174,33 @@ class SummaryReporter : public benchmark::ConsoleReporter {
     const double day = get("BM_ModelDay/63");
     const double analysis = get("BM_Analysis/60/200");
     std::printf("\nSummary (one process, CPU time)\n");
-    if (day > 0) std::printf("  one model day of one member, %dx%d grid: %.3g ms\n", s.model.grid, s.model.grid, 1e3 * day);
+    if (day > 0)
+      std::printf("  one model day of one member, %dx%d grid: %.3g ms\n", s.model.grid,
+                  s.model.grid, 1e3 * day);
     for (int g : {127, 255, 511}) {
       const double t = get("BM_ModelDay/" + std::to_string(g));
       if (t > 0) std::printf("  one model day of one member, %dx%d grid: %.3g ms\n", g, g, 1e3 * t);
     }
-    if (analysis > 0) std::printf("  one analysis, M = %d, m = %zu: %.3g ms\n", s.members, s.observations, 1e3 * analysis);
+    if (analysis > 0)
+      std::printf("  one analysis, M = %d, m = %zu: %.3g ms\n", s.members, s.observations,
+                  1e3 * analysis);
     if (day > 0 && analysis > 0) {
       const double forecast = day * s.members * s.days;
       const double analyses = analysis * s.analyses();
-      std::printf("  default run (M = %d, D = %d, %d analyses): forecast %.3g s + analyses %.3g s; "
-                  "analysis share %.2f%%\n",
-                  s.members, s.days, s.analyses(), forecast, analyses, 100 * analyses / (forecast + analyses));
+      std::printf(
+          "  default run (M = %d, D = %d, %d analyses): forecast %.3g s + analyses %.3g s; "
+          "analysis share %.2f%%\n",
+          s.members, s.days, s.analyses(), forecast, analyses,
+          100 * analyses / (forecast + analyses));
     }
     auto slope = [&](const std::string& a, double xa, const std::string& b, double xb) {
       const double ta = get(a), tb = get(b);
       return ta > 0 && tb > 0 ? std::log(tb / ta) / std::log(xb / xa) : 0.0;
     };
-    std::printf("  analysis time ~ M^%.2f (M 20 -> 240, m = 200), ~ m^%.2f (m 50 -> 3200, M = 60)\n",
-                slope("BM_Analysis/20/200", 20, "BM_Analysis/240/200", 240),
-                slope("BM_Analysis/60/50", 50, "BM_Analysis/60/3200", 3200));
+    std::printf(
+        "  analysis time ~ M^%.2f (M 20 -> 240, m = 200), ~ m^%.2f (m 50 -> 3200, M = 60)\n",
+        slope("BM_Analysis/20/200", 20, "BM_Analysis/240/200", 240),
+        slope("BM_Analysis/60/50", 50, "BM_Analysis/60/3200", 3200));
     std::printf("  transform   ~ M^%.2f, ~ m^%.2f;  row update X T ~ M^%.2f\n",
                 slope("BM_Transform/20/200", 20, "BM_Transform/240/200", 240),
                 slope("BM_Transform/60/50", 50, "BM_Transform/60/3200", 3200),

@@ -151,7 +151,8 @@ class SummaryReporter : public benchmark::ConsoleReporter {
     const double triad = get("triad_bytes_per_second");
     std::printf("\nSummary\n");
     if (naive > 0 && tuned > 0) {
-      std::printf("  tuned / reference sweep: %.2fx (%.3g vs %.3g LUP/s)\n", tuned / naive, tuned, naive);
+      std::printf("  tuned / reference sweep: %.2fx (%.3g vs %.3g LUP/s)\n", tuned / naive, tuned,
+                  naive);
     }
     if (triad > 0 && tuned > 0) {
       const double roofline = triad / 24.0;

@@ -101,7 +101,8 @@ void border_exchange_vs_ping_pong(benchmark::State& state, bool rows) {
     ping_pong_time += ping_pong;
   }
   const double moved = 2.0 * static_cast<double>(bytes);
-  state.counters["ping_pong_Bps"] = moved * static_cast<double>(state.iterations()) / ping_pong_time;
+  state.counters["ping_pong_Bps"] =
+      moved * static_cast<double>(state.iterations()) / ping_pong_time;
   state.counters["exchange_Bps"] = moved * static_cast<double>(state.iterations()) / exchange_time;
   state.counters["exchange_over_ping_pong"] = ping_pong_time / exchange_time;
 }
@@ -195,8 +196,9 @@ int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   int size = 0;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  g_wide = harness::WideArea::create(MPI_COMM_WORLD, harness::ClusterMap::blocks(size, size > 1 ? 2 : 1),
-                                     harness::LinkTable::uniform(size > 1 ? 2 : 1, kLink), false);
+  g_wide =
+      harness::WideArea::create(MPI_COMM_WORLD, harness::ClusterMap::blocks(size, size > 1 ? 2 : 1),
+                                harness::LinkTable::uniform(size > 1 ? 2 : 1, kLink), false);
   benchmark::Initialize(&argc, argv);
   if (rank_of() == 0) {
     SummaryReporter reporter;
