@@ -1,5 +1,6 @@
 #include "harness/comm.hpp"
 
+#include "harness/mpi_count.hpp"
 #include "harness/wide_area.hpp"
 
 #include <algorithm>
@@ -8,14 +9,6 @@
 
 namespace mcb::harness {
 namespace {
-
-int as_count(std::size_t bytes) {
-  if (bytes > static_cast<std::size_t>(INT_MAX)) {
-    throw std::length_error("message of " + std::to_string(bytes) +
-                            " bytes exceeds MPI's int count");
-  }
-  return static_cast<int>(bytes);
-}
 
 int mpi_peer(int peer) { return peer == kNoPeer ? MPI_PROC_NULL : peer; }
 

@@ -9,6 +9,7 @@
 // on the gateway-to-gateway hop and hands the message on when it has arrived.
 #include "harness/comm.hpp"
 
+#include "harness/mpi_count.hpp"
 #include "harness/wide_area.hpp"
 
 #include <algorithm>
@@ -16,17 +17,6 @@
 #include <stdexcept>
 
 namespace mcb::harness {
-namespace {
-
-int as_count(std::size_t bytes) {
-  if (bytes > static_cast<std::size_t>(INT_MAX)) {
-    throw std::length_error("message of " + std::to_string(bytes) +
-                            " bytes exceeds MPI's int count");
-  }
-  return static_cast<int>(bytes);
-}
-
-}  // namespace
 
 InstrumentedComm::Route InstrumentedComm::route(int peer) const {
   if (!wan_ || peer == kNoPeer || map_.same_cluster(rank_, peer)) return Route::plain;

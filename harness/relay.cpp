@@ -1,5 +1,7 @@
 #include "harness/relay.hpp"
 
+#include "harness/mpi_count.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <climits>
@@ -25,14 +27,6 @@ struct RelayHeader {
 constexpr int kForwardTag = 0;
 // After finish() a gateway gives its last sends this long to be taken by their receivers.
 constexpr auto kDrainLimit = std::chrono::seconds(2);
-
-int as_count(std::size_t bytes) {
-  if (bytes > static_cast<std::size_t>(INT_MAX)) {
-    throw std::length_error("message of " + std::to_string(bytes) +
-                            " bytes exceeds MPI's int count");
-  }
-  return static_cast<int>(bytes);
-}
 
 }  // namespace
 
