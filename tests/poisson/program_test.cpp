@@ -101,12 +101,7 @@ TEST(PoissonProgram, NonConvergedRunIsInvalidAndRecordedAsSuch) {
   const std::string out = dir / "runs.jsonl";
   const auto r = run_command(mpirun(2) + bin("mcb-poisson") +
                              " --grid 30 --max-iterations 3 --output " + quote(out));
-  EXPECT_EQ(r.exit_code, 1);
-  EXPECT_NE(r.out.find("INVALID"), std::string::npos);
-  const auto records = read_records(out);
-  ASSERT_EQ(records.size(), 1u);
-  EXPECT_EQ(records[0]["status"], "invalid");
-  EXPECT_NE(records[0]["reason"].get<std::string>().find("converge"), std::string::npos);
+  expect_invalid_run(r, out, "converge");
 }
 
 class PoissonBadInput : public ::testing::TestWithParam<BadInput> {};

@@ -1,7 +1,7 @@
 #pragma once
 // What the end-to-end tests of the measurement programs share: reading the records a run
 // appended, and checking the answer to bad input as the suite promises it (exit code 2, one
-// line on stderr naming the option and value, no record, no verdict).
+// line on stderr naming the option and value, no record, no verdict), and about invalid runs.
 
 #include <gtest/gtest.h>
 
@@ -21,6 +21,19 @@ inline std::vector<nlohmann::json> read_records(const std::string& path) {
   std::ifstream in(path);
   for (std::string line; std::getline(in, line);) records.push_back(nlohmann::json::parse(line));
   return records;
+}
+
+// Checks the promise about a run that fails its own verification: exit code 1, INVALID in the
+// verdict line, and one record marked invalid whose reason contains `reason`.
+inline void expect_invalid_run(const CommandResult& r, const std::string& records_file,
+                               const std::string& reason) {
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("INVALID"), std::string::npos) << r.out;
+  const auto records = read_records(records_file);
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_EQ(records[0]["status"], "invalid");
+  EXPECT_NE(records[0]["reason"].get<std::string>().find(reason), std::string::npos)
+      << records[0]["reason"];
 }
 
 // One bad command line and the text its one error line must contain.
