@@ -119,4 +119,18 @@ void write_record(const std::string& path, const nlohmann::json& record) {
   append_line(path, record.dump());
 }
 
+int record_failure(MPI_Comm comm, const std::string& program, const std::string& path,
+                   nlohmann::json record, const std::string& reason) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0) {
+    record["status"] = "failed";
+    record["reason"] = reason;
+    write_record(path, record);
+    std::printf("%s: FAILED: %s\n", program.c_str(), reason.c_str());
+    std::fflush(stdout);
+  }
+  return 1;
+}
+
 }  // namespace mcb::harness

@@ -42,4 +42,10 @@ nlohmann::json spread(MPI_Comm comm, double value);
 /// @brief Appends @p record to @p path as one line (no-op for "none").
 void write_record(const std::string& path, const nlohmann::json& record);
 
+/// @brief Ends a run that failed on some rank (an exception, not a verdict): rank 0 appends
+/// @p record marked failed with @p reason to @p path and prints "<program>: FAILED: <reason>".
+/// Returns the exit code, 1.
+int record_failure(MPI_Comm comm, const std::string& program, const std::string& path,
+                   nlohmann::json record, const std::string& reason);
+
 }  // namespace mcb::harness

@@ -13,7 +13,6 @@
 #include <unistd.h>
 
 #include <cstdio>
-#include <iostream>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -200,13 +199,7 @@ int run_program(int argc, char** argv) {
     });
     if (wide) wide->finish();  // the analyses' messages are all in: stop the relay
     if (!failure.empty()) {
-      if (root) {
-        record["status"] = "failed";
-        record["reason"] = failure;
-        harness::write_record(o.run.output, record);
-        std::cout << kProgram << ": FAILED: " << failure << std::endl;
-      }
-      return 1;
+      return harness::record_failure(world, kProgram, o.run.output, record, failure);
     }
 
     const double clock_offset = harness::estimate_clock_offset(world);

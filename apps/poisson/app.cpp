@@ -10,7 +10,6 @@
 #include <unistd.h>
 
 #include <cstdio>
-#include <iostream>
 #include <optional>
 
 namespace mcb::poisson {
@@ -106,13 +105,7 @@ int run_program(int argc, char** argv) {
     });
     if (wide) wide->finish();  // the solver's messages are all in: stop the relay
     if (!failure.empty()) {
-      if (root) {
-        record["status"] = "failed";
-        record["reason"] = failure;
-        harness::write_record(o.run.output, record);
-        std::cout << kProgram << ": FAILED: " << failure << std::endl;
-      }
-      return 1;
+      return harness::record_failure(world, kProgram, o.run.output, record, failure);
     }
 
     const Verification check = verify(*problem, *halo, world, *map);

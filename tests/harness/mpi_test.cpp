@@ -1,9 +1,11 @@
 // The harness's collective pieces at 1, 2 and 4 ranks: per-class bookkeeping of nonblocking
-// batches, gathering records, the paper's timeline reduction, agreed usage errors.
+// batches, gathering records, recording a failed run, the paper's timeline reduction, agreed
+// usage errors.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
 #include <numeric>
+#include <optional>
 #include <stdexcept>
 #include <vector>
 
@@ -12,6 +14,7 @@
 #include "harness/mpi_program.hpp"
 #include "harness/record.hpp"
 #include "harness/timeline.hpp"
+#include "tests/support/records.hpp"
 
 namespace mcb::harness {
 namespace {
@@ -83,6 +86,25 @@ TEST(Records, GatherObjectsCollectsEveryRankInOrder) {
   EXPECT_EQ(s["min"], 0.0);
   EXPECT_EQ(s["max"], static_cast<double>(size - 1));
   EXPECT_DOUBLE_EQ(s["avg"].get<double>(), (size - 1) / 2.0);
+}
+
+TEST(Records, AFailedRunIsRecordedOnceByRankZeroWithItsReason) {
+  const int rank = rank_of(MPI_COMM_WORLD);
+  std::optional<mcb::testing::TempDir> dir;
+  std::string path = "none";
+  if (rank == 0) {
+    dir.emplace();
+    path = *dir / "runs.jsonl";
+  }
+  const nlohmann::json header = {{"run_id", "f-1"}, {"app", "test"}};
+  EXPECT_EQ(record_failure(MPI_COMM_WORLD, "mcb-test", path, header, "rank 1: out of memory"), 1);
+  if (rank == 0) {
+    const auto records = mcb::testing::read_records(path);
+    ASSERT_EQ(records.size(), 1u);
+    EXPECT_EQ(records[0]["status"], "failed");
+    EXPECT_EQ(records[0]["reason"], "rank 1: out of memory");
+    EXPECT_EQ(records[0]["run_id"], "f-1");
+  }
 }
 
 TEST(Timeline, PaperTimeIsLastCommunicationEndMinusLastComputationEndSummedOverPhases) {
