@@ -150,6 +150,7 @@ RunEnd Sim::run(JobSource& source, Observer& observer) {
     if (t == kNever) break;
     if (t < now_) throw std::logic_error("event before the current time");
     now_ = t;
+    const bool departs = t == t_departure;
     while (!departures_.empty() && departures_.top().time == now_) {
       const JobId id = departures_.top().id;
       departures_.pop();
@@ -162,8 +163,10 @@ RunEnd Sim::run(JobSource& source, Observer& observer) {
       if (!more) observer.on_arrivals_end(*this);
     }
     if (t == t_wakeup) policy_->on_timer();
-    discipline_->begin_pass(*this);
-    policy_->schedule(*this);
+    if (limits_.arrival_pass || departs || t == t_wakeup || running_.empty()) {
+      discipline_->begin_pass(*this);
+      policy_->schedule(*this);
+    }
     if (waiting_ + running_.size() > limits_.max_in_system) {
       end.stopped_early = true;
       if (more) observer.on_arrivals_end(*this);

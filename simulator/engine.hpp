@@ -79,6 +79,9 @@ struct RunLimits {
   std::uint64_t max_in_system = 200000;  //!< stop (saturated) past this many jobs in the system
   std::uint64_t backfill_depth = 0;  //!< jobs behind a head a backfilling queue may try (0: all)
   std::uint64_t routing_seed = 1;    //!< home clusters of jobs that have none
+  /// An instant with arrivals but no departure gets a scheduling pass (else only departures,
+  /// due reservations and an idle system do).
+  bool arrival_pass = true;
 };
 
 /// @brief How a run ended.
