@@ -135,14 +135,15 @@ nlohmann::json point_json(const Point& p) {
 nlohmann::json left_out_json(const Study& study, const std::vector<nlohmann::json>& runs) {
   const nlohmann::json& jobs = runs.front()["jobs"];
   const auto arrived = jobs["arrived"].get<std::uint64_t>();
-  const auto completed = jobs["completed"].get<std::uint64_t>();
+  const auto measured = jobs["measured"].get<std::uint64_t>();
+  const auto completed = jobs["measured_completed"].get<std::uint64_t>();
   const auto warmup = jobs["warmup"].get<std::uint64_t>();
   std::uint64_t skipped = 0;
   for (const auto& [why, n] : study.skipped()) skipped += n;
   const std::uint64_t workload =
       study.synthetic() ? static_cast<std::uint64_t>(study.options().jobs) : study.trace_jobs();
   const std::uint64_t never = workload > arrived ? workload - arrived : 0;
-  const std::uint64_t unfinished = arrived > completed ? arrived - completed : 0;
+  const std::uint64_t unfinished = measured > completed ? measured - completed : 0;
   return {{"total", warmup + unfinished + never + skipped},
           {"warmup", warmup},
           {"unfinished_at_stop", unfinished},
