@@ -112,6 +112,16 @@ void Sim::admit(JobId id) {
   j.prev = j.next = kNoJob;
   j.res_start = j.res_end = j.first_reservation = kNever;
   j.start = j.expected_end = j.end = kNever;
+  if (limits_.home_in_turn && j.home < 0) {
+    const bool single = j.req.type != RequestType::kFlexible && j.req.sizes.size() == 1;
+    const int need = single ? j.req.sizes.front() : 1;
+    const int clusters = machine_.clusters();
+    for (int k = 0; k < clusters && j.home < 0; ++k) {
+      const int c = (next_home_ + k) % clusters;
+      if (machine_.spec().sizes[static_cast<size_t>(c)] >= need) j.home = c;
+    }
+    if (j.home >= 0) next_home_ = (j.home + 1) % clusters;
+  }
   policy_->admit(j, machine_.spec(), routing_);
   j.plan = service_.plan(j, machine_);
   queue(j.queue).push_back(store_, id);

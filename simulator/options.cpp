@@ -55,7 +55,10 @@ po::options_description system_options(Options& o) {
       "(Mu'alem and Feitelson) or reservation")(
       "arrival-pass", po::value(&o.arrival_pass)->default_value(o.arrival_pass)->value_name("yes|no"),
       "whether an arrival triggers a scheduling pass (no: only departures do, and arrivals at an "
-      "idle system)");
+      "idle system)")(
+      "home", po::value(&o.home)->default_value(o.home)->value_name("random|turn"),
+      "home cluster (LS/LP local queue) of a job without one: random, proportional to size, or "
+      "in turn");
   return d;
 }
 

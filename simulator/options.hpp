@@ -30,6 +30,7 @@ struct Options {
   long long backfill_depth = 0;  //!< jobs behind a head EASY may try (0: all)
   std::string compression = "arrival";  //!< cons: re-insertion order, arrival|reservation
   std::string arrival_pass = "yes";     //!< an arrival triggers a scheduling pass
+  std::string home = "random";          //!< home cluster of jobs without one: random|turn
   // Service times.
   std::vector<std::string> tables;  //!< directories (runtimes.csv) or CSV files
   std::string statistic = "avg";

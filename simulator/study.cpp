@@ -169,6 +169,9 @@ void check_numbers(const Options& o) {
   if (o.arrival_pass != "no" && o.arrival_pass != "yes") {
     throw UsageError("--arrival-pass: '" + o.arrival_pass + "' is not yes or no");
   }
+  if (o.home != "random" && o.home != "turn") {
+    throw UsageError("--home: '" + o.home + "' is not random or turn");
+  }
 }
 
 // Without --clusters an SWF trace runs on the one cluster its MaxProcs header describes.
@@ -414,6 +417,7 @@ nlohmann::json Study::run_item(size_t item, std::ostream* jobs_csv) const {
   limits.backfill_depth = static_cast<std::uint64_t>(o_.backfill_depth);
   limits.routing_seed = derive_seed(seed, 5);
   limits.arrival_pass = o_.arrival_pass == "yes";
+  limits.home_in_turn = o_.home == "turn";
   Sim sim(machine_, make_policy(point.policy, machine_.clusters()),
           make_discipline(point.queue, parse_compression(o_.compression)),
           make_placement(point.placement), ServiceModel(o_.coalloc_factor, o_.estimate_factor),
@@ -498,6 +502,7 @@ nlohmann::json Study::config_json() const {
   c["backfill_depth"] = o_.backfill_depth;
   c["compression"] = o_.compression;
   c["arrival_pass"] = o_.arrival_pass;
+  c["home"] = o_.home;
   if (clusters_from_header_) c["clusters"]["from"] = "trace MaxProcs header";
   if (book_) {
     nlohmann::json chosen = nlohmann::json::object();

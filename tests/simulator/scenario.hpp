@@ -77,6 +77,7 @@ struct Scenario {
   double estimate = 1.0;
   Compression compression = Compression::kArrival;
   bool arrival_pass = true;
+  bool home_in_turn = false;
 };
 
 inline Capture simulate(const Scenario& s, std::vector<Spec> jobs) {
@@ -84,6 +85,7 @@ inline Capture simulate(const Scenario& s, std::vector<Spec> jobs) {
   if (!s.speeds.empty()) m.speeds = s.speeds;
   RunLimits limits;
   limits.arrival_pass = s.arrival_pass;
+  limits.home_in_turn = s.home_in_turn;
   Sim sim(m, make_policy(s.policy, m.clusters()), make_discipline(s.queue, s.compression),
           make_placement(s.placement), ServiceModel(s.coalloc, s.estimate), limits);
   VectorSource source(std::move(jobs));
