@@ -30,6 +30,7 @@ import csv
 import io
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -56,7 +57,7 @@ def parse(argv):
     p.add_argument("--tables", required=True, metavar="DIR", help="runtime tables (Tables 4, 5)")
     p.add_argument("--output", required=True, metavar="DIR", help="folder for the outputs")
     p.add_argument("--jobs", type=int, default=20000, help="jobs per run (default 20000)")
-    p.add_argument("--replications", type=int, default=4, help="seeds per curve (default 4)")
+    p.add_argument("--replications", type=int, default=10, help="seeds per curve (default 10)")
     p.add_argument("--seed", type=int, default=1, help="first seed (default 1)")
     p.add_argument("--resolution", type=float, default=0.005,
                    help="width of the final bracket in offered net utilization (default 0.005)")
@@ -111,7 +112,10 @@ def run_point(args, mix, policy, rule, seed, load, scratch):
     cmd = [args.mcb_sim, "--workload", mix, "--tables", args.tables, "--policy", policy,
            "--rule", rule, "--utilization", repr(load), "--jobs", str(args.jobs),
            "--seed", str(seed), "--no-jobs-csv", "--output", out] + args.extra
-    done = subprocess.run(cmd, capture_output=True, text=True)
+    try:
+        done = subprocess.run(cmd, capture_output=True, text=True)
+    except OSError as e:
+        raise RuntimeError(f"{args.mcb_sim}: {e}") from e
     if done.returncode != 0:
         raise RuntimeError(f"{' '.join(cmd)}: {done.stderr.strip()}")
     with open(os.path.join(out, "summary.json"), encoding="utf-8") as f:
@@ -172,6 +176,7 @@ def main(argv):
     start = time.monotonic()
     curves = [(m, p, r) for m in args.mixes.split(",") for p in args.policies.split(",")
               for r in args.rules.split(",")]
+    created = not os.path.exists(args.output)
     os.makedirs(args.output, exist_ok=True)
     scratch = tempfile.mkdtemp(prefix=".runs-", dir=args.output)
     rows = []
@@ -181,8 +186,13 @@ def main(argv):
                        for (m, p, r) in curves for k in range(args.replications)]
             for f in futures:
                 rows.append(f.result())
-    finally:
-        os.rmdir(scratch)
+    except (RuntimeError, OSError) as e:  # a run failed: no outputs, one line
+        print(f"{PROG}: error: {' '.join(str(e).split())}", file=sys.stderr)
+        shutil.rmtree(scratch, ignore_errors=True)
+        if created and not os.listdir(args.output):
+            os.rmdir(args.output)
+        return 1
+    shutil.rmtree(scratch, ignore_errors=True)
     elapsed = time.monotonic() - start
     points = fig5_claims.points_of(rows)
     claims = fig5_claims.evaluate(rows, points)

@@ -7,7 +7,7 @@
 #   scripts/study-fig5.sh [OUT_DIR] [-- extra mcb-sim options, e.g. --arrival-pass no]
 #
 # OUT_DIR defaults to results/study-fig5 (MCB_RESULTS_DIR). Settings from the environment:
-# MCB_FIG5_JOBS (jobs per run, 20000), MCB_FIG5_REPLICATIONS (4), MCB_FIG5_RESOLUTION (0.005,
+# MCB_FIG5_JOBS (jobs per run, 20000), MCB_FIG5_REPLICATIONS (10), MCB_FIG5_RESOLUTION (0.005,
 # offered net utilization), MCB_FIG5_KNEE (response:5, or backlog), MCB_FIG5_SEED (1),
 # MCB_FIG5_WORKERS (2), MCB_FIG5_TABLES (calibration/das2).
 set -euo pipefail
@@ -19,6 +19,6 @@ if [ $# -gt 0 ] && [ "$1" != "--" ]; then out="$1"; shift; fi
 [ -x "$build/bin/mcb-sim" ] || { echo "study-fig5: $build/bin/mcb-sim is not built" >&2; exit 1; }
 exec /usr/bin/python3 "$root/analysis/fig5_study.py" --mcb-sim "$build/bin/mcb-sim" \
   --tables "${MCB_FIG5_TABLES:-$root/calibration/das2}" --output "$out" \
-  --jobs "${MCB_FIG5_JOBS:-20000}" --replications "${MCB_FIG5_REPLICATIONS:-4}" \
+  --jobs "${MCB_FIG5_JOBS:-20000}" --replications "${MCB_FIG5_REPLICATIONS:-10}" \
   --resolution "${MCB_FIG5_RESOLUTION:-0.005}" --knee "${MCB_FIG5_KNEE:-response:5}" \
   --seed "${MCB_FIG5_SEED:-1}" --workers "${MCB_FIG5_WORKERS:-2}" -- "$@"

@@ -76,10 +76,10 @@ void print_summary_line(const Study& study, const nlohmann::json& doc, const std
             << fixed(r["response"]["mean"], 1) << " s; makespan " << fixed(r["makespan"], 0)
             << " s; utilization gross " << fixed(u["gross"], 3) << ", net " << fixed(u["net"], 3)
             << " over the arrivals, gross " << fixed(u["makespan_gross"], 3) << ", net "
-            << fixed(u["makespan_net"], 3) << " over the makespan; left out "
-            << left["total"] << " (warm-up " << left["warmup"] << ", unfinished "
-            << left["unfinished_at_stop"] << ", never arrived " << left["never_arrived"]
-            << ", skipped lines " << left["skipped_lines"] << "); "
+            << fixed(u["makespan_net"], 3) << " over the makespan; left out " << left["total"]
+            << " (warm-up " << left["warmup"] << ", unfinished " << left["unfinished_at_stop"]
+            << ", never arrived " << left["never_arrived"] << ", skipped lines "
+            << left["skipped_lines"] << "); "
             << (r["saturated"].get<bool>() ? "SATURATED" : "not saturated") << "; wrote " << path
             << std::endl;
   if (left["stopped_early"].get<bool>() && study.early_stop_requested()) {

@@ -53,7 +53,8 @@ po::options_description system_options(Options& o) {
       "compression", po::value(&o.compression)->default_value(o.compression)->value_name("ORDER"),
       "cons: order in which waiting jobs are re-inserted after an early end: arrival "
       "(Mu'alem and Feitelson) or reservation")(
-      "arrival-pass", po::value(&o.arrival_pass)->default_value(o.arrival_pass)->value_name("yes|no"),
+      "arrival-pass",
+      po::value(&o.arrival_pass)->default_value(o.arrival_pass)->value_name("yes|no"),
       "whether an arrival triggers a scheduling pass (no: only departures do, and arrivals at an "
       "idle system)")(
       "home", po::value(&o.home)->default_value(o.home)->value_name("random|turn"),
@@ -64,9 +65,8 @@ po::options_description system_options(Options& o) {
 
 po::options_description service_options(Options& o) {
   po::options_description d("Service times");
-  d.add_options()(
-      "tables", po::value(&o.tables)->composing()->value_name("DIR|FILE"),
-      "runtime tables: a directory with runtimes.csv, or a CSV file (repeatable)")(
+  d.add_options()("tables", po::value(&o.tables)->composing()->value_name("DIR|FILE"),
+                  "runtime tables: a directory with runtimes.csv, or a CSV file (repeatable)")(
       "statistic", po::value(&o.statistic)->default_value(o.statistic)->value_name("S"),
       "table column used: avg, min, max, median")(
       "problem", po::value(&o.problems)->composing()->value_name("APP=NAME"),

@@ -85,8 +85,8 @@ class Recorder final : public Observer {
   RunSummary s_;
   bool open_ = false, closed_ = false;
   Time last_ = 0;
-  long long busy_ = 0;   //!< processors busy
-  double net_loss_ = 0;  //!< processors x (1 - net/gross service) of spread jobs
+  long long busy_ = 0;                    //!< processors busy
+  double net_loss_ = 0;                   //!< processors x (1 - net/gross service) of spread jobs
   double gross_area_ = 0, net_area_ = 0;  //!< over the window
   double run_gross_area_ = 0, run_net_area_ = 0;  //!< from the first arrival on
   bool started_ = false;

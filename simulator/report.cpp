@@ -152,7 +152,8 @@ nlohmann::json left_out_json(const Study& study, const std::vector<nlohmann::jso
           {"stopped_early", runs.front()["stopped_early"]},
           {"why",
            "warmup: --warmup; unfinished_at_stop and never_arrived: the run stopped at "
-           "--max-in-system; skipped_lines: trace lines with unknown processors or runtime (config.workload.skipped)"}};
+           "--max-in-system; skipped_lines: trace lines with unknown processors or runtime "
+           "(config.workload.skipped)"}};
 }
 
 }  // namespace

@@ -156,7 +156,8 @@ void check_numbers(const Options& o) {
                      "' must be >= 0");
   }
   const auto non_negative = [](const char* name, long long v) {
-    if (v < 0) throw UsageError("--" + std::string(name) + ": '" + std::to_string(v) + "' must be >= 0");
+    if (v < 0)
+      throw UsageError("--" + std::string(name) + ": '" + std::to_string(v) + "' must be >= 0");
   };
   non_negative("max-in-system", o.max_in_system);
   non_negative("max-component", o.max_component);
@@ -276,8 +277,8 @@ void Study::setup_synthetic(Lists& lists) {
       check_prices(*book_, app, r, "needed by --workload " + o.workload + " --rule " + rule_name);
       for (const auto& pn : lists.policies) {
         for (const auto& pl : lists.placements) {
-          const auto why =
-              make_policy(pn, machine_.clusters())->never_runs(r, -1, machine_, *make_placement(pl));
+          const auto why = make_policy(pn, machine_.clusters())
+                               ->never_runs(r, -1, machine_, *make_placement(pl));
           if (!why.empty()) {
             throw UsageError("--workload " + o.workload + ": app '" + app + "' jobs of " +
                              join_sizes(r) + " processors (" + std::string(to_string(r.type)) +
@@ -355,7 +356,8 @@ void Study::setup_trace(Lists& lists) {
   const double capacity = machine_.total();
   const double jobs = static_cast<double>(scan_.jobs);
   if (span <= 0 && !(lists.rates.empty() && lists.utils.empty())) {
-    throw UsageError("--trace: " + o.trace + ": all jobs arrive at one time; cannot scale arrivals");
+    throw UsageError("--trace: " + o.trace +
+                     ": all jobs arrive at one time; cannot scale arrivals");
   }
   trace_utilization_ = span > 0 ? work / (span * capacity) : 0;
   const double base_rate = span > 0 ? jobs / span : 0;

@@ -183,11 +183,8 @@ TEST(LocalSchedulers, HomeInTurnDealsJobsWithoutAHomeToTheClustersInTurn) {
   // Three clusters of 4 under LS; five single-component jobs without a home, the third too
   // large for cluster 2 (of 2 processors): homes 0, 1, then 0 (2 is skipped), then 1, 2.
   Scenario s{.clusters = "4,4,2", .policy = "ls", .home_in_turn = true};
-  const auto run = simulate(s, {{1, 0, {1}, 10},
-                                {2, 1, {1}, 10},
-                                {3, 2, {3}, 10},
-                                {4, 3, {1}, 10},
-                                {5, 4, {1}, 10}});
+  const auto run = simulate(
+      s, {{1, 0, {1}, 10}, {2, 1, {1}, 10}, {3, 2, {3}, 10}, {4, 3, {1}, 10}, {5, 4, {1}, 10}});
   EXPECT_EQ(run.jobs.at(1).queue, 0);
   EXPECT_EQ(run.jobs.at(2).queue, 1);
   EXPECT_EQ(run.jobs.at(3).queue, 0);
