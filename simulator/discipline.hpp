@@ -37,7 +37,18 @@ class QueueDiscipline {
   virtual Time next_wakeup(const Sim& /*sim*/) const { return kNever; }
 };
 
+/// @brief Conservative backfilling: the order in which the waiting jobs are taken out and put
+/// back when the plan is compressed after a job ends early.
+enum class Compression {
+  kArrival,     //!< arrival order (Mu'alem and Feitelson 2001; the usual simulators)
+  kReservation  //!< order of the current reservations
+};
+
+/// "arrival" or "reservation". @throws std::invalid_argument otherwise.
+Compression parse_compression(std::string_view name);
+
 /// @brief The discipline named fcfs, easy or cons. @throws std::invalid_argument otherwise.
-std::unique_ptr<QueueDiscipline> make_discipline(std::string_view name);
+std::unique_ptr<QueueDiscipline> make_discipline(std::string_view name,
+                                                 Compression compression = Compression::kArrival);
 
 }  // namespace mcb::sim

@@ -112,6 +112,16 @@ void Sim::admit(JobId id) {
   j.prev = j.next = kNoJob;
   j.res_start = j.res_end = j.first_reservation = kNever;
   j.start = j.expected_end = j.end = kNever;
+  if (limits_.home_in_turn && j.home < 0) {
+    const bool single = j.req.type != RequestType::kFlexible && j.req.sizes.size() == 1;
+    const int need = single ? j.req.sizes.front() : 1;
+    const int clusters = machine_.clusters();
+    for (int k = 0; k < clusters && j.home < 0; ++k) {
+      const int c = (next_home_ + k) % clusters;
+      if (machine_.spec().sizes[static_cast<size_t>(c)] >= need) j.home = c;
+    }
+    if (j.home >= 0) next_home_ = (j.home + 1) % clusters;
+  }
   policy_->admit(j, machine_.spec(), routing_);
   j.plan = service_.plan(j, machine_);
   queue(j.queue).push_back(store_, id);
@@ -150,6 +160,7 @@ RunEnd Sim::run(JobSource& source, Observer& observer) {
     if (t == kNever) break;
     if (t < now_) throw std::logic_error("event before the current time");
     now_ = t;
+    const bool departs = t == t_departure;
     while (!departures_.empty() && departures_.top().time == now_) {
       const JobId id = departures_.top().id;
       departures_.pop();
@@ -162,8 +173,10 @@ RunEnd Sim::run(JobSource& source, Observer& observer) {
       if (!more) observer.on_arrivals_end(*this);
     }
     if (t == t_wakeup) policy_->on_timer();
-    discipline_->begin_pass(*this);
-    policy_->schedule(*this);
+    if (limits_.arrival_pass || departs || t == t_wakeup || running_.empty()) {
+      discipline_->begin_pass(*this);
+      policy_->schedule(*this);
+    }
     if (waiting_ + running_.size() > limits_.max_in_system) {
       end.stopped_early = true;
       if (more) observer.on_arrivals_end(*this);

@@ -79,6 +79,12 @@ struct RunLimits {
   std::uint64_t max_in_system = 200000;  //!< stop (saturated) past this many jobs in the system
   std::uint64_t backfill_depth = 0;  //!< jobs behind a head a backfilling queue may try (0: all)
   std::uint64_t routing_seed = 1;    //!< home clusters of jobs that have none
+  /// An instant with arrivals but no departure gets a scheduling pass (else only departures,
+  /// due reservations and an idle system do).
+  bool arrival_pass = true;
+  /// Home clusters of jobs that have none are dealt in turn (each job to the next cluster that
+  /// can hold it) instead of drawn at random, proportional to size.
+  bool home_in_turn = false;
 };
 
 /// @brief How a run ended.
@@ -160,6 +166,7 @@ class Sim {
   std::uint64_t starts_ = 0;
   std::uint64_t waiting_ = 0;
   std::uint64_t arrivals_ = 0;
+  int next_home_ = 0;  //!< home_in_turn: the cluster the next job without a home tries first
 };
 
 }  // namespace mcb::sim

@@ -60,6 +60,37 @@ class JobsFile {
   bool done_ = false;
 };
 
+std::string fixed(const nlohmann::json& v, int digits) {
+  if (!v.is_number()) return "n/a";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v.get<double>());
+  return buf;
+}
+
+// One line per run; a stop the user asked for (traces: --max-in-system) is said loudly.
+void print_summary_line(const Study& study, const nlohmann::json& doc, const std::string& path) {
+  const auto& r = doc["result"];
+  const auto& left = doc["left_out"];
+  const auto& u = r["utilization"];
+  std::cout << "mcb-sim: " << r["jobs"]["measured_completed"] << " measured jobs; mean response "
+            << fixed(r["response"]["mean"], 1) << " s; makespan " << fixed(r["makespan"], 0)
+            << " s; utilization gross " << fixed(u["gross"], 3) << ", net " << fixed(u["net"], 3)
+            << " over the arrivals, gross " << fixed(u["makespan_gross"], 3) << ", net "
+            << fixed(u["makespan_net"], 3) << " over the makespan; left out " << left["total"]
+            << " (warm-up " << left["warmup"] << ", unfinished " << left["unfinished_at_stop"]
+            << ", never arrived " << left["never_arrived"] << ", skipped lines "
+            << left["skipped_lines"] << "); "
+            << (r["saturated"].get<bool>() ? "SATURATED" : "not saturated") << "; wrote " << path
+            << std::endl;
+  if (left["stopped_early"].get<bool>() && study.early_stop_requested()) {
+    std::cout << "mcb-sim: STOPPED EARLY as asked by --max-in-system "
+              << study.options().max_in_system << ": "
+              << left["unfinished_at_stop"].get<std::uint64_t>() +
+                     left["never_arrived"].get<std::uint64_t>()
+              << " jobs of the trace are not in the statistics" << std::endl;
+  }
+}
+
 int body(mcb::sim::MpiWorld& world, int argc, char** argv) {
   mcb::sim::Options options;
   std::optional<Study> study;
@@ -131,19 +162,7 @@ int body(mcb::sim::MpiWorld& world, int argc, char** argv) {
     const nlohmann::json doc = mcb::sim::summary_document(*study, results, env);
     mcb::write_file_atomically((dir / "summary.json").string(), doc.dump(2) + "\n");
     if (jobs) jobs->commit();
-    const auto& r = doc["result"];
-    const auto fixed = [](const nlohmann::json& v, int digits) {
-      if (!v.is_number()) return std::string("n/a");
-      char buf[64];
-      std::snprintf(buf, sizeof buf, "%.*f", digits, v.get<double>());
-      return std::string(buf);
-    };
-    std::cout << "mcb-sim: " << r["jobs"]["measured_completed"] << " measured jobs; mean response "
-              << fixed(r["response"]["mean"], 1) << " s; utilization gross "
-              << fixed(r["utilization"]["gross"], 3) << ", net "
-              << fixed(r["utilization"]["net"], 3) << "; "
-              << (r["saturated"].get<bool>() ? "SATURATED" : "not saturated") << "; wrote "
-              << (dir / "summary.json").string() << std::endl;
+    print_summary_line(*study, doc, (dir / "summary.json").string());
   } else {
     mcb::write_file_atomically((dir / "sweep.csv").string(), mcb::sim::sweep_csv(*study, results));
     const nlohmann::json doc = mcb::sim::sweep_document(*study, results, env);

@@ -11,9 +11,11 @@ namespace mcb::sim {
 
 namespace po = boost::program_options;
 
-bool parse_options(int argc, const char* const* argv, Options& o) {
-  po::options_description workload("Workload (one of --workload, --trace)");
-  workload.add_options()(
+namespace {
+
+po::options_description workload_options(Options& o) {
+  po::options_description d("Workload (one of --workload, --trace)");
+  d.add_options()(
       "workload", po::value(&o.workload)->value_name("MIX"),
       "synthetic: built-in mix poisson, ensflow or mixed (the DAS-2 paper's), or a mix INI file")(
       "trace", po::value(&o.trace)->value_name("FILE"),
@@ -25,10 +27,14 @@ bool parse_options(int argc, const char* const* argv, Options& o) {
       "target net utilization; sets the arrival rate (traces: scales arrival times)")(
       "request", po::value(&o.request)->default_value(o.request)->value_name("TYPE"),
       "request type of generated and SWF jobs: unordered, nonfixed, fixed, flexible");
-  po::options_description system("System and scheduling (lists make a sweep)");
-  system.add_options()("clusters",
-                       po::value(&o.clusters)->default_value(o.clusters)->value_name("CxS|S,S,.."),
-                       "cluster sizes: 4x32 or 32,32,32,32")(
+  return d;
+}
+
+po::options_description system_options(Options& o) {
+  po::options_description d("System and scheduling (lists make a sweep)");
+  d.add_options()("clusters",
+                  po::value(&o.clusters)->default_value(o.clusters)->value_name("CxS|S,S,.."),
+                  "cluster sizes: 4x32 or 32,32,32,32 (SWF trace: one cluster of its MaxProcs)")(
       "speeds", po::value(&o.speeds)->value_name("S[,S..]"),
       "processor speed per cluster (default 1: the tables' speed)")(
       "policy", po::value(&o.policy)->default_value(o.policy)->value_name("P[,P..]"),
@@ -43,11 +49,24 @@ bool parse_options(int argc, const char* const* argv, Options& o) {
       "largest component of [rco] and [fco] (0: half the smallest cluster)")(
       "backfill-depth",
       po::value(&o.backfill_depth)->default_value(o.backfill_depth)->value_name("N"),
-      "EASY: jobs behind a blocked head that may be tried (0: all)");
-  po::options_description service("Service times");
-  service.add_options()(
-      "tables", po::value(&o.tables)->composing()->value_name("DIR|FILE"),
-      "runtime tables: a directory with runtimes.csv, or a CSV file (repeatable)")(
+      "EASY: jobs behind a blocked head that may be tried (0: all)")(
+      "compression", po::value(&o.compression)->default_value(o.compression)->value_name("ORDER"),
+      "cons: order in which waiting jobs are re-inserted after an early end: arrival "
+      "(Mu'alem and Feitelson) or reservation")(
+      "arrival-pass",
+      po::value(&o.arrival_pass)->default_value(o.arrival_pass)->value_name("yes|no"),
+      "whether an arrival triggers a scheduling pass (no: only departures do, and arrivals at an "
+      "idle system)")(
+      "home", po::value(&o.home)->default_value(o.home)->value_name("random|turn"),
+      "home cluster (LS/LP local queue) of a job without one: random, proportional to size, or "
+      "in turn");
+  return d;
+}
+
+po::options_description service_options(Options& o) {
+  po::options_description d("Service times");
+  d.add_options()("tables", po::value(&o.tables)->composing()->value_name("DIR|FILE"),
+                  "runtime tables: a directory with runtimes.csv, or a CSV file (repeatable)")(
       "statistic", po::value(&o.statistic)->default_value(o.statistic)->value_name("S"),
       "table column used: avg, min, max, median")(
       "problem", po::value(&o.problems)->composing()->value_name("APP=NAME"),
@@ -60,13 +79,17 @@ bool parse_options(int argc, const char* const* argv, Options& o) {
       "coalloc-factor",
       po::value(&o.coalloc_factor)->default_value(o.coalloc_factor)->value_name("F"),
       "trace jobs spread over several clusters run F x their runtime");
-  po::options_description stats("Statistics and output");
-  stats.add_options()("seed", po::value(&o.seed)->default_value(o.seed)->value_name("S"),
-                      "base random seed")(
+  return d;
+}
+
+po::options_description statistics_options(Options& o) {
+  po::options_description d("Statistics and output");
+  d.add_options()("seed", po::value(&o.seed)->default_value(o.seed)->value_name("S"),
+                  "base random seed")(
       "replications", po::value(&o.replications)->default_value(o.replications)->value_name("R"),
       "independent runs per point (seeds derived from --seed); intervals across them")(
       "warmup", po::value(&o.warmup)->default_value(o.warmup)->value_name("N|P%"),
-      "first jobs (in arrival order) left out of the statistics")(
+      "first jobs (in arrival order) left out of the statistics (traces: 0 unless given)")(
       "batches", po::value(&o.batches)->default_value(o.batches)->value_name("B"),
       "batch means: batches for the confidence intervals of one run")(
       "bsld-threshold",
@@ -78,13 +101,27 @@ bool parse_options(int argc, const char* const* argv, Options& o) {
       "x measured jobs)")(
       "max-in-system", po::value(&o.max_in_system)->default_value(o.max_in_system)->value_name("N"),
       "stop a run as saturated when more jobs than this are in the system (0: max(2000, 5% of the "
-      "jobs))")("output", po::value(&o.output)->value_name("DIR"),
-                "directory for jobs.csv and summary.json, or sweep.csv and sweep.json")(
+      "jobs); traces: never unless given)")(
+      "output", po::value(&o.output)->value_name("DIR"),
+      "directory for jobs.csv and summary.json, or sweep.csv and sweep.json")(
       "no-jobs-csv", po::bool_switch(&o.no_jobs_csv), "do not write jobs.csv");
+  return d;
+}
+
+}  // namespace
+
+bool parse_options(int argc, const char* const* argv, Options& o) {
   po::options_description all;
-  all.add(workload).add(system).add(service).add(stats);
+  all.add(workload_options(o))
+      .add(system_options(o))
+      .add(service_options(o))
+      .add(statistics_options(o));
   const auto parsed = mcb::cli::parse(
       argc, argv, all, "mcb-sim (--workload MIX | --trace FILE) --output DIR [options]");
+  o.given.clear();
+  for (const auto& [name, value] : parsed.vm) {
+    if (!value.defaulted()) o.given.insert(name);
+  }
   return !parsed.help_printed;
 }
 

@@ -3,6 +3,7 @@
 /// @brief Options of mcb-sim: one struct with the defaults, parsed through mcb::cli::parse.
 
 #include <cstdint>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,9 @@ struct Options {
   std::string queue = "fcfs";    //!< fcfs|easy|cons (list)
   int max_component = 0;         //!< [rco]/[fco] component limit (0: half the smallest cluster)
   long long backfill_depth = 0;  //!< jobs behind a head EASY may try (0: all)
+  std::string compression = "arrival";  //!< cons: re-insertion order, arrival|reservation
+  std::string arrival_pass = "yes";     //!< an arrival triggers a scheduling pass
+  std::string home = "random";          //!< home cluster of jobs without one: random|turn
   // Service times.
   std::vector<std::string> tables;  //!< directories (runtimes.csv) or CSV files
   std::string statistic = "avg";
@@ -37,14 +41,19 @@ struct Options {
   // Statistics.
   std::uint64_t seed = 1;
   int replications = 1;
-  std::string warmup = "10%";
+  std::string warmup = "10%";  //!< traces: 0 unless given
   int batches = 20;
   std::string bsld_threshold = "10s";
   double saturation_backlog = 0.01;
-  long long max_in_system = 0;  //!< 0: max(2000, 5% of the jobs)
+  long long max_in_system = 0;  //!< 0: max(2000, 5% of the jobs); traces: no limit unless given
   // Output.
   std::string output;
   bool no_jobs_csv = false;
+  /// Long names of the options the user gave (command line or --config), as opposed to those
+  /// left at their defaults: a default may depend on other options (traces), and a given value
+  /// is never silently replaced.
+  std::set<std::string> given;
+  bool was_given(const std::string& name) const { return given.count(name) > 0; }
 };
 
 /// @brief Parses the command line (and --config FILE). Returns false when --help was printed.

@@ -2,7 +2,8 @@
 /// @brief Conservative backfilling: every job gets a reservation when it arrives (the earliest
 /// time the placement rule fits it for its planned time, around the running jobs and all
 /// earlier reservations) and starts when its reservation is due. When a job ends before its
-/// requested time the plan is compressed: in order of their reservations, jobs are taken out
+/// requested time the plan is compressed: in arrival order (Mu'alem and Feitelson 2001; or,
+/// with --compression reservation, in order of their reservations), jobs are taken out
 /// and put back no later than before (a fresh placement if one fits earlier, else the same
 /// processors earlier), so no reservation is ever delayed. A reservation a policy does not let
 /// start when due (LP's global queue waiting for an empty local queue) is planned again.
@@ -27,6 +28,7 @@ struct Key {
 
 class Conservative final : public QueueDiscipline {
  public:
+  explicit Conservative(Compression order) : order_(order) {}
   std::string_view name() const override { return "cons"; }
   bool backfilling() const override { return true; }
 
@@ -122,7 +124,13 @@ class Conservative final : public QueueDiscipline {
   }
 
   void compress(Sim& sim) {
-    const std::vector<Key> order(plan_.begin(), plan_.end());
+    std::vector<Key> order(plan_.begin(), plan_.end());
+    // Arrival order lets an earlier arrival take a hole first even when a later arrival's
+    // reservation is earlier; reservation order keeps the plan's own order.
+    if (order_ == Compression::kArrival) {
+      std::sort(order.begin(), order.end(),
+                [](const Key& a, const Key& b) { return a.seq < b.seq; });
+    }
     const Time now = sim.now();
     for (const Key& key : order) {
       Job& j = sim.job(key.id);
@@ -147,6 +155,7 @@ class Conservative final : public QueueDiscipline {
     }
   }
 
+  Compression order_;
   Profile profile_;
   std::set<Key> plan_;
   bool compress_ = false;
@@ -155,6 +164,8 @@ class Conservative final : public QueueDiscipline {
 
 }  // namespace
 
-std::unique_ptr<QueueDiscipline> make_conservative() { return std::make_unique<Conservative>(); }
+std::unique_ptr<QueueDiscipline> make_conservative(Compression order) {
+  return std::make_unique<Conservative>(order);
+}
 
 }  // namespace mcb::sim

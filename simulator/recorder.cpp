@@ -62,11 +62,17 @@ nlohmann::json RunSummary::to_json(const std::vector<std::string>& queue_names,
             {"measured_completed", measured_completed},
             {"max_in_system", max_in_system}}},
           {"window", {{"start", window_start}, {"end", window_end}}},
+          {"makespan", number(makespan)},
           {"response", times(response, response_median, response_p95, &response_ci)},
           {"wait", times(wait, wait_median, wait_p95, &wait_ci)},
           {"bounded_slowdown", bsld_json},
           {"quantiles_exact", quantiles_exact},
-          {"utilization", {{"gross", number(gross_utilization)}, {"net", number(net_utilization)}}},
+          {"utilization",
+           {{"gross", number(gross_utilization)},
+            {"net", number(net_utilization)},
+            {"over", "arrival window"},
+            {"makespan_gross", number(makespan_gross_utilization)},
+            {"makespan_net", number(makespan_net_utilization)}}},
           {"throughput", number(throughput)},
           {"max_queue_length", queues},
           {"waiting_at_start", waiting_at_start},
@@ -85,16 +91,24 @@ Recorder::Recorder(RecorderConfig config, std::ostream* jobs_csv)
 }
 
 void Recorder::integrate(Time now) {
+  const double dt = now - last_;
+  const double gross = dt * static_cast<double>(busy_);
+  const double net = dt * (static_cast<double>(busy_) - net_loss_);
   if (open_ && !closed_) {
-    const double dt = now - last_;
-    gross_area_ += dt * static_cast<double>(busy_);
-    net_area_ += dt * (static_cast<double>(busy_) - net_loss_);
+    gross_area_ += gross;
+    net_area_ += net;
   }
+  run_gross_area_ += gross;
+  run_net_area_ += net;
   last_ = now;
 }
 
 void Recorder::on_arrival(const Job& job, const Sim& sim) {
   integrate(sim.now());
+  if (!started_) {
+    started_ = true;
+    s_.first_arrival = sim.now();
+  }
   ++s_.arrived;
   if (job.measured) {
     ++s_.measured;
@@ -181,6 +195,11 @@ RunSummary Recorder::finish(const RunEnd& end) {
   s_.gross_utilization = span > 0 ? gross_area_ / (span * capacity) : nan;
   s_.net_utilization = span > 0 ? net_area_ / (span * capacity) : nan;
   s_.throughput = span > 0 ? static_cast<double>(departures_in_window_) / span : nan;
+  integrate(end.time);
+  s_.makespan = end.time - s_.first_arrival;
+  s_.makespan_gross_utilization =
+      s_.makespan > 0 ? run_gross_area_ / (s_.makespan * capacity) : nan;
+  s_.makespan_net_utilization = s_.makespan > 0 ? run_net_area_ / (s_.makespan * capacity) : nan;
   const double backlog_limit =
       std::max(static_cast<double>(config_.saturation_floor),
                config_.saturation_backlog * static_cast<double>(s_.measured));

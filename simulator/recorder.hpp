@@ -48,6 +48,10 @@ struct RunSummary {
   Interval response_ci, wait_ci;  //!< batch means
   double gross_utilization = 0, net_utilization = 0;
   double throughput = 0;  //!< departures per second in the window
+  /// The whole run, from the first arrival to the last event (a trace's makespan), and the
+  /// utilization over it (a trace's own load, drain included).
+  Time first_arrival = 0, makespan = 0;
+  double makespan_gross_utilization = 0, makespan_net_utilization = 0;
   std::vector<std::uint64_t> max_queue;
   std::uint64_t max_waiting = 0;
   std::uint64_t waiting_at_start = 0;  //!< waiting when the window opened
@@ -81,9 +85,11 @@ class Recorder final : public Observer {
   RunSummary s_;
   bool open_ = false, closed_ = false;
   Time last_ = 0;
-  long long busy_ = 0;   //!< processors busy
-  double net_loss_ = 0;  //!< processors x (1 - net/gross service) of spread jobs
-  double gross_area_ = 0, net_area_ = 0;
+  long long busy_ = 0;                    //!< processors busy
+  double net_loss_ = 0;                   //!< processors x (1 - net/gross service) of spread jobs
+  double gross_area_ = 0, net_area_ = 0;  //!< over the window
+  double run_gross_area_ = 0, run_net_area_ = 0;  //!< from the first arrival on
+  bool started_ = false;
   std::uint64_t departures_in_window_ = 0;
   std::vector<std::uint64_t> queue_len_;
   std::uint64_t waiting_ = 0;

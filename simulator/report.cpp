@@ -71,7 +71,11 @@ nlohmann::json aggregate(const std::vector<nlohmann::json>& runs) {
                            {"p95", out(mean_of(runs, P("/bounded_slowdown/p95")))},
                            {"threshold", runs.front()["bounded_slowdown"]["threshold"]}};
   a["utilization"] = {{"gross", out(mean_of(runs, P("/utilization/gross")))},
-                      {"net", out(mean_of(runs, P("/utilization/net")))}};
+                      {"net", out(mean_of(runs, P("/utilization/net")))},
+                      {"over", "arrival window"},
+                      {"makespan_gross", out(mean_of(runs, P("/utilization/makespan_gross")))},
+                      {"makespan_net", out(mean_of(runs, P("/utilization/makespan_net")))}};
+  a["makespan"] = out(mean_of(runs, P("/makespan")));
   a["throughput"] = out(mean_of(runs, P("/throughput")));
   nlohmann::json queues = nlohmann::json::object();
   bool saturated = false, stopped = false, exact = true;
@@ -127,6 +131,31 @@ nlohmann::json point_json(const Point& p) {
           {"time_scale", p.scale}};
 }
 
+// Jobs of the workload that are not in the statistics, and why (replication 0).
+nlohmann::json left_out_json(const Study& study, const std::vector<nlohmann::json>& runs) {
+  const nlohmann::json& jobs = runs.front()["jobs"];
+  const auto arrived = jobs["arrived"].get<std::uint64_t>();
+  const auto measured = jobs["measured"].get<std::uint64_t>();
+  const auto completed = jobs["measured_completed"].get<std::uint64_t>();
+  const auto warmup = jobs["warmup"].get<std::uint64_t>();
+  std::uint64_t skipped = 0;
+  for (const auto& [why, n] : study.skipped()) skipped += n;
+  const std::uint64_t workload =
+      study.synthetic() ? static_cast<std::uint64_t>(study.options().jobs) : study.trace_jobs();
+  const std::uint64_t never = workload > arrived ? workload - arrived : 0;
+  const std::uint64_t unfinished = measured > completed ? measured - completed : 0;
+  return {{"total", warmup + unfinished + never + skipped},
+          {"warmup", warmup},
+          {"unfinished_at_stop", unfinished},
+          {"never_arrived", never},
+          {"skipped_lines", skipped},
+          {"stopped_early", runs.front()["stopped_early"]},
+          {"why",
+           "warmup: --warmup; unfinished_at_stop and never_arrived: the run stopped at "
+           "--max-in-system; skipped_lines: trace lines with unknown processors or runtime "
+           "(config.workload.skipped)"}};
+}
+
 }  // namespace
 
 nlohmann::json summary_document(const Study& study, const std::vector<nlohmann::json>& results,
@@ -138,6 +167,7 @@ nlohmann::json summary_document(const Study& study, const std::vector<nlohmann::
   doc["point"] = point_json(study.points().front());
   doc["seeds"] = seeds_json(study);
   doc["result"] = aggregate(runs);
+  doc["left_out"] = left_out_json(study, runs);
   if (runs.size() > 1) doc["replications"] = runs;
   doc["env"] = env;
   return doc;

@@ -125,16 +125,20 @@ void check_prices(const PriceBook& book, const std::string& app, const Request& 
 
 }  // namespace
 
-Study Study::build(const Options& o) {
-  Study s;
-  s.o_ = o;
+namespace {
+
+// Scalar options that need no input file.
+void check_numbers(const Options& o) {
   if (o.workload.empty() == o.trace.empty()) {
     throw UsageError(o.workload.empty() ? "--workload or --trace: one is required"
                                         : "--workload and --trace: give one, not both");
   }
   check_output(o.output);
-  s.synthetic_ = !o.workload.empty();
   if (o.jobs <= 0) throw UsageError("--jobs: '" + std::to_string(o.jobs) + "' must be positive");
+  if (!o.trace.empty() && o.was_given("jobs")) {
+    throw UsageError("--jobs: '" + std::to_string(o.jobs) +
+                     "' applies to --workload only (a trace has its own jobs)");
+  }
   if (o.replications <= 0 || o.replications > 100000) {
     throw UsageError("--replications: '" + std::to_string(o.replications) + "' must be 1..100000");
   }
@@ -151,21 +155,64 @@ Study Study::build(const Options& o) {
     throw UsageError("--saturation-backlog: '" + std::to_string(o.saturation_backlog) +
                      "' must be >= 0");
   }
-  if (o.max_in_system < 0) {
-    throw UsageError("--max-in-system: '" + std::to_string(o.max_in_system) + "' must be >= 0");
+  const auto non_negative = [](const char* name, long long v) {
+    if (v < 0)
+      throw UsageError("--" + std::string(name) + ": '" + std::to_string(v) + "' must be >= 0");
+  };
+  non_negative("max-in-system", o.max_in_system);
+  non_negative("max-component", o.max_component);
+  non_negative("backfill-depth", o.backfill_depth);
+  try {
+    parse_compression(o.compression);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError("--compression: " + std::string(e.what()));
   }
-  if (o.max_component < 0) {
-    throw UsageError("--max-component: '" + std::to_string(o.max_component) + "' must be >= 0");
+  if (o.arrival_pass != "no" && o.arrival_pass != "yes") {
+    throw UsageError("--arrival-pass: '" + o.arrival_pass + "' is not yes or no");
   }
-  if (o.backfill_depth < 0) {
-    throw UsageError("--backfill-depth: '" + std::to_string(o.backfill_depth) + "' must be >= 0");
+  if (o.home != "random" && o.home != "turn") {
+    throw UsageError("--home: '" + o.home + "' is not random or turn");
   }
+}
+
+// Without --clusters an SWF trace runs on the one cluster its MaxProcs header describes.
+MachineSpec machine_of(const Options& o) {
+  if (o.was_given("clusters") || o.trace.empty() || is_job_list(o.trace)) {
+    return parse_clusters(o.clusters);
+  }
+  const SwfReader reader(o.trace);
+  const long long procs = reader.header().max_procs;
+  if (procs <= 0) return parse_clusters(o.clusters);
+  return parse_clusters(std::to_string(procs));
+}
+
+std::map<std::string, std::string> parse_problems(const std::vector<std::string>& given) {
+  std::map<std::string, std::string> problems;
+  for (const auto& p : given) {
+    const auto eq = p.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == p.size()) {
+      throw UsageError("--problem: '" + p + "' is not APP=NAME");
+    }
+    problems[p.substr(0, eq)] = p.substr(eq + 1);
+  }
+  return problems;
+}
+
+}  // namespace
+
+Study Study::build(const Options& o) {
+  check_numbers(o);
+  Study s;
+  s.o_ = o;
+  s.synthetic_ = !o.workload.empty();
   try {
     s.bsld_threshold_ = parse_duration(o.bsld_threshold);
   } catch (const std::invalid_argument& e) {
     throw UsageError("--bsld-threshold: " + std::string(e.what()));
   }
-  s.machine_ = parse_clusters(o.clusters);
+  s.machine_ = machine_of(o);
+  s.clusters_from_header_ = !s.synthetic_ && !o.was_given("clusters") &&
+                            s.machine_.describe() != parse_clusters(o.clusters).describe();
   if (!o.speeds.empty()) s.machine_.speeds = parse_speeds(o.speeds, s.machine_.clusters());
   try {
     s.request_ = parse_request_type(o.request);
@@ -175,167 +222,176 @@ Study Study::build(const Options& o) {
   s.component_limit_ =
       o.max_component > 0 ? o.max_component : std::max(1, s.machine_.smallest() / 2);
 
-  const auto policies = split_list("policy", o.policy);
-  const auto placements = split_list("placement", o.placement);
-  const auto rules = split_list("rule", o.rule);
-  const auto queues = split_list("queue", o.queue);
-  check_names("policy", policies,
+  Lists lists;
+  lists.policies = split_list("policy", o.policy);
+  lists.placements = split_list("placement", o.placement);
+  lists.rules = split_list("rule", o.rule);
+  lists.queues = split_list("queue", o.queue);
+  check_names("policy", lists.policies,
               [&](const std::string& n) { make_policy(n, s.machine_.clusters()); });
-  check_names("placement", placements, [](const std::string& n) { make_placement(n); });
-  check_names("rule", rules, [](const std::string& n) { parse_rule(n); });
-  check_names("queue", queues, [](const std::string& n) { make_discipline(n); });
+  check_names("placement", lists.placements, [](const std::string& n) { make_placement(n); });
+  check_names("rule", lists.rules, [](const std::string& n) { parse_rule(n); });
+  check_names("queue", lists.queues, [](const std::string& n) { make_discipline(n); });
   if (!o.rate.empty() && !o.utilization.empty()) {
     throw UsageError("--rate and --utilization: give one, not both");
   }
-  const std::vector<double> rates =
-      o.rate.empty() ? std::vector<double>{} : parse_values("rate", o.rate);
-  const std::vector<double> utils =
-      o.utilization.empty() ? std::vector<double>{} : parse_values("utilization", o.utilization);
-
-  std::map<std::string, std::string> problems;
-  for (const auto& p : o.problems) {
-    const auto eq = p.find('=');
-    if (eq == std::string::npos || eq == 0 || eq + 1 == p.size()) {
-      throw UsageError("--problem: '" + p + "' is not APP=NAME");
-    }
-    problems[p.substr(0, eq)] = p.substr(eq + 1);
-  }
-  Statistic statistic = Statistic::kAvg;
+  if (!o.rate.empty()) lists.rates = parse_values("rate", o.rate);
+  if (!o.utilization.empty()) lists.utils = parse_values("utilization", o.utilization);
   try {
-    statistic = parse_statistic(o.statistic);
+    s.statistic_ = parse_statistic(o.statistic);
   } catch (const std::invalid_argument& e) {
     throw UsageError("--statistic: " + std::string(e.what()));
   }
-  const auto load_book = [&](const std::vector<std::string>& apps) {
-    if (o.tables.empty()) {
-      throw UsageError(
-          "--tables: required to price the workload's applications (e.g. --tables "
-          "calibration/das2)");
-    }
-    const RuntimeTables tables = RuntimeTables::load(o.tables);
-    s.book_ = std::make_shared<PriceBook>(tables.select(apps, problems, o.system, statistic));
-  };
-
-  std::vector<std::pair<double, double>> loads;  // (rate, utilization)
-  std::vector<double> scales;
+  s.problems_ = parse_problems(o.problems);
   if (s.synthetic_) {
-    const JobMix mix = load_mix(o.workload);
-    for (const auto& a : mix.apps) s.apps_.push_back(a.name);
-    load_book(s.apps_);
-    for (const auto& rule_name : rules) {
-      const Rule rule = parse_rule(rule_name);
-      auto choices = mix_choices(mix, rule, s.request_, s.machine_, s.component_limit_);
-      const RuleLimits lim = rule_limits(rule, s.component_limit_);
-      for (const MixChoice& c : choices) {
-        const std::string& app = s.apps_[static_cast<size_t>(c.app)];
-        const Request r =
-            sample_request(c, s.request_, lim, s.machine_, s.book_->find(app, c.total));
-        check_prices(*s.book_, app, r,
-                     "needed by --workload " + o.workload + " --rule " + rule_name);
-        for (const auto& pn : policies) {
-          for (const auto& pl : placements) {
-            const auto why = make_policy(pn, s.machine_.clusters())
-                                 ->never_runs(r, -1, s.machine_, *make_placement(pl));
-            if (!why.empty()) {
-              throw UsageError("--workload " + o.workload + ": app '" + app + "' jobs of " +
-                               join_sizes(r) + " processors (" + std::string(to_string(r.type)) +
-                               ") can never run under --policy " + pn + " --placement " + pl +
-                               " on --clusters " + s.machine_.describe() + ": " + why);
-            }
-          }
-        }
-      }
-      s.choices_[rule_name] = std::move(choices);
-    }
-    if (rates.empty() && utils.empty()) {
-      throw UsageError("--rate or --utilization: one is required for a synthetic workload");
-    }
-    const double work = mean_net_work(s.choices_.begin()->second, s.apps_, *s.book_);
-    const double capacity = s.machine_.total();
-    for (double r : rates) loads.push_back({r, r * work / capacity});
-    for (double u : utils) loads.push_back({u * capacity / work, u});
-    s.warmup_jobs_ = parse_warmup(o.warmup, static_cast<std::uint64_t>(o.jobs));
-    s.max_in_system_ = static_cast<std::uint64_t>(o.max_in_system);
-    if (s.max_in_system_ == 0)
-      s.max_in_system_ = std::max<std::uint64_t>(2000, static_cast<std::uint64_t>(o.jobs) / 20);
+    s.setup_synthetic(lists);
   } else {
-    TraceSpec spec;
-    spec.path = o.trace;
-    spec.type = s.request_;
-    spec.component_limit = s.component_limit_;
-    spec.machine = s.machine_;
-    bool first = true;
-    for (const auto& rule_name : rules) {
-      spec.rule = parse_rule(rule_name);
-      for (const auto& pn : policies) {
-        for (const auto& pl : placements) {
-          TraceScan scan =
-              TraceSource::scan(spec, *make_policy(pn, s.machine_.clusters()), *make_placement(pl));
-          if (first) s.scan_ = std::move(scan);
-          first = false;
-        }
-      }
-    }
-    s.apps_ = s.scan_.apps;
-    double work = s.scan_.runtime_work;
-    if (!s.scan_.table_apps.empty()) {
-      load_book(std::vector<std::string>(s.scan_.table_apps.begin(), s.scan_.table_apps.end()));
-      for (const auto& [shape, line] : s.scan_.shapes) {
-        const auto& [app, total, type, comps] = shape;
-        Request r;
-        r.type = static_cast<RequestType>(type);
-        r.total = total;
-        r.sizes.assign(static_cast<size_t>(comps), 1);
-        if (r.type == RequestType::kFixed) {
-          for (int c = 0; c < comps; ++c) r.clusters.push_back(c);
-        }
-        check_prices(*s.book_, app, r, "needed by --trace " + o.trace + ":" + std::to_string(line));
-      }
-      for (const auto& [key, count] : s.scan_.table_jobs) {
-        work += static_cast<double>(count) * key.second * s.book_->price(key.first, key.second, 1);
-      }
-    }
-    const double span = s.scan_.last_submit - s.scan_.first_submit;
-    const double capacity = s.machine_.total();
-    const double jobs = static_cast<double>(s.scan_.jobs);
-    if (span <= 0 && !(rates.empty() && utils.empty())) {
-      throw UsageError("--trace: " + o.trace +
-                       ": all jobs arrive at one time; cannot scale arrivals");
-    }
-    s.trace_utilization_ = span > 0 ? work / (span * capacity) : 0;
-    const double base_rate = span > 0 ? jobs / span : 0;
-    if (rates.empty() && utils.empty()) {
-      loads.push_back({base_rate, s.trace_utilization_});
-      scales.push_back(1);
-    }
-    for (double r : rates) {
-      loads.push_back({r, s.trace_utilization_ * r / base_rate});
-      scales.push_back(r / base_rate);
-    }
-    for (double u : utils) {
-      const double scale = u / s.trace_utilization_;
-      loads.push_back({base_rate * scale, u});
-      scales.push_back(scale);
-    }
-    s.warmup_jobs_ = parse_warmup(o.warmup, s.scan_.jobs);
-    s.max_in_system_ = static_cast<std::uint64_t>(o.max_in_system);
-    if (s.max_in_system_ == 0) s.max_in_system_ = std::max<std::uint64_t>(2000, s.scan_.jobs / 20);
+    s.setup_trace(lists);
   }
+  s.make_points(lists);
+  return s;
+}
 
-  for (const auto& pn : policies) {
-    for (const auto& pl : placements) {
-      for (const auto& rn : rules) {
-        for (const auto& qn : queues) {
-          for (size_t i = 0; i < loads.size(); ++i) {
-            Point p{
-                pn, pl, rn, qn, loads[i].first, loads[i].second, scales.empty() ? 1.0 : scales[i]};
-            s.points_.push_back(p);
+void Study::load_book(const std::vector<std::string>& apps) {
+  if (o_.tables.empty()) {
+    throw UsageError(
+        "--tables: required to price the workload's applications (e.g. --tables "
+        "calibration/das2)");
+  }
+  const RuntimeTables tables = RuntimeTables::load(o_.tables);
+  book_ = std::make_shared<PriceBook>(tables.select(apps, problems_, o_.system, statistic_));
+}
+
+void Study::setup_synthetic(Lists& lists) {
+  const Options& o = o_;
+  const JobMix mix = load_mix(o.workload);
+  for (const auto& a : mix.apps) apps_.push_back(a.name);
+  load_book(apps_);
+  for (const auto& rule_name : lists.rules) {
+    const Rule rule = parse_rule(rule_name);
+    auto choices = mix_choices(mix, rule, request_, machine_, component_limit_);
+    const RuleLimits lim = rule_limits(rule, component_limit_);
+    for (const MixChoice& c : choices) {
+      const std::string& app = apps_[static_cast<size_t>(c.app)];
+      const Request r = sample_request(c, request_, lim, machine_, book_->find(app, c.total));
+      check_prices(*book_, app, r, "needed by --workload " + o.workload + " --rule " + rule_name);
+      for (const auto& pn : lists.policies) {
+        for (const auto& pl : lists.placements) {
+          const auto why = make_policy(pn, machine_.clusters())
+                               ->never_runs(r, -1, machine_, *make_placement(pl));
+          if (!why.empty()) {
+            throw UsageError("--workload " + o.workload + ": app '" + app + "' jobs of " +
+                             join_sizes(r) + " processors (" + std::string(to_string(r.type)) +
+                             ") can never run under --policy " + pn + " --placement " + pl +
+                             " on --clusters " + machine_.describe() + ": " + why);
+          }
+        }
+      }
+    }
+    choices_[rule_name] = std::move(choices);
+  }
+  if (lists.rates.empty() && lists.utils.empty()) {
+    throw UsageError("--rate or --utilization: one is required for a synthetic workload");
+  }
+  const double work = mean_net_work(choices_.begin()->second, apps_, *book_);
+  const double capacity = machine_.total();
+  for (double r : lists.rates) lists.loads.push_back({r, r * work / capacity});
+  for (double u : lists.utils) lists.loads.push_back({u * capacity / work, u});
+  warmup_jobs_ = parse_warmup(o.warmup, static_cast<std::uint64_t>(o.jobs));
+  max_in_system_ = static_cast<std::uint64_t>(o.max_in_system);
+  if (max_in_system_ == 0)
+    max_in_system_ = std::max<std::uint64_t>(2000, static_cast<std::uint64_t>(o.jobs) / 20);
+}
+
+void Study::scan_trace(const Lists& lists) {
+  TraceSpec spec;
+  spec.path = o_.trace;
+  spec.type = request_;
+  spec.component_limit = component_limit_;
+  spec.machine = machine_;
+  bool first = true;
+  for (const auto& rule_name : lists.rules) {
+    spec.rule = parse_rule(rule_name);
+    for (const auto& pn : lists.policies) {
+      for (const auto& pl : lists.placements) {
+        TraceScan scan =
+            TraceSource::scan(spec, *make_policy(pn, machine_.clusters()), *make_placement(pl));
+        if (first) scan_ = std::move(scan);
+        first = false;
+      }
+    }
+  }
+}
+
+// The trace's recorded net work (processor-seconds), runtime-priced and table-priced jobs.
+double Study::trace_work() {
+  double work = scan_.runtime_work;
+  if (scan_.table_apps.empty()) return work;
+  load_book(std::vector<std::string>(scan_.table_apps.begin(), scan_.table_apps.end()));
+  for (const auto& [shape, line] : scan_.shapes) {
+    const auto& [app, total, type, comps] = shape;
+    Request r;
+    r.type = static_cast<RequestType>(type);
+    r.total = total;
+    r.sizes.assign(static_cast<size_t>(comps), 1);
+    if (r.type == RequestType::kFixed) {
+      for (int c = 0; c < comps; ++c) r.clusters.push_back(c);
+    }
+    check_prices(*book_, app, r, "needed by --trace " + o_.trace + ":" + std::to_string(line));
+  }
+  for (const auto& [key, count] : scan_.table_jobs) {
+    work += static_cast<double>(count) * key.second * book_->price(key.first, key.second, 1);
+  }
+  return work;
+}
+
+// A trace is a finite experiment, not a steady state: no warm-up and no early stop unless the
+// user asks for them.
+void Study::setup_trace(Lists& lists) {
+  const Options& o = o_;
+  scan_trace(lists);
+  apps_ = scan_.apps;
+  const double work = trace_work();
+  const double span = scan_.last_submit - scan_.first_submit;
+  const double capacity = machine_.total();
+  const double jobs = static_cast<double>(scan_.jobs);
+  if (span <= 0 && !(lists.rates.empty() && lists.utils.empty())) {
+    throw UsageError("--trace: " + o.trace +
+                     ": all jobs arrive at one time; cannot scale arrivals");
+  }
+  trace_utilization_ = span > 0 ? work / (span * capacity) : 0;
+  const double base_rate = span > 0 ? jobs / span : 0;
+  if (lists.rates.empty() && lists.utils.empty()) {
+    lists.loads.push_back({base_rate, trace_utilization_});
+    lists.scales.push_back(1);
+  }
+  for (double r : lists.rates) {
+    lists.loads.push_back({r, trace_utilization_ * r / base_rate});
+    lists.scales.push_back(r / base_rate);
+  }
+  for (double u : lists.utils) {
+    const double scale = u / trace_utilization_;
+    lists.loads.push_back({base_rate * scale, u});
+    lists.scales.push_back(scale);
+  }
+  warmup_jobs_ = o.was_given("warmup") ? parse_warmup(o.warmup, scan_.jobs) : 0;
+  max_in_system_ = static_cast<std::uint64_t>(o.max_in_system);
+  if (max_in_system_ == 0) max_in_system_ = std::numeric_limits<std::uint64_t>::max();
+}
+
+void Study::make_points(const Lists& lists) {
+  for (const auto& pn : lists.policies) {
+    for (const auto& pl : lists.placements) {
+      for (const auto& rn : lists.rules) {
+        for (const auto& qn : lists.queues) {
+          for (size_t i = 0; i < lists.loads.size(); ++i) {
+            points_.push_back(Point{pn, pl, rn, qn, lists.loads[i].first, lists.loads[i].second,
+                                    lists.scales.empty() ? 1.0 : lists.scales[i]});
           }
         }
       }
     }
   }
-  return s;
 }
 
 std::uint64_t Study::seed_of(int replication) const {
@@ -362,7 +418,10 @@ nlohmann::json Study::run_item(size_t item, std::ostream* jobs_csv) const {
   limits.max_in_system = max_in_system_;
   limits.backfill_depth = static_cast<std::uint64_t>(o_.backfill_depth);
   limits.routing_seed = derive_seed(seed, 5);
-  Sim sim(machine_, make_policy(point.policy, machine_.clusters()), make_discipline(point.queue),
+  limits.arrival_pass = o_.arrival_pass == "yes";
+  limits.home_in_turn = o_.home == "turn";
+  Sim sim(machine_, make_policy(point.policy, machine_.clusters()),
+          make_discipline(point.queue, parse_compression(o_.compression)),
           make_placement(point.placement), ServiceModel(o_.coalloc_factor, o_.estimate_factor),
           limits);
 
@@ -443,6 +502,10 @@ nlohmann::json Study::config_json() const {
   c["queue"] = split_list("queue", o_.queue);
   c["max_component"] = component_limit_;
   c["backfill_depth"] = o_.backfill_depth;
+  c["compression"] = o_.compression;
+  c["arrival_pass"] = o_.arrival_pass;
+  c["home"] = o_.home;
+  if (clusters_from_header_) c["clusters"]["from"] = "trace MaxProcs header";
   if (book_) {
     nlohmann::json chosen = nlohmann::json::object();
     for (const auto& [app, ps] : book_->chosen()) {

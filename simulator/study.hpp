@@ -50,11 +50,36 @@ class Study {
   /// {"point", "replication", "seed", "summary"}.
   nlohmann::json run_item(size_t item, std::ostream* jobs_csv) const;
 
+  /// Whether runs stop early past max_in_system only because the user asked (traces).
+  bool early_stop_requested() const { return !synthetic_ && o_.max_in_system > 0; }
+  bool synthetic() const { return synthetic_; }
+  /// Jobs of the trace skipped when read (unknown processors or runtime), by reason.
+  const std::map<std::string, std::uint64_t>& skipped() const { return scan_.skipped; }
+  /// Jobs of the trace (0 for a synthetic workload).
+  std::uint64_t trace_jobs() const { return synthetic_ ? 0 : scan_.jobs; }
+
   /// The effective configuration, for the outputs.
   nlohmann::json config_json() const;
 
  private:
+  /// The option lists of a study and the loads they give.
+  struct Lists {
+    std::vector<std::string> policies, placements, rules, queues;
+    std::vector<double> rates, utils;
+    std::vector<std::pair<double, double>> loads;  //!< (rate, offered net utilization)
+    std::vector<double> scales;                    //!< traces: arrival-time compression
+  };
+  void load_book(const std::vector<std::string>& apps);
+  void setup_synthetic(Lists& lists);
+  void setup_trace(Lists& lists);
+  void scan_trace(const Lists& lists);
+  double trace_work();
+  void make_points(const Lists& lists);
+
   Options o_;
+  Statistic statistic_ = Statistic::kAvg;
+  std::map<std::string, std::string> problems_;
+  bool clusters_from_header_ = false;  //!< SWF trace without --clusters: MaxProcs
   MachineSpec machine_;
   RequestType request_ = RequestType::kUnordered;
   int component_limit_ = 1;

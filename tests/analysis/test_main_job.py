@@ -100,9 +100,10 @@ class Das2Replay(unittest.TestCase):
         try:
             out = os.path.join(tmp, "das2")
             proc = run_script("das2-replay.sh", out, MCB_SIM_JOBS="1000",
-                              MCB_SIM_UTILIZATION="0.3:0.9:0.3")
+                              MCB_SIM_UTILIZATION="0.3:0.9:0.3", MCB_FIG5_JOBS="2000",
+                              MCB_FIG5_REPLICATIONS="2", MCB_FIG5_RESOLUTION="0.05")
             self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
-            self.assertIn("[3/3", proc.stdout)
+            self.assertIn("[4/4", proc.stdout)
             doc = read_json(os.path.join(out, "analysis", "das2-fig5-response-vs-gross.json"))
             self.assertEqual(doc["rows"], ["LS", "LP", "GS"])
             self.assertEqual(doc["columns"], ["poisson", "ensflow", "mixed"])
@@ -110,7 +111,9 @@ class Das2Replay(unittest.TestCase):
             inputs = [i["path"] for part in report["parts"] for i in part["inputs"]]
             self.assertIn(os.path.join(SOURCE, "calibration", "das2", "runtimes.csv"), inputs)
             with open(os.path.join(out, "report", "report.md"), encoding="utf-8") as f:
-                self.assertIn("1000 jobs per simulated point", f.read())
+                text = f.read()
+                self.assertIn("1000 jobs per simulated point", text)
+                self.assertIn("### Claims of sections 5 and 6", text)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
 

@@ -72,6 +72,33 @@ TEST(Conservative, CompressesThePlanWhenAJobEndsEarly) {
   EXPECT_EQ(run.jobs.at(2).start, 10);
 }
 
+TEST(Conservative, CompressesInArrivalOrderByDefaultOrInReservationOrder) {
+  // One cluster of 4. Job 0 (2 processors) runs 0-20; job 1 (2) asks for 100 s but ends at 5.
+  // Job 2 (4, arrives at 1) is planned at 100; job 3 (2, arrives at 2) at 20 on job 0's
+  // processors. At 5 the plan is compressed.
+  // Arrival order: job 2 first, around job 3's reservation 20-70: at 70; then job 3 at 5.
+  // Reservation order: job 3 first, at 5 (until 55); then job 2 at 55.
+  const std::vector<Spec> jobs = {{0, 0, {2}, 20},
+                                  {1, 0, {2}, 5, -1, RequestType::kUnordered, {}, 100},
+                                  {2, 1, {4}, 10},
+                                  {3, 2, {2}, 50}};
+  const auto arrival = simulate({.clusters = "1x4", .queue = "cons"}, jobs);
+  EXPECT_EQ(arrival.jobs.at(2).reserved, 100);
+  EXPECT_EQ(arrival.jobs.at(3).reserved, 20);
+  EXPECT_EQ(arrival.jobs.at(3).start, 5);
+  EXPECT_EQ(arrival.jobs.at(2).start, 70);
+  const auto reservation = simulate(
+      {.clusters = "1x4", .queue = "cons", .compression = Compression::kReservation}, jobs);
+  EXPECT_EQ(reservation.jobs.at(3).start, 5);
+  EXPECT_EQ(reservation.jobs.at(2).start, 55);
+}
+
+TEST(Conservative, NamesItsCompressionOrders) {
+  EXPECT_EQ(parse_compression("arrival"), Compression::kArrival);
+  EXPECT_EQ(parse_compression("reservation"), Compression::kReservation);
+  EXPECT_THROW(parse_compression("sjf"), std::invalid_argument);
+}
+
 // A random workload on 4 clusters of 8: unordered requests of 1-4 equal components (one with
 // @p single), runtimes exponential, requested times 1-4 x the runtime.
 std::vector<Spec> random_jobs(std::uint64_t seed, int n, double load_rate, bool single = false) {

@@ -175,6 +175,18 @@ INSTANTIATE_TEST_SUITE_P(
                 "--trace " + kFix + "/simulator/bad-line.swf --clusters 16",
                 {"bad-line.swf:5:", "17 fields"}},
         BadCase{"MissingTrace", "--trace " + kFix + "/nope.swf", {"--trace", "nope.swf"}},
+        BadCase{"JobsGivenWithATrace",
+                "--trace " + kExcerpt + " --jobs 100",
+                {"--jobs", "'100'", "--workload only"}},
+        BadCase{"UnknownCompressionOrder",
+                "--workload poisson " + kTables + " --utilization 0.5 --compression sjf",
+                {"--compression", "'sjf'"}},
+        BadCase{"BadArrivalPass",
+                "--workload poisson " + kTables + " --utilization 0.5 --arrival-pass maybe",
+                {"--arrival-pass", "'maybe'"}},
+        BadCase{"BadHome",
+                "--workload poisson " + kTables + " --utilization 0.5 --home shortest",
+                {"--home", "'shortest'"}},
         BadCase{"NonNumericUtilization",
                 "--workload poisson " + kTables + " --utilization abc",
                 {"--utilization", "'abc'"}},
@@ -304,6 +316,46 @@ TEST_F(E2e, TraceExcerptWithEasyBackfilling) {
     }
   }
   EXPECT_EQ(doc["result"]["utilization"]["gross"], doc["result"]["utilization"]["net"]);
+}
+
+TEST_F(E2e, TraceReplayKeepsEveryJobOnTheTracesOwnCluster) {
+  // Only --trace and --queue: no warm-up, no early stop even at 4x the recorded load, and one
+  // cluster of the header's MaxProcs (64).
+  const auto r = run("--trace " + kExcerpt + " --queue easy --rate " + "0.05 --output " + out("t"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto doc = nlohmann::json::parse(slurp(out("t/summary.json")));
+  EXPECT_EQ(doc["config"]["clusters"]["sizes"], nlohmann::json::array({64}));
+  EXPECT_EQ(doc["config"]["warmup_jobs"], 0);
+  EXPECT_EQ(doc["result"]["jobs"]["measured_completed"], 600);
+  EXPECT_EQ(doc["left_out"]["total"], 0);
+  EXPECT_FALSE(doc["result"]["stopped_early"].get<bool>());
+  const auto rows = lines(slurp(out("t/jobs.csv")));
+  double last_end = 0, area = 0;
+  for (size_t i = 1; i < rows.size(); ++i) {
+    const auto c = cells(rows[i]);
+    last_end = std::max(last_end, std::stod(c[4]));
+    area += std::stod(c[8]) * std::stod(c[12]);
+  }
+  EXPECT_DOUBLE_EQ(doc["result"]["makespan"].get<double>(), last_end) << "first submit is 0";
+  EXPECT_NEAR(doc["result"]["utilization"]["makespan_gross"].get<double>(), area / (64 * last_end),
+              1e-9);
+  EXPECT_NE(r.out.find("makespan"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("left out 0"), std::string::npos) << r.out;
+}
+
+TEST_F(E2e, TraceEarlyStopTheUserAskedForIsSaidLoudly) {
+  const auto r = run("--trace " + kExcerpt + " --queue easy --rate 0.05 --max-in-system 20 " +
+                     "--warmup 10 --output " + out("t"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto doc = nlohmann::json::parse(slurp(out("t/summary.json")));
+  const auto& left = doc["left_out"];
+  EXPECT_TRUE(left["stopped_early"].get<bool>());
+  EXPECT_EQ(left["warmup"], 10);
+  EXPECT_GT(left["never_arrived"].get<int>(), 0);
+  EXPECT_EQ(left["total"].get<int>(),
+            10 + left["unfinished_at_stop"].get<int>() + left["never_arrived"].get<int>());
+  EXPECT_EQ(doc["result"]["jobs"]["measured_completed"].get<int>() + left["total"].get<int>(), 600);
+  EXPECT_NE(r.out.find("STOPPED EARLY"), std::string::npos) << r.out;
 }
 
 TEST_F(E2e, JobListWithExplicitComponents) {

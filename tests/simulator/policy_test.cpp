@@ -169,6 +169,29 @@ TEST(Engine, DeparturesAtAnInstantComeBeforeStarts) {
   }
 }
 
+TEST(Engine, ArrivalPassOffLeavesAnArrivalWaitingForTheNextDeparture) {
+  // One cluster of 4. Job 1 (2 processors) runs 0-10; job 2 (2) arrives at 1 and fits at once.
+  // With a pass at arrivals (the default) it starts at 1; without, at job 1's departure.
+  const std::vector<Spec> jobs = {{1, 0, {2}, 10}, {2, 1, {2}, 5}};
+  EXPECT_EQ(simulate({.clusters = "1x4"}, jobs).jobs.at(2).start, 1);
+  const auto off = simulate({.clusters = "1x4", .arrival_pass = false}, jobs);
+  EXPECT_EQ(off.jobs.at(1).start, 0);  // an idle system still schedules an arrival
+  EXPECT_EQ(off.jobs.at(2).start, 10);
+}
+
+TEST(LocalSchedulers, HomeInTurnDealsJobsWithoutAHomeToTheClustersInTurn) {
+  // Three clusters of 4 under LS; five single-component jobs without a home, the third too
+  // large for cluster 2 (of 2 processors): homes 0, 1, then 0 (2 is skipped), then 1, 2.
+  Scenario s{.clusters = "4,4,2", .policy = "ls", .home_in_turn = true};
+  const auto run = simulate(
+      s, {{1, 0, {1}, 10}, {2, 1, {1}, 10}, {3, 2, {3}, 10}, {4, 3, {1}, 10}, {5, 4, {1}, 10}});
+  EXPECT_EQ(run.jobs.at(1).queue, 0);
+  EXPECT_EQ(run.jobs.at(2).queue, 1);
+  EXPECT_EQ(run.jobs.at(3).queue, 0);
+  EXPECT_EQ(run.jobs.at(4).queue, 1);
+  EXPECT_EQ(run.jobs.at(5).queue, 2);
+}
+
 TEST(Engine, SlowestClusterSetsThePaceOfACoAllocatedJob) {
   const Scenario s{.speeds = {1.0, 0.5}, .coalloc = 1.5};
   const auto run = simulate(s, {{1, 0, {4}, 10, -1, RequestType::kFixed, {1}},

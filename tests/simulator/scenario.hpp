@@ -75,13 +75,18 @@ struct Scenario {
   std::vector<double> speeds = {};
   double coalloc = 1.0;
   double estimate = 1.0;
+  Compression compression = Compression::kArrival;
+  bool arrival_pass = true;
+  bool home_in_turn = false;
 };
 
 inline Capture simulate(const Scenario& s, std::vector<Spec> jobs) {
   MachineSpec m = parse_clusters(s.clusters);
   if (!s.speeds.empty()) m.speeds = s.speeds;
   RunLimits limits;
-  Sim sim(m, make_policy(s.policy, m.clusters()), make_discipline(s.queue),
+  limits.arrival_pass = s.arrival_pass;
+  limits.home_in_turn = s.home_in_turn;
+  Sim sim(m, make_policy(s.policy, m.clusters()), make_discipline(s.queue, s.compression),
           make_placement(s.placement), ServiceModel(s.coalloc, s.estimate), limits);
   VectorSource source(std::move(jobs));
   Capture capture;
