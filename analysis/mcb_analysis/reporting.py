@@ -166,7 +166,8 @@ class Report:
         for part in self.parts:
             md.append(f"- [{part.title}](#{_anchor(part.title)})")
             for item in part.manifest["items"]:
-                md.append(f"  - [{item['title'].split(':')[0]}](#{_anchor(item['id'])})")
+                # Four spaces: nested under the part in every Markdown (python-markdown too).
+                md.append(f"    - [{item['title'].split(':')[0]}](#{_anchor(item['id'])})")
         md.append("- [Provenance](#provenance)")
         md.append("")
         for part in self.parts:
