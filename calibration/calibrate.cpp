@@ -341,8 +341,10 @@ int run_calibration(const Options& o, int argc, const char* const* argv, std::os
   write_outputs(o.output, outputs);
 
   // Warnings are printed even with --quiet: they say which tables not to trust.
+  // Each sentence once, though it may concern several tables.
+  std::set<std::string> said;
   for (const Warning& w : warnings) {
-    if (w.table != "service_times.csv") std::cerr << "mcb-calibrate: warning: " << w.text << "\n";
+    if (said.insert(w.text).second) std::cerr << "mcb-calibrate: warning: " << w.text << "\n";
   }
   if (!o.quiet) {
     out << "mcb-calibrate: " << set.summary.lines << " records in " << set.summary.files.size()

@@ -383,8 +383,8 @@ TEST(Predictions, OutsideTheRangeOnlyWhenAsked) {
   fs::remove_all(dir);
 }
 
-// Runs on 1, 2 and 4 processes of one cluster whose compute times are given; the 4-process
-// run's record says it shared cores when `oversubscribed`.
+// Runs on 1, 2 and 4 processes of one cluster whose compute times are given, on a host of 2
+// cores (`oversubscribed`: the 4-process run shared them) or of 4.
 std::vector<json> sized_runs(const std::vector<double>& compute, bool oversubscribed) {
   std::vector<json> runs;
   const int sizes[] = {1, 2, 4};
@@ -392,8 +392,9 @@ std::vector<json> sized_runs(const std::vector<double>& compute, bool oversubscr
     json run = test::poisson_record("w-" + std::to_string(i), sizes[i], 1, 1, "local",
                                     compute[static_cast<size_t>(i)] + 0.1,
                                     compute[static_cast<size_t>(i)]);
-    run["env"]["cores_available"] = 2;
-    run["env"]["ranks_per_core"] = oversubscribed && sizes[i] == 4 ? 2.0 : 0.5 * sizes[i];
+    const int cores = oversubscribed ? 2 : 4;
+    run["env"]["cores_available"] = cores;
+    run["env"]["ranks_per_core"] = static_cast<double>(sizes[i]) / cores;
     runs.push_back(run);
   }
   return runs;
