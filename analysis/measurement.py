@@ -105,11 +105,12 @@ def calibration_warnings(cal, files, app):
     """The mcb-calibrate warnings (calibration.json) about the files an item is made from, for
     one application, each as a note beginning 'Warning:'."""
     tables = set().union(*(WARNING_TABLES.get(f, set()) for f in files))
-    out = []
+    out, seen = [], set()
     for w in (cal.manifest or {}).get("warnings", []):
         what = w.get("what", "")
-        if w.get("table") in tables and (what.startswith(app + ",") or
-                                         what.startswith(f"compute fit {app},")):
+        if w.get("table") in tables and what not in seen and (
+                what.startswith(app + ",") or what.startswith(f"compute fit {app},")):
+            seen.add(what)  # one note per configuration or fit, the first table's
             out.append(f"Warning: {w.get('text')}")
     return out
 
