@@ -29,6 +29,9 @@ case "$out" in /*) ;; *) out="$PWD/$out" ;; esac
 size="${MCB_MAIN_SIZE:-demo}"
 python=/usr/bin/python3   # Debian's, with python3-matplotlib and python3-pandas (analysis/README.md)
 source "$root/scripts/mpi-env.sh"
+# Ranks may run on any core: on a host shared with other work, a rank bound to one core waits
+# for that core while another is free (the records' env.cores_available shows the choice).
+export OMPI_MCA_hwloc_base_binding_policy="${OMPI_MCA_hwloc_base_binding_policy:-none}"
 
 # --- what the demo measures ---------------------------------------------------------------
 # Sized for a 2-core machine: at most 4 processes per run. Poisson: the appendix study on the
