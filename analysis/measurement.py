@@ -20,7 +20,7 @@ from mcb_analysis import measure_tables as tabs  # noqa: E402
 from mcb_analysis.calibration import (Calibration, Setups, mode_name, of_setup,  # noqa: E402
                                       problems_of, setups_of)
 from mcb_analysis.inputs import natural_key  # noqa: E402
-from mcb_analysis.output import Outputs  # noqa: E402
+from mcb_analysis.output import Outputs, Table  # noqa: E402
 
 PROG = "measurement.py"
 
@@ -94,9 +94,33 @@ COMM_ITEMS = ("table9-poisson-comm-sync", "table10-poisson-comm-sync-vs-nosync",
               "fig10-rank-comm-directions", "fig11-comm-normalised", "fig12-transfer-rate")
 
 
-def put(out, cal, item, files, notes=()):
-    """Adds a table or figure with its source (the files it was made from) and notes."""
+# The calibration's warnings concern one output file each; the communication tables share the
+# records (and so the warnings) of comm_time.csv, and a compute fit is a fit of the runtimes.
+WARNING_TABLES = {"runtimes.csv": {"runtimes.csv", "compute_fits.csv"},
+                  "comm_time.csv": {"comm_time.csv"}, "comm_sync.csv": {"comm_time.csv"},
+                  "rank_comm.csv": {"comm_time.csv"}, "transfer_rates.csv": {"comm_time.csv"}}
+
+
+def calibration_warnings(cal, files, app):
+    """The mcb-calibrate warnings (calibration.json) about the files an item is made from, for
+    one application, each as a note beginning 'Warning:'."""
+    tables = set().union(*(WARNING_TABLES.get(f, set()) for f in files))
+    out, seen = [], set()
+    for w in (cal.manifest or {}).get("warnings", []):
+        what = w.get("what", "")
+        if w.get("table") in tables and what not in seen and (
+                what.startswith(app + ",") or what.startswith(f"compute fit {app},")):
+            seen.add(what)  # one note per configuration or fit, the first table's
+            out.append(f"Warning: {w.get('text')}")
+    return out
+
+
+def put(out, cal, item, files, notes=(), app="poisson"):
+    """Adds a table or figure with its source (the files it was made from), its notes and the
+    calibration's warnings about those files."""
     item.source = source_text(cal, files)
+    if isinstance(item, Table):  # beside the table; its figures show the same numbers
+        item.notes.extend(calibration_warnings(cal, files, app))
     item.notes.extend(notes)
     out.add(item)
 
@@ -136,13 +160,13 @@ def add_runtime_by_procs(cal, args, out, app, label):
     setups = Setups(setups_of([cal.runtimes[cal.runtimes["app"] == app]]), args.baseline,
                     strict=False)
     put(out, cal, tabs.runtime_by_procs(cal, app, setups),
-        RUNTIME_FILES + (["comm_time.csv"] if poisson else []))
+        RUNTIME_FILES + (["comm_time.csv"] if poisson else []), app=app)
     fig_id = "fig3-poisson-runtime-by-procs" if poisson else f"fig2-{app}-runtime-by-procs"
     name = "Figure 3" if poisson else "Figure 2"
     put(out, cal, figs.runtime_by_procs(cal, app, setups, label, fig_id,
                                         f"{name} layout: {app} runtime (s) by processors and "
                                         "clusters; bars average, whiskers min to max"),
-        RUNTIME_FILES)
+        RUNTIME_FILES, app=app)
 
 
 def add_poisson_runtime(cal, args, out, procs, label):

@@ -3,10 +3,12 @@
 together with the configuration and provenance of every number.
 
   /usr/bin/python3 analysis/report.py --part DIR [--part DIR ...] --output DIR \\
-      [--title TEXT] [--intro FILE.md] [--attach LABEL=FILE ...]
+      [--title TEXT] [--intro FILE.md] [--attach LABEL=FILE ...] [--root DIR]
 
 Writes DIR/report.md (figures linked), DIR/report.html (self-contained: figures embedded) and
-DIR/report.json (every input file the report's numbers come from, with its sha256).
+DIR/report.json (every input file the report's numbers come from, with its sha256). Both pages
+are rendered from one Markdown text (the HTML by Debian's python3-markdown); paths inside the
+results folder (--root, default the folder holding DIR) are written relative to it.
 """
 
 import json
@@ -30,6 +32,9 @@ def parse(argv):
     p.add_argument("--output", required=True, metavar="DIR", help="folder for the report")
     p.add_argument("--title", default="mcb report", help="the report's title")
     p.add_argument("--intro", metavar="FILE", help="Markdown shown under the title")
+    p.add_argument("--root", metavar="DIR",
+                   help="the results folder: paths inside it are shown relative to it "
+                        "(default: the folder holding --output)")
     p.add_argument("--attach", action="append", default=[], metavar="LABEL=FILE",
                    help="a configuration file shown verbatim with its sha256 (campaign spec, "
                         "job mix); repeatable")
@@ -47,10 +52,13 @@ def main(argv):
         with open(args.intro, encoding="utf-8") as f:
             intro = f.read()
     attachments = [Attachment(a) for a in args.attach]
-    report = Report(args.title, parts, intro, attachments)
     out = os.path.abspath(args.output)
+    root = args.root or os.path.dirname(out)
+    if not os.path.isdir(root):
+        raise cli.BadInput(f"--root: '{root}' is not a folder")
+    report = Report(args.title, parts, intro, attachments, root)
     md = report.markdown(out)
-    page = report.html()
+    page = report.html(out)
     doc = {"schema": "mcb-report/1", "title": args.title, "date": report.date,
            "host": report.host, "revision": report.revision, "parts": report.inputs(),
            "attachments": [{"label": a.label, **a.source.to_json()} for a in attachments],

@@ -8,7 +8,9 @@ saturation table. One sweep folder per job mix (mcb-sim --workload MIX ... --out
       --sweep sim/mixed --output DIR [--prefix das2- --title "..."]
 
 Writes DIR/<item>.png, .svg and .json (the numbers drawn), the table as .md and .csv, and
-DIR/manifest.json naming every input.
+DIR/manifest.json naming every input. A folder of a one-point run (summary.json and jobs.csv, as
+one trace replay writes) gets its own items: the run's summary table and its jobs' response
+times (distribution and over time).
 """
 
 import os
@@ -17,6 +19,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from mcb_analysis import cli  # noqa: E402
+from mcb_analysis import point_figures as pf  # noqa: E402
 from mcb_analysis import sim_figures as sf  # noqa: E402
 from mcb_analysis.inputs import natural_key  # noqa: E402
 from mcb_analysis.output import Outputs  # noqa: E402
@@ -29,7 +32,8 @@ TITLE = "Simulations"  # the part's default title; another one is added to the i
 def parse(argv):
     p = cli.parser(PROG, __doc__)
     p.add_argument("--sweep", action="append", required=True, metavar="DIR",
-                   help="sweep folder (sweep.csv + sweep.json) of one job mix; repeatable")
+                   help="sweep folder (sweep.csv + sweep.json) of one job mix, or folder of a "
+                        "one-point run (summary.json + jobs.csv); repeatable")
     p.add_argument("--output", required=True, metavar="DIR", help="folder for the outputs")
     p.add_argument("--prefix", default="", help="prefix of the item names (e.g. das2-)")
     p.add_argument("--title", default=TITLE, help="title of this part in the report")
@@ -61,9 +65,33 @@ def source_text(sweeps):
     return "; ".join(parts)
 
 
+def points_only(args, argv):
+    """Every folder given is a one-point run: its own table and figure per run."""
+    points = [pf.Point(p) for p in args.sweep]
+    revisions = sorted({(p.doc.get("env") or {}).get("revision", "?") for p in points})
+    label = args.label or f"one-point runs · mcb {', '.join(revisions)}"
+    sources = [s for p in points for s in p.sources]
+    out = Outputs("simulation", args.title, label, sources,
+                  {"sweeps": [p.provenance() for p in points]})
+    for k, p in enumerate(points):
+        name = f"{args.prefix}run{k + 1 if len(points) > 1 else ''}"
+        src = f"{p.summary_source.path}, {p.jobs_source.path}"
+        for item in (pf.summary_table(p, f"{name}-summary"),
+                     pf.jobs_figure(p, f"{name}-responses", label)):
+            item.source = src
+            out.add(item)
+    return out.write_and_list(PROG, args.output, argv)
+
+
 def main(argv):
     args = parse(argv)
     cli.check_output_dir("--output", args.output)
+    one_point = [pf.is_point(p) for p in args.sweep]
+    if all(one_point):
+        return points_only(args, argv)
+    if any(one_point):
+        raise cli.BadInput(f"--sweep: '{args.sweep[one_point.index(True)]}' is a one-point run "
+                           "and others are sweeps; give them to separate runs of simulation.py")
     sweeps, curves = load(args.sweep)
     label = args.label or default_label(sweeps)
     sources = list({s.path: s for w in sweeps for s in w.sources}.values())  # each file once

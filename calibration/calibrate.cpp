@@ -5,11 +5,13 @@
 #include "calibration/grouping.hpp"
 #include "calibration/records.hpp"
 #include "calibration/runtime_table.hpp"
+#include "calibration/warnings.hpp"
 #include "common/environment.hpp"
 #include "common/errors.hpp"
 #include "common/files.hpp"
 
 #include <filesystem>
+#include <iostream>
 #include <map>
 #include <ostream>
 #include <set>
@@ -55,6 +57,27 @@ std::map<std::string, std::string> parse_labels(const std::vector<std::string>& 
     labels[t.substr(0, eq)] = t.substr(eq + 1);
   }
   return labels;
+}
+
+json skipped_json(const std::vector<Skipped>& skipped) {
+  json out = json::array();
+  for (const Skipped& s : skipped) out.push_back({{"what", s.what}, {"reason", s.reason}});
+  return out;
+}
+
+// "3 outside the measured range, 1 no usable link fit": the kinds of reason and their counts.
+std::string skip_reasons(const std::vector<Skipped>& skipped) {
+  std::map<std::string, std::size_t> kinds;
+  for (const Skipped& s : skipped) {
+    std::string kind = s.reason;
+    for (const char* cut : {" (", " with ", " on ", ": "}) {
+      if (const auto at = kind.find(cut); at != std::string::npos) kind.resize(at);
+    }
+    ++kinds[kind];
+  }
+  std::string text;
+  for (const auto& [kind, n] : kinds) text += (text.empty() ? "" : "; ") + std::to_string(n) + " " + kind;
+  return text;
 }
 
 void write_outputs(const std::string& dir, const Outputs& outputs) {
@@ -263,7 +286,11 @@ int run_calibration(const Options& o, int argc, const char* const* argv, std::os
                                          std::to_string(b.target.components)};
     return std::lexicographical_compare(ka.begin(), ka.end(), kb.begin(), kb.end(), natural_less);
   });
-  models.skipped.insert(models.skipped.end(), prediction_skips.begin(), prediction_skips.end());
+  std::vector<Warning> warnings = oversubscription_warnings(runtime_runs, "runtimes.csv");
+  for (const std::vector<Warning>& more :
+       {oversubscription_warnings(poisson_runs, "comm_time.csv"), fit_warnings(models)}) {
+    warnings.insert(warnings.end(), more.begin(), more.end());
+  }
 
   // Everything is consistent: render every output, then write them.
   const json env = environment_block(argc, argv);
@@ -307,10 +334,18 @@ int run_calibration(const Options& o, int argc, const char* const* argv, std::os
                          {"predict", o.predict},
                          {"outputs", written},
                          {"fits", models_json(models, predictions)},
+                         {"skipped_service_times", skipped_json(prediction_skips)},
+                         {"warnings", warnings_json(warnings)},
                          {"generated_by", env}};
   outputs.emplace_back("calibration.json", manifest.dump(2) + "\n");
   write_outputs(o.output, outputs);
 
+  // Warnings are printed even with --quiet: they say which tables not to trust.
+  // Each sentence once, though it may concern several tables.
+  std::set<std::string> said;
+  for (const Warning& w : warnings) {
+    if (said.insert(w.text).second) std::cerr << "mcb-calibrate: warning: " << w.text << "\n";
+  }
   if (!o.quiet) {
     out << "mcb-calibrate: " << set.summary.lines << " records in " << set.summary.files.size()
         << " file(s): " << app_runs.size() + link_runs.size() << " used, " << dropped.total
@@ -323,6 +358,11 @@ int run_calibration(const Options& o, int argc, const char* const* argv, std::os
     }
     for (const Skipped& s : models.skipped)
       out << "  skipped " << s.what << ": " << s.reason << "\n";
+    // One line for the service times the fits could not predict (listed in calibration.json).
+    if (!prediction_skips.empty()) {
+      out << "  " << prediction_skips.size() << " service time(s) not predicted ("
+          << skip_reasons(prediction_skips) << "); listed in calibration.json\n";
+    }
     out << "wrote " << o.output << "/:";
     for (const auto& [name, note] : written.items())
       out << " " << name << " (" << note.get<std::string>() << ")";

@@ -3,12 +3,63 @@
 #include "common/environment.hpp"
 #include "common/files.hpp"
 
+#include <sched.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <cstdio>
+#include <map>
 #include <vector>
 
 namespace mcb::harness {
+
+namespace {
+
+// The cores this process may run on (its affinity mask), as a set of core numbers.
+cpu_set_t own_cores() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (::sched_getaffinity(0, sizeof set, &set) != 0) {
+    const long online = ::sysconf(_SC_NPROCESSORS_ONLN);
+    for (long c = 0; c < std::max(1L, online) && c < CPU_SETSIZE; ++c) CPU_SET(c, &set);
+  }
+  return set;
+}
+
+// The machine's share of the run: per host, the cores its ranks may use (the union of their
+// affinity masks) against the ranks placed there. More ranks than cores means the ranks take
+// turns, and every time measured includes the waiting (docs/records.md).
+void add_machine_share(MPI_Comm comm, const std::vector<char>& hosts, std::size_t host_width,
+                       nlohmann::json& env) {
+  int size = 0;
+  MPI_Comm_size(comm, &size);
+  const cpu_set_t mine = own_cores();
+  std::vector<cpu_set_t> all(static_cast<size_t>(size));
+  MPI_Allgather(&mine, sizeof mine, MPI_BYTE, all.data(), sizeof mine, MPI_BYTE, comm);
+  std::map<std::string, std::pair<cpu_set_t, int>> per_host;
+  for (int r = 0; r < size; ++r) {
+    const std::string host(hosts.data() + static_cast<size_t>(r) * host_width);
+    auto [it, fresh] = per_host.try_emplace(host);
+    if (fresh) CPU_ZERO(&it->second.first);
+    CPU_OR(&it->second.first, &it->second.first, &all[static_cast<size_t>(r)]);
+    ++it->second.second;
+  }
+  int cores = 0;
+  double ranks_per_core = 0;
+  for (const auto& [host, share] : per_host) {
+    const int c = std::max(1, CPU_COUNT(&share.first));
+    cores += c;
+    ranks_per_core = std::max(ranks_per_core, static_cast<double>(share.second) / c);
+  }
+  env["cores_available"] = cores;
+  env["ranks_per_core"] = ranks_per_core;
+  // What else ran: the one-minute load average of rank 0's host as the run began.
+  double load[1] = {0};
+  env["load_average"] = ::getloadavg(load, 1) == 1 ? nlohmann::json(load[0]) : nullptr;
+}
+
+}  // namespace
 
 nlohmann::json mpi_environment(MPI_Comm comm, int argc, const char* const* argv) {
   nlohmann::json env = environment_block(argc, argv);
@@ -28,6 +79,7 @@ nlohmann::json mpi_environment(MPI_Comm comm, int argc, const char* const* argv)
   nlohmann::json list = nlohmann::json::array();
   for (int r = 0; r < size; ++r) list.push_back(std::string(hosts.data() + r * sizeof host));
   env["hosts"] = list;
+  add_machine_share(comm, hosts, sizeof host, env);
   return env;
 }
 

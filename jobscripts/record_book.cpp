@@ -7,6 +7,7 @@
 #include "common/text.hpp"
 
 #include <filesystem>
+#include <thread>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -95,6 +96,11 @@ json failure_record(const CampaignSpec& spec, const Plan& plan, const PlannedRun
   for (const std::string& word : command) argv.push_back(word.c_str());
   json env = environment_block(static_cast<int>(argv.size()), argv.data());
   env["executor"] = spec.executor;
+  // The machine's share (docs/records.md): known here only when the run was on this host.
+  const unsigned cores = std::thread::hardware_concurrency();
+  const bool here = spec.executor == "local" && cores > 0;
+  env["cores_available"] = here ? json(cores) : json(nullptr);
+  env["ranks_per_core"] = here ? json(static_cast<double>(c.ranks) / cores) : json(nullptr);
   return {{"schema", kRunRecordSchema},
           {"run_id", run.id},
           {"campaign", spec.name},

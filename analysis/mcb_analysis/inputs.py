@@ -13,12 +13,12 @@ from .cli import BadInput
 
 
 def digest(path):
-    """sha256 of a file, first 12 hex digits (names the exact input in the report)."""
+    """sha256 of a file, all 64 hex digits (names the exact input in the report)."""
     h = hashlib.sha256()
     with open(path, "rb") as f:
         for block in iter(lambda: f.read(1 << 16), b""):
             h.update(block)
-    return h.hexdigest()[:12]
+    return h.hexdigest()
 
 
 class Source:

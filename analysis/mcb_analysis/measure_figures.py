@@ -109,6 +109,20 @@ def _bars(ax, categories, series, ylabel, baseline_line=None):
         ax.axhline(baseline_line, color="0.3", linewidth=0.8, linestyle="--")
     ax.grid(axis="y", linewidth=0.4, alpha=0.5)
     ax.set_axisbelow(True)
+    return _bar_scale(ax, series)
+
+
+def _bar_scale(ax, series):
+    """A log axis when the bars span more than two decades, so the shortest stay visible
+    (linear bars of 0.04 beside 7 s vanish); returns the scale."""
+    values = [v for s in series for key in ("y", "ymin", "ymax") for v in (s.get(key) or [])
+              if v is not None and v > 0]
+    if values and max(values) / min(values) > 100:
+        ax.set_yscale("log")
+        ax.set_ylim(min(values) / 2, max(values) * 2)
+        ax.yaxis.set_major_formatter(mticker.FuncFormatter(lambda y, _: f"{y:g}"))
+        return "log"
+    return "linear"
 
 
 def _panel(title, xlabel, ylabel, categories, series, kind="bars", **extra):
@@ -140,11 +154,11 @@ def runtime_by_procs(cal, app, setups, label, figure_id, title):
         sizes = sorted(set(int(s) for s in sub["total_size"]))
         series = [_series(setups, i, setup, hit, sizes)
                   for i, setup, hit in _rows_by_setup(sub, setups, key="total_size")]
-        _bars(ax, [str(s) for s in sizes], series, "runtime (s)")
+        scale = _bars(ax, [str(s) for s in sizes], series, "runtime (s)")
         ax.set_xlabel("processors")
         ax.set_title(f"{app} {problem}")
         panels.append(_panel(f"{app} {problem}", "processors", "runtime (s)",
-                             [str(s) for s in sizes], series))
+                             [str(s) for s in sizes], series, y_scale=scale))
     for k in range(len(problems), rows * cols):
         axes[k // cols][k % cols].set_visible(False)
     legend_right(axes[0][cols - 1] if len(problems) >= cols else axes[0][0])
@@ -163,14 +177,14 @@ def runtime_normalised(cal, procs, setups, label):
     fig, ax = plt.subplots(figsize=(max(5.0, 0.8 * len(problems) + 3.6), 3.4),
                            layout="constrained")
     base_label = setups.label(setups.baseline)
-    _bars(ax, problems, series, f"runtime relative to {base_label}", baseline_line=1.0)
+    scale = _bars(ax, problems, series, f"runtime relative to {base_label}", baseline_line=1.0)
     ax.set_xlabel("grid size (points per side)")
     legend_right(ax)
     title = (f"Figure 4: Poisson runtime normalised to {base_label}, process grid {procs}")
     headline(fig, title, label)
     f = Figure("fig4-runtime-normalised", title, fig, {"panels": [
         _panel(title, "grid size (points per side)", f"runtime relative to {base_label}",
-               problems, series, baseline=base_label)]})
+               problems, series, baseline=base_label, y_scale=scale)]})
     if missing:
         f.notes.append(f"No {base_label} runs for {', '.join(missing)}: no bars there.")
     return f

@@ -6,6 +6,7 @@ import base64
 import html
 import json
 import os
+import re
 
 from .cli import BadInput
 from .inputs import Source, read_json
@@ -52,8 +53,22 @@ def _anchor(text):
     return "".join(c if c.isalnum() else "-" for c in text.lower()).strip("-")
 
 
-def _provenance_lines(part):
-    """Readable lines of a part's provenance: what records or simulations, where, when."""
+def _relative(root, text):
+    """Every absolute path inside @root in @text written relative to it (the results folder
+    moves as a whole; paths outside it stay as they are)."""
+    if not root or not isinstance(text, str):
+        return text
+    root = root.rstrip(os.sep)
+    return re.sub(re.escape(root) + r"(?:/|(?=[\s`'\",;)\]]|$))", "", text).replace("``", "`.`")
+
+
+def _provenance_lines(part, root=None):
+    """Readable lines of a part's provenance: what records or simulations, where, when; paths
+    relative to @p root."""
+    return [_relative(root, line) for line in _provenance_text(part)]
+
+
+def _provenance_text(part):
     m = part.manifest
     p = m.get("provenance") or {}
     lines = []
@@ -85,6 +100,13 @@ def _provenance_lines(part):
                          f"{g.get('revision')}: `{' '.join(g.get('command_line') or [])}`")
     elif m.get("kind") == "simulation":
         for s in p.get("sweeps", []):
+            if "point" in s:  # a one-point run
+                env = s.get("env") or {}
+                lines.append(f"run **{s.get('mix')}**: `{s.get('folder')}`; point "
+                             f"{json.dumps(s.get('point'), sort_keys=True)}; simulated on "
+                             f"{env.get('host')} at {env.get('date')} by revision "
+                             f"{env.get('revision')}: `{' '.join(env.get('command_line') or [])}`")
+                continue
             w = s.get("workload") or {}
             t = s.get("tables") or {}
             env = s.get("env") or {}
@@ -108,8 +130,9 @@ def _provenance_lines(part):
 
 
 class Report:
-    def __init__(self, title, parts, intro="", attachments=()):
+    def __init__(self, title, parts, intro="", attachments=(), root=None):
         self.title = title
+        self.root = os.path.abspath(root) if root else None
         self.parts = parts
         self.intro = intro
         self.attachments = list(attachments)
@@ -126,44 +149,57 @@ class Report:
         return out
 
     # --- Markdown -------------------------------------------------------------------------
-    def markdown(self, out_dir):
+    def where(self, path):
+        """A path as the report shows it: relative to the results folder when inside it."""
+        return _relative(self.root, path) or "."
+
+    def markdown(self, out_dir, html_tables=False):
+        """The report as Markdown; @p html_tables puts each item table in as HTML (its grouped
+        header), for the HTML page."""
         md = [f"# {self.title}", "",
-              f"Written {self.date} on {self.host} by mcb revision {self.revision}.", ""]
+              f"Written {self.date} on {self.host} by mcb revision {self.revision}."
+              + (f" Paths are relative to the results folder `{self.root}`." if self.root
+                 else ""), ""]
         if self.intro:
-            md += [self.intro.rstrip(), ""]
+            md += [_relative(self.root, self.intro.rstrip()), ""]
         md += ["## Contents", ""]
         for part in self.parts:
             md.append(f"- [{part.title}](#{_anchor(part.title)})")
             for item in part.manifest["items"]:
-                md.append(f"  - [{item['title'].split(':')[0]}](#{_anchor(item['id'])})")
+                # Four spaces: nested under the part in every Markdown (python-markdown too).
+                md.append(f"    - [{item['title'].split(':')[0]}](#{_anchor(item['id'])})")
         md.append("- [Provenance](#provenance)")
         md.append("")
         for part in self.parts:
-            md += [f"## {part.title}", ""]
+            md += [f'<a id="{_anchor(part.title)}"></a>', "", f"## {part.title}", ""]
             for item in part.manifest["items"]:
-                md += self._item_md(part, item, out_dir)
+                md += self._item_md(part, item, out_dir, html_tables)
             for s in part.manifest.get("skipped", []):
                 md.append(f"- Not drawn: `{s['id']}` — {s['reason']}.")
             if part.manifest.get("skipped"):
                 md.append("")
-        md += ["## Provenance", ""]
+        md += ['<a id="provenance"></a>', "", "## Provenance", ""]
         for part in self.parts:
             md += [f"### {part.title}", ""]
-            md += [f"- {line}" for line in _provenance_lines(part)]
+            md += [f"- {line}" for line in _provenance_lines(part, self.root)]
             md += ["", "| input file | sha256 | rows |", "|---|---|---:|"]
             for src in part.manifest.get("inputs", []):
-                md.append(f"| `{src['path']}` | `{src['sha256']}` | {src.get('rows', '')} |")
+                md.append(f"| `{self.where(src['path'])}` | `{src['sha256']}` | "
+                          f"{src.get('rows', '')} |")
             md.append("")
         if self.attachments:
             md += ["## Configuration files", ""]
             for a in self.attachments:
-                md += [f"### {a.label}", "", f"`{a.source.path}` (sha256 `{a.source.sha256}`)",
+                md += [f"### {a.label}", "",
+                       f"`{self.where(a.source.path)}` (sha256 `{a.source.sha256}`)",
                        "", "```", a.text.rstrip(), "```", ""]
         return "\n".join(md) + "\n"
 
-    def _item_md(self, part, item, out_dir):
+    def _item_md(self, part, item, out_dir, html_tables=False):
         md = [f'<a id="{_anchor(item["id"])}"></a>', "", f"### {item['title']}", ""]
-        if item["kind"] == "table":
+        if item["kind"] == "table" and html_tables:
+            md += [_html_table(item["table"]), ""]
+        elif item["kind"] == "table":
             with open(part.file(item, "markdown"), encoding="utf-8") as f:
                 text = f.read()
             body = text.split("\n\n", 1)[1] if text.startswith("**") else text
@@ -180,116 +216,28 @@ class Report:
         for note in item.get("notes") or []:
             md += [f"*Note:* {note}", ""]
         if item.get("source"):
-            md += [f"*Source:* {item['source']}", ""]
+            md += [f"*Source:* {_relative(self.root, item['source'])}", ""]
         return md
 
     # --- HTML -----------------------------------------------------------------------------
-    def html(self):
+    def html(self, out_dir):
+        """The Markdown above rendered by python-markdown, with the item tables as HTML (their
+        grouped headers) and every figure embedded, so the page stands alone."""
+        import markdown  # Debian's python3-markdown (scripts/packages.txt)
+        body = markdown.markdown(self.markdown(out_dir, html_tables=True),
+                                 extensions=["tables", "fenced_code", "sane_lists"],
+                                 output_format="html")
+
+        def embed(match):
+            with open(os.path.normpath(os.path.join(out_dir, html.unescape(match.group(2)))),
+                      "rb") as f:
+                data = base64.b64encode(f.read()).decode("ascii")
+            return f'{match.group(1)}"data:image/png;base64,{data}"'
+        body = re.sub(r'(<img alt="[^"]*" src=)"([^"]+\.png)"', embed, body)
         e = html.escape
-        h = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
-             f"<title>{e(self.title)}</title>", f"<style>{CSS}</style></head><body>",
-             f"<h1>{e(self.title)}</h1>",
-             f'<p class="meta">Written {e(self.date)} on {e(self.host)} by mcb revision '
-             f"{e(self.revision)}.</p>"]
-        if self.intro:
-            h.append(_md_paragraphs(self.intro))
-        h.append("<nav><h2>Contents</h2><ul>")
-        for part in self.parts:
-            h.append(f'<li><a href="#{_anchor(part.title)}">{e(part.title)}</a><ul>')
-            for item in part.manifest["items"]:
-                h.append(f'<li><a href="#{_anchor(item["id"])}">{e(item["title"])}</a></li>')
-            h.append("</ul></li>")
-        h.append('<li><a href="#provenance">Provenance</a></li></ul></nav>')
-        for part in self.parts:
-            h.append(f'<h2 id="{_anchor(part.title)}">{e(part.title)}</h2>')
-            for item in part.manifest["items"]:
-                h.append(f'<section id="{_anchor(item["id"])}"><h3>{e(item["title"])}</h3>')
-                if item["kind"] == "table":
-                    h.append(_html_table(item["table"]))
-                else:
-                    with open(part.file(item, "png"), "rb") as f:
-                        data = base64.b64encode(f.read()).decode("ascii")
-                    h.append(f'<img alt="{e(item["title"])}" src="data:image/png;base64,{data}">')
-                for note in item.get("notes") or []:
-                    h.append(f'<p class="note"><b>Note:</b> {e(note)}</p>')
-                if item.get("source"):
-                    h.append(f'<p class="source"><b>Source:</b> {e(item["source"])}</p>')
-                h.append("</section>")
-            for s in part.manifest.get("skipped", []):
-                h.append(f'<p class="note">Not drawn: <code>{e(s["id"])}</code> — '
-                         f'{e(s["reason"])}.</p>')
-        h.append('<h2 id="provenance">Provenance</h2>')
-        for part in self.parts:
-            h.append(f"<h3>{e(part.title)}</h3><ul>")
-            for line in _provenance_lines(part):
-                h.append(f"<li>{_inline(line)}</li>")
-            h.append("</ul><table><tr><th>input file</th><th>sha256</th><th>rows</th></tr>")
-            for src in part.manifest.get("inputs", []):
-                h.append(f"<tr><td><code>{e(src['path'])}</code></td><td><code>"
-                         f"{e(src['sha256'])}</code></td><td>{src.get('rows', '')}</td></tr>")
-            h.append("</table>")
-        if self.attachments:
-            h.append("<h2>Configuration files</h2>")
-            for a in self.attachments:
-                h.append(f"<h3>{e(a.label)}</h3><p><code>{e(a.source.path)}</code> (sha256 "
-                         f"<code>{a.source.sha256}</code>)</p><pre>{e(a.text)}</pre>")
-        h.append("</body></html>")
-        return "\n".join(h) + "\n"
-
-
-def _inline(text):
-    """`code` and **bold** of the provenance lines, escaped."""
-    out = []
-    for i, piece in enumerate(text.split("`")):
-        piece = html.escape(piece)
-        if i % 2 == 1:
-            out.append(f"<code>{piece}</code>")
-        else:
-            bold = piece.split("**")
-            out.append("".join(f"<b>{b}</b>" if k % 2 else b for k, b in enumerate(bold)))
-    return "".join(out)
-
-
-def _md_paragraphs(text):
-    """The intro: paragraphs, `code`, **bold**, '- ' lists and fenced blocks."""
-    out, lines, in_list, in_code = [], text.strip().splitlines(), False, False
-    para = []
-
-    def flush():
-        if para:
-            out.append("<p>" + _inline(" ".join(para)) + "</p>")
-            para.clear()
-    for line in lines:
-        if line.startswith("```"):
-            flush()
-            out.append("</pre>" if in_code else "<pre>")
-            in_code = not in_code
-            continue
-        if in_code:
-            out.append(html.escape(line))
-            continue
-        if line.startswith("- "):
-            flush()
-            if not in_list:
-                out.append("<ul>")
-                in_list = True
-            out.append(f"<li>{_inline(line[2:])}</li>")
-            continue
-        if in_list:
-            out.append("</ul>")
-            in_list = False
-        if line.startswith("#"):
-            flush()
-            level = min(len(line) - len(line.lstrip("#")) + 1, 4)
-            out.append(f"<h{level}>{_inline(line.lstrip('#').strip())}</h{level}>")
-        elif not line.strip():
-            flush()
-        else:
-            para.append(line.strip())
-    flush()
-    if in_list:
-        out.append("</ul>")
-    return "\n".join(out)
+        return "\n".join(["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+                          f"<title>{e(self.title)}</title>", f"<style>{CSS}</style></head>",
+                          "<body>", body, "</body></html>"]) + "\n"
 
 
 def _html_table(t):

@@ -14,7 +14,7 @@ RULE_STYLE = {"no": ("#1b1b1b", "o"), "co": ("#c0392b", "s"), "rco": ("#1b4f9c",
               "fco": ("#2a9d3a", "D")}
 EXTRA = ["#7b3294", "#e08214", "#17becf", "#8c564b"]
 PAPER_FIGURE = {"ls": 6, "gs": 7, "lp": 8}
-CLIP_FACTOR = 6.0   # the response axis ends at this many times the lowest response of a mix
+LOG_ABOVE = 100.0   # stable responses spanning more than this ratio get a log axis
 RESPONSE = "average response time (s)"
 
 
@@ -50,19 +50,30 @@ def _finite(v):
     return v is not None and not math.isnan(v) and not math.isinf(v)
 
 
+def stable_responses(curves):
+    """The responses of the stable points of some curves (the only points an axis is fitted
+    to: a saturated run's response depends on when it was stopped)."""
+    return [c.response[i] for c in curves for i in c.stable
+            if _finite(c.response[i]) and c.response[i] > 0]
+
+
+def y_axis(curves):
+    """The response axis of one mix, from its stable points only: (bottom, top, scale). Linear
+    from 0 to just above the largest stable response; logarithmic when the stable responses
+    span more than two decades, so the lowest curve stays readable. Saturated points go off the
+    top."""
+    values = stable_responses(curves)
+    if not values:
+        return 0.0, 1.0, "linear"
+    low, high = min(values), max(values)
+    if high / low > LOG_ABOVE:
+        return low / 1.5, high * 1.5, "log"
+    return 0.0, high * 1.08, "linear"
+
+
 def y_top(curves):
-    """The response axis of one mix: up to CLIP_FACTOR times its lowest response, or the
-    largest stable response if that is lower; saturated points go off the top. (A run stopped
-    early as saturated may have no response at all: an empty cell.)"""
-    lows = [min(v for v in c.response if _finite(v)) for c in curves
-            if any(_finite(v) for v in c.response)]
-    highs = [c.response[i] for c in curves for i in c.stable if _finite(c.response[i])]
-    if not lows:
-        return 1.0
-    top = CLIP_FACTOR * min(lows)
-    if highs:
-        top = min(top, max(highs) * 1.08)
-    return max(top, min(lows) * 1.5)
+    """The top of the response axis of one mix (see y_axis)."""
+    return y_axis(curves)[1]
 
 
 def legend_level(curves, top):
@@ -140,7 +151,7 @@ def figure5(curves, label, figure_id, title_suffix=""):
     panels = []
     for j, mix in enumerate(mixes):
         in_mix = _in_mix(curves, mix)
-        top = y_top(in_mix)
+        bottom, top, scale = y_axis(in_mix)
         level = legend_level(in_mix, top)
         for i, row in enumerate(rows):
             ax = axes[i][j]
@@ -150,16 +161,19 @@ def figure5(curves, label, figure_id, title_suffix=""):
             for k, c in enumerate(cs):
                 x, y, sat = polyline(c, c.gross, top)
                 colour, marker = _style(c.rule, k)
-                draw_curve(ax, x, y, sat, top, colour, marker, f"[{c.rule}]")
-                drawn.append(_curve_data(f"[{c.rule}]", x, y, sat, c, level))
+                name = _legend_name(f"[{c.rule}]", x)
+                draw_curve(ax, x, y, sat, top, colour, marker, name)
+                drawn.append(_curve_data(name, x, y, sat, c, level))
             legend = _legend_right_to_left(ax, drawn)
             panel_title = f"{row_label(row, rows)}, {mix}"
-            _frame(ax, panel_title, _x_range(in_mix), top, "gross utilization",
+            _frame(ax, panel_title, _x_range(in_mix), (bottom, top, scale), "gross utilization",
                    last_row=i == len(rows) - 1, first_column=j == 0)
+            note = _saturation_note(ax, drawn)
             panels.append({"title": panel_title, "policy": row[0],
                            "placement": row[1], "queue": row[2], "mix": mix,
                            "xlabel": "gross utilization", "ylabel": RESPONSE,
-                           "y_top": top, "legend": legend, "curves": drawn})
+                           "y_bottom": bottom, "y_top": top, "y_scale": scale,
+                           "legend": legend, "note": note, "curves": drawn})
     title = ("Figure 5: average response time vs gross utilization, policies (rows) x job "
              "mixes (columns), one curve per co-allocation rule; ^ at the top: the first "
              "saturated rate; legends list the curves right to left" + title_suffix)
@@ -169,11 +183,29 @@ def figure5(curves, label, figure_id, title_suffix=""):
                                           "columns": mixes})
 
 
-def _frame(ax, title, x_range, top, xlabel, last_row, first_column):
-    """A panel's axes: utilization over x_range, response from 0 to top; the axis labels on
-    the bottom row and the left column only."""
+def _legend_name(name, x):
+    """A curve without a stable point has nothing drawn but its saturation mark: its legend
+    entry says so."""
+    return name if x else f"{name} saturated throughout"
+
+
+def _saturation_note(ax, drawn):
+    """A panel none of whose curves has a stable point says so inside it; returns the note."""
+    if not drawn or any(d["x"] for d in drawn):
+        return None
+    note = "every curve saturated at\nevery rate simulated"
+    ax.text(0.5, 0.5, note, ha="center", va="center", transform=ax.transAxes, color="0.3",
+            fontsize=8)
+    return note.replace("\n", " ")
+
+
+def _frame(ax, title, x_range, y_range, xlabel, last_row, first_column):
+    """A panel's axes: utilization over x_range, response over y_range (bottom, top, scale);
+    the axis labels on the bottom row and the left column only."""
+    bottom, top, scale = y_range
     ax.set_xlim(x_range)
-    ax.set_ylim(0, top)
+    ax.set_yscale(scale)
+    ax.set_ylim(bottom, top)
     ax.grid(linewidth=0.4, alpha=0.5)
     ax.set_title(title)
     if last_row:
@@ -212,7 +244,7 @@ def gross_net_figure(curves, policy_key, label, figure_id, title_prefix, title_s
     for i, mix in enumerate(mixes):
         in_mix = _in_mix(curves, mix)
         mine = [c for c in in_mix if c.scheduler == policy_key]
-        top = y_top(mine or in_mix)
+        bottom, top, scale = y_axis(mine or in_mix)
         level = legend_level(mine or in_mix, top)
         for j, rule in enumerate(rules):
             ax = axes[i][j]
@@ -222,9 +254,10 @@ def gross_net_figure(curves, policy_key, label, figure_id, title_prefix, title_s
                 colour, marker = _style(rule, j)
                 for which, style, xs in (("gross", "-", c.gross), ("net", "--", c.net)):
                     x, y, sat = polyline(c, xs, top)
+                    name = _legend_name(f"{which} utilization", x)
                     draw_curve(ax, x, y, sat, top, colour if which == "gross" else "0.45",
-                               marker, f"{which} utilization", linestyle=style)
-                    d = _curve_data(f"{which} utilization", x, y, sat, c, level)
+                               marker, name, linestyle=style)
+                    d = _curve_data(name, x, y, sat, c, level)
                     d["utilization"] = which
                     drawn.append(d)
                 legend = _legend_right_to_left(ax, drawn)
@@ -232,11 +265,13 @@ def gross_net_figure(curves, policy_key, label, figure_id, title_prefix, title_s
                 legend = []
                 ax.text(0.5, 0.5, "not simulated", ha="center", va="center",
                         transform=ax.transAxes, color="0.4")
-            _frame(ax, f"{mix}, [{rule}]", _x_range(mine or in_mix), top, "utilization",
-                   last_row=i == len(mixes) - 1, first_column=j == 0)
+            _frame(ax, f"{mix}, [{rule}]", _x_range(mine or in_mix), (bottom, top, scale),
+                   "utilization", last_row=i == len(mixes) - 1, first_column=j == 0)
+            note = _saturation_note(ax, drawn)
             panels.append({"title": f"{mix}, [{rule}]", "mix": mix, "rule": rule,
                            "xlabel": "utilization", "ylabel": RESPONSE,
-                           "y_top": top, "legend": legend, "curves": drawn})
+                           "y_bottom": bottom, "y_top": top, "y_scale": scale,
+                           "legend": legend, "note": note, "curves": drawn})
     title = (f"{title_prefix}: average response time vs gross (solid) and net (dashed) "
              f"utilization, {row_label(policy_key, [policy_key])}, job mixes (rows) x "
              f"co-allocation rules (columns)" + title_suffix)

@@ -59,7 +59,7 @@ class Items(TempDirTest):
                                  "rank_comm.csv", "runtimes.csv", "runtimes.json",
                                  "transfer_rates.csv"])
         for s in manifest["inputs"]:
-            self.assertRegex(s["sha256"], "^[0-9a-f]{12}$")
+            self.assertRegex(s["sha256"], "^[0-9a-f]{64}$")
         self.assertEqual(manifest["provenance"]["hosts"], ["DAS-2"])
 
     def test_figures_carry_the_system_label_and_revision(self):

@@ -24,7 +24,9 @@ def setUpModule():
         if proc.returncode != 0:
             raise RuntimeError(f"{step[0]} failed: {proc.stderr}")
     with open(os.path.join(WORK, "intro.md"), "w", encoding="utf-8") as f:
-        f.write("Made by the **analysis tests**.\n\n- first point\n- `second` point\n")
+        f.write("Made by the **analysis tests**.\n\n- first point\n- `second` point\n"
+                "- **Measure** (317 s): a bullet written over two lines,\n  each run verifying "
+                "itself\n- last point\n")
     with open(os.path.join(WORK, "campaign.ini"), "w", encoding="utf-8") as f:
         f.write("[poisson]\ngrid = 100\n")
     proc = run("report.py", "--part", os.path.join(WORK, "meas"), "--part",
@@ -72,7 +74,10 @@ class Report(TempDirTest):
         self.assertTrue(any(i["path"].endswith(os.path.join("calibration", "das2",
                                                             "runtimes.csv")) for i in used))
         for i in used:
-            self.assertIn(f"`{i['path']}` | `{i['sha256']}`", md)
+            shown = os.path.relpath(i["path"], WORK) if i["path"].startswith(WORK + os.sep) \
+                else i["path"]
+            self.assertIn(f"`{shown}` | `{i['sha256']}`", md)
+            self.assertRegex(i["sha256"], r"^[0-9a-f]{64}$")  # the whole digest
         self.assertIn("## Provenance", md)
         self.assertIn("hosts: DAS-2", md)
         self.assertIn("mix **ensflow**", md)
@@ -96,9 +101,29 @@ class Report(TempDirTest):
             self.assertTrue(s.startswith("data:image/png;base64,"), s[:40])
         self.assertNotIn("<link", page)
         self.assertIn('<th colspan="3">pbs, 1 cluster</th>', page)
-        self.assertIn("<b>analysis tests</b>", page)
+        self.assertIn("<strong>analysis tests</strong>", page)
         self.assertIn("<li><code>second</code> point</li>", page)
         self.assertIn("[poisson]\ngrid = 100", page)
+
+
+class Structure(TempDirTest):
+    """The page as a reader sees it: whole list items, paths relative to the results folder."""
+
+    def test_html_lists_hold_whole_items(self):
+        page = text("report.html")
+        items = [" ".join(i.split()) for i in re.findall(r"<li>(.*?)</li>", page, re.S)]
+        self.assertIn("<strong>Measure</strong> (317 s): a bullet written over two lines, "
+                      "each run verifying itself", items)
+        self.assertIn("last point", items)
+        # No paragraph right after a list continues a sentence: nothing was cut off an item.
+        self.assertEqual(re.findall(r"</ul>\s*<p>([a-z][^<]{0,40})", page), [])
+
+    def test_paths_are_relative_to_the_results_folder(self):
+        md = text("report.md")
+        body = md.split("\n", 3)[3]  # after the line naming the results folder
+        self.assertNotIn(WORK + os.sep, body)
+        for link in re.findall(r"\]\(([^)#]+)\)", md):
+            self.assertFalse(os.path.isabs(link), link)
 
 
 class BadParts(TempDirTest):

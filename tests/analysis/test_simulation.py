@@ -2,6 +2,7 @@
 sweeps): Figure 5's panels and curves must be the sweep's rows, saturation must be marked, the
 legends must list the curves right to left, Figures 6-8 must pair gross and net utilization."""
 
+import csv
 import os
 import shutil
 import tempfile
@@ -82,6 +83,19 @@ class Figure5(TempDirTest):
             self.assertTrue(co["saturated_within_sweep"], p["title"])
             self.assertGreater(co["first_saturated"]["y"], p["y_top"], p["title"])
 
+    def test_no_axis_excludes_a_stable_point(self):
+        for p in self.doc["panels"]:
+            for c in p["curves"]:
+                for y in c["y"]:
+                    self.assertLessEqual(y, p["y_top"], p["title"])
+                    self.assertGreaterEqual(y, p["y_bottom"], p["title"])
+        # Past two decades of stable responses in a column the axis is logarithmic.
+        for mix in self.doc["columns"]:
+            panels = [p for p in self.doc["panels"] if p["mix"] == mix]
+            ys = [y for p in panels for c in p["curves"] for y in c["y"] if y > 0]
+            scale = "log" if max(ys) / min(ys) > 100 else "linear"
+            self.assertEqual({p["y_scale"] for p in panels}, {scale}, mix)
+
     def test_legends_list_the_curves_right_to_left(self):
         for p in self.doc["panels"]:
             by_label = {c["label"]: c["position"] for c in p["curves"]}
@@ -132,6 +146,69 @@ class StoppedRuns(TempDirTest):
                     self.assertEqual(mark["x"], float(first["gross_utilization"]))
         self.assertPicture(self.path("fig5-response-vs-gross.png"),
                            self.path("fig5-response-vs-gross.svg"))
+
+
+class AllSaturated(TempDirTest):
+    """A panel none of whose curves has a stable point says so, and its legend marks every
+    entry, since nothing but the saturation mark is drawn."""
+
+    def test_panel_note_and_marked_legend(self):
+        source = os.path.join(os.path.dirname(SWEEPS[0]), "..", "sweeps-stopped", "poisson")
+        sweep = self.path("sweep")
+        shutil.copytree(source, sweep)
+        with open(os.path.join(sweep, "sweep.csv"), newline="", encoding="utf-8") as f:
+            rows = list(csv.DictReader(f))
+            fields = list(rows[0].keys())
+        seen = set()
+        for r in rows:  # GS saturates from its first rate on, for every rule
+            if r["policy"] != "gs":
+                continue
+            first = (r["rule"], r["placement"], r["queue"]) not in seen
+            seen.add((r["rule"], r["placement"], r["queue"]))
+            r["saturated"] = "1"
+            r["saturation_point"] = "first_saturated" if first else ""
+        with open(os.path.join(sweep, "sweep.csv"), "w", newline="", encoding="utf-8") as f:
+            w = csv.DictWriter(f, fieldnames=fields)
+            w.writeheader()
+            w.writerows(rows)
+        self.assertOk(run("simulation.py", "--sweep", sweep, "--output", self.path("out")))
+        doc = read_json(self.path("out", "fig5-response-vs-gross.json"))
+        gs = [p for p in doc["panels"] if p["policy"] == "gs"][0]
+        self.assertEqual(gs["note"], "every curve saturated at every rate simulated")
+        for c in gs["curves"]:
+            self.assertEqual(c["x"], [])
+            self.assertTrue(c["label"].endswith("saturated throughout"), c["label"])
+        ls = [p for p in doc["panels"] if p["policy"] == "ls"][0]
+        self.assertIsNone(ls["note"])
+
+
+class OnePoint(TempDirTest):
+    """A one-point run (summary.json and jobs.csv, no sweep) gets its own items, not a
+    refusal."""
+
+    def test_summary_table_and_response_figure(self):
+        point = os.path.join(os.path.dirname(SWEEPS[0]), "..", "one-point")
+        proc = run("simulation.py", "--sweep", point, "--output", self.tmp)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        summary = read_json(os.path.join(point, "summary.json"))
+        with open(self.path("run-summary.md"), encoding="utf-8") as f:
+            table = f.read()
+        self.assertIn(f"| jobs measured | {summary['result']['jobs']['measured']} |", table)
+        self.assertIn("| saturated | no |", table)
+        doc = read_json(self.path("run-responses.json"))
+        measured = [r for r in read_csv(os.path.join(point, "jobs.csv")) if r["measured"] == "1"]
+        cdf = doc["panels"][0]["curves"][0]
+        self.assertEqual(len(cdf["x"]), len(measured))
+        self.assertEqual(cdf["x"], sorted(float(r["response"]) for r in measured))
+        self.assertEqual(doc["panels"][1]["y"], [float(r["response"]) for r in measured])
+
+    def test_sweeps_and_points_are_not_mixed(self):
+        point = os.path.join(os.path.dirname(SWEEPS[0]), "..", "one-point")
+        proc = run("simulation.py", "--sweep", SWEEPS[0], "--sweep", point, "--output",
+                   self.path("out"))
+        self.assertEqual(proc.returncode, 2)
+        self.assertIn("one-point run", proc.stderr)
+        self.assertFalse(os.path.exists(self.path("out")))
 
 
 class GrossNet(TempDirTest):

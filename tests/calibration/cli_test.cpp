@@ -383,6 +383,61 @@ TEST(Predictions, OutsideTheRangeOnlyWhenAsked) {
   fs::remove_all(dir);
 }
 
+// Runs on 1, 2 and 4 processes of one cluster whose compute times are given, on a host of 2
+// cores (`oversubscribed`: the 4-process run shared them) or of 4.
+std::vector<json> sized_runs(const std::vector<double>& compute, bool oversubscribed) {
+  std::vector<json> runs;
+  const int sizes[] = {1, 2, 4};
+  for (int i = 0; i < 3; ++i) {
+    json run = test::poisson_record("w-" + std::to_string(i), sizes[i], 1, 1, "local",
+                                    compute[static_cast<size_t>(i)] + 0.1,
+                                    compute[static_cast<size_t>(i)]);
+    const int cores = oversubscribed ? 2 : 4;
+    run["env"]["cores_available"] = cores;
+    run["env"]["ranks_per_core"] = static_cast<double>(sizes[i]) / cores;
+    runs.push_back(run);
+  }
+  return runs;
+}
+
+json warnings_of(const fs::path& tables) {
+  std::ifstream in(tables / "calibration.json");
+  return json::parse(in).at("warnings");
+}
+
+TEST(Warnings, OversubscribedRunsAndFitsWithoutMeaning) {
+  const auto dir = test::fresh_dir("warnings");
+  // Compute time that grows with processes, as when 4 ranks share 2 cores: b < 0, poor r².
+  test::write_jsonl(dir / "shared.jsonl", sized_runs({1.0, 0.55, 1.6}, true));
+  const Outcome r = calibrate({"--input", (dir / "shared.jsonl").string(), "--output",
+                               (dir / "tables").string(), "--quiet"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  EXPECT_NE(r.err.find("mcb-calibrate: warning: poisson,64x64,4,1,local: 1 of 1 runs "
+                       "oversubscribed (up to 2 ranks per core)"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("compute fit poisson,64x64,local: r² "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("is negative: compute time grows with processes"), std::string::npos)
+      << r.err;
+  const json warnings = warnings_of(dir / "tables");
+  std::map<std::string, int> per_table;
+  for (const json& w : warnings) ++per_table[w.at("table").get<std::string>()];
+  EXPECT_EQ(per_table["runtimes.csv"], 1);
+  EXPECT_EQ(per_table["comm_time.csv"], 1);
+  EXPECT_EQ(per_table["compute_fits.csv"], 2);  // r² and the sign of b
+  EXPECT_EQ(per_table["service_times.csv"], 2);
+
+  // The same sizes on their own cores, compute 0.2 + 0.8/P: nothing to warn about.
+  test::write_jsonl(dir / "fair.jsonl", sized_runs({1.0, 0.6, 0.4}, false));
+  const Outcome fair = calibrate({"--input", (dir / "fair.jsonl").string(), "--output",
+                                  (dir / "fair").string(), "--quiet"});
+  ASSERT_EQ(fair.code, 0) << fair.err;
+  EXPECT_EQ(fair.err, "");
+  EXPECT_TRUE(warnings_of(dir / "fair").empty());
+  fs::remove_all(dir);
+}
+
 TEST(Conversion, ReferenceServiceTimesBecomeTheDas2Table) {
   if (!fs::exists(kReference + "/poisson_sim_service_times.csv")) {
     GTEST_SKIP() << "reference folder " << kReference << " is not on this machine";

@@ -3,6 +3,11 @@
 //    in lattice-site updates per second;
 //  - STREAM triad bandwidth (a = b + s c, 24 bytes per element), the memory roofline of a
 //    sweep that moves 24 bytes per site update (read u, read h^2 f, write u);
+//  - the ceiling of the sweep's own access pattern: two read streams, one of them written back
+//    in place (a = a + s b, 24 bytes per element). The triad writes a third array, whose lines
+//    the cache must first read (write-allocate: 32 bytes moved for 24 counted); the sweep
+//    writes back lines it has just read, so its pattern may run faster or slower than the
+//    triad on a given memory system, and this number says which;
 //  - the harness's cost: the whole solver loop instrumented vs uninstrumented.
 // Run on one rank for the kernels; `mpirun -np 2 poisson_bench --benchmark_filter=Harness`
 // measures the harness cost with real neighbours. The summary at the end prints the ratios.
@@ -66,6 +71,20 @@ void BM_StreamTriad(benchmark::State& state) {
   state.SetBytesProcessed(state.iterations() * static_cast<int64_t>(n) * 24);
 }
 
+// The sweep's access pattern without its arithmetic: read a and b, write a back in place.
+void BM_StreamInPlace(benchmark::State& state) {
+  const size_t n = static_cast<size_t>(state.range(0));
+  std::vector<double> a(n, 0.0), b(n, 1.0);
+  const double s = 3.0;
+  for (auto _ : state) {
+    double* __restrict pa = a.data();
+    const double* __restrict pb = b.data();
+    for (size_t i = 0; i < n; ++i) pa[i] = pa[i] + s * pb[i];
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(state.iterations() * static_cast<int64_t>(n) * 24);
+}
+
 // The whole solver loop (sweeps, four border steps, global error) for a fixed number of
 // iterations, with or without the harness's bookkeeping; returns the slowest rank's time.
 // Fixed iteration counts keep every rank in step under mpirun.
@@ -118,6 +137,7 @@ void BM_HarnessCost(benchmark::State& state) {
 BENCHMARK(BM_SweepReference)->Arg(4096)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SweepTuned)->Arg(4096)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_StreamTriad)->Arg(1 << 25)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_StreamInPlace)->Arg(1 << 25)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_HarnessCost)->Arg(1024)->UseManualTime()->Iterations(10)->Repetitions(10)
     ->ReportAggregatesOnly(true)->Unit(benchmark::kMillisecond);
 
@@ -139,6 +159,9 @@ class SummaryReporter : public benchmark::ConsoleReporter {
       if (name.rfind("BM_StreamTriad", 0) == 0) {
         figures_["triad_bytes_per_second"] = run.counters.at("bytes_per_second").value;
       }
+      if (name.rfind("BM_StreamInPlace", 0) == 0) {
+        figures_["in_place_bytes_per_second"] = run.counters.at("bytes_per_second").value;
+      }
     }
   }
   void Finalize() override {
@@ -158,6 +181,16 @@ class SummaryReporter : public benchmark::ConsoleReporter {
       const double roofline = triad / 24.0;
       std::printf("  memory roofline: triad %.3g GB/s / 24 B = %.3g LUP/s; tuned reaches %.0f%%\n",
                   triad / 1e9, roofline, 100.0 * tuned / roofline);
+    }
+    if (const double in_place = get("in_place_bytes_per_second"); in_place > 0 && tuned > 0) {
+      const double ceiling = in_place / 24.0;
+      std::printf("  sweep pattern ceiling: 2 reads + 1 in-place write %.3g GB/s / 24 B = %.3g "
+                  "LUP/s; tuned reaches %.0f%%%s\n",
+                  in_place / 1e9, ceiling, 100.0 * tuned / ceiling,
+                  triad > 0 ? (" (" + std::to_string(static_cast<int>(100.0 * in_place / triad +
+                                                                      0.5)) +
+                               "% of the triad)").c_str()
+                            : "");
     }
     if (const double ratio = get("instrumented_over_plain"); ratio > 0) {
       std::printf("  harness cost (median of 10, interleaved): instrumented run takes %+.2f%% "
