@@ -20,7 +20,7 @@ namespace {
 namespace fs = std::filesystem;
 using namespace std::string_literals;
 
-struct Setup {
+struct InputFile {
   std::string name;
   std::string content;  // "<dir>" makes a folder, "<loop>" a symbolic link to itself
 };
@@ -30,7 +30,7 @@ struct Case {
   std::string program;  // in the build's bin folder
   std::string args;     // shell words, "@" is the case's folder
   std::string names;    // what the one line must contain
-  std::vector<Setup> files;
+  std::vector<InputFile> files;
   std::string env;  // prefix such as "env -u VAR"; empty for the test's environment
 };
 
@@ -45,10 +45,11 @@ std::string replace_at(const std::string& text, const std::string& dir) {
 // Every entry under @p root: regular files with their bytes, folders and links as markers.
 std::map<std::string, std::string> snapshot(const fs::path& root) {
   std::map<std::string, std::string> entries;
-  for (auto it = fs::recursive_directory_iterator(root); it != fs::recursive_directory_iterator();
-       ++it) {
+  std::error_code ec;  // a link to itself cannot be followed: it is listed, not entered
+  for (auto it = fs::recursive_directory_iterator(root, ec);
+       it != fs::recursive_directory_iterator(); it.increment(ec)) {
     const auto status = fs::symlink_status(it->path());
-    const std::string rel = fs::relative(it->path(), root).string();
+    const std::string rel = it->path().lexically_relative(root).string();
     if (fs::is_symlink(status)) {
       entries[rel] = "<link>";
     } else if (fs::is_directory(status)) {
@@ -66,7 +67,7 @@ TEST_P(BadInputMatrix, ExitTwoOneLineNothingWritten) {
   const Case& c = GetParam();
   TempDir dir;
   const std::string root = dir / "";
-  for (const Setup& f : c.files) {
+  for (const InputFile& f : c.files) {
     const std::string path = replace_at(dir / f.name, root);
     if (f.content == "<dir>") {
       fs::create_directories(path);
@@ -168,7 +169,10 @@ INSTANTIATE_TEST_SUITE_P(
              {{"conf", "<dir>"}}},
         Case{"config_nul", "mcb-links", kLinks + "--config @/c.ini", "@/c.ini:1: a NUL",
              {{"c.ini", "sizes = 1" + kNul + "\n"}}},
-        Case{"platform_missing", "mcb-links", kLinks + "--platform @/none", "--platform"},
+        Case{"platform_missing", "mcb-links", kLinks + "--platform @/none", "--platform", {},
+             mpirun(2)},
+        Case{"platform_nul", "mcb-links", kLinks + "--platform @/p", "@/p:1: a NUL",
+             {{"p", "* * 1ms 1" + kNul + "Gbit\n"}}, mpirun(2)},
         Case{"output_folder", "mcb-links", "--output @/out", "--output", {{"out", "<dir>"}}}),
     test_name);
 
@@ -264,11 +268,11 @@ INSTANTIATE_TEST_SUITE_P(
     Campaign, BadInputMatrix,
     ::testing::Values(
         Case{"grid_negative", "mcb-campaign", "dry-run @/s.ini", "none of the 1 combination",
-             {{"s.ini", spec("[options]\ngrid = -1\n")}}},
+             {{"s.ini", spec("[options]\nprocs = 2x1\ngrid = -1\n")}}},
         Case{"grid_negative_run", "mcb-campaign", "run @/s.ini", "none of the 1 combination",
-             {{"s.ini", spec("[options]\ngrid = -1\n")}}},
+             {{"s.ini", spec("[options]\nprocs = 2x1\ngrid = -1\n")}}},
         Case{"folder_uncreatable", "mcb-campaign", "run @/s.ini", "@/s.ini:3: folder",
-             {{"s.ini", "name = t\napp = poisson\nfolder = @/f/c\n[options]\ngrid = 16\n"},
+             {{"s.ini", "name = t\napp = poisson\nfolder = @/f/c\n[options]\nprocs = 2x1\ngrid = 16\n"},
               {"f", "x"}}},
         Case{"slurm_mpirun_dry_run", "mcb-campaign", "dry-run @/s.ini", "launcher",
              {{"s.ini", spec("executor = slurm\n[slurm]\nlauncher = mpirun\npartitions = a b\n"
@@ -277,7 +281,7 @@ INSTANTIATE_TEST_SUITE_P(
              {{"s.ini", spec("executor = slurm\n[slurm]\nlauncher = mpirun\npartitions = a b\n"
                              "[options]\ngrid = 16\nprocs = 2x1\nclusters = 2\n")}}},
         Case{"root_without_mpi_env", "mcb-campaign", "run @/s.ini", "scripts/mpi-env.sh",
-             {{"s.ini", spec("[options]\ngrid = 16\n")}},
+             {{"s.ini", spec("[options]\nprocs = 2x1\ngrid = 16\n")}},
              "env -u OMPI_ALLOW_RUN_AS_ROOT -u OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"},
         Case{"spec_nul", "mcb-campaign", "dry-run @/s.ini", "@/s.ini:1",
              {{"s.ini", "name = t" + kNul + "\napp = poisson\n"}}},
