@@ -50,7 +50,7 @@ for name in "${names[@]}"; do
   "$build/bin/${name}_fuzz" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2048 \
     -max_len=65536 -print_final_stats=1 -artifact_prefix="$findings/" "$corpus" \
     >"$log" 2>&1 || status=$?
-  execs="$(awk -F: '/stat::number_of_executed_units/ { gsub(/ /, "", $2); print $2 }' "$log" | tail -n 1)"
+  execs="$(awk '/stat::number_of_executed_units/ { print $2 }' "$log" | tail -n 1)"
   execs="${execs:-0}"
   total=$((total + execs))
   verdict="0 crashes, 0 sanitizer reports"
