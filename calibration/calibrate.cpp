@@ -442,6 +442,7 @@ void check_options(const Options& o) {
     if (fs::exists(o.output, ec) && !fs::is_directory(o.output, ec)) {
       throw UsageError("--output: '" + o.output + "' exists and is not a folder");
     }
+    check_creatable_folder("output", o.output);
   }
 }
 

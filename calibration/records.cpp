@@ -261,6 +261,8 @@ RecordSet load_records(const std::vector<std::string>& inputs) {
         record.doc = json::parse(text);
       } catch (const json::parse_error& e) {
         fail(record, "malformed JSON: " + parse_detail(e.what()));
+      } catch (const json::exception& e) {  // e.g. a number out of range (1e999)
+        fail(record, "malformed JSON: " + parse_detail(e.what()));
       }
       if (!record.doc.is_object()) fail(record, "a record must be a JSON object");
       ++set.summary.lines;

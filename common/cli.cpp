@@ -1,12 +1,39 @@
 #include "common/cli.hpp"
 
 #include "common/errors.hpp"
+#include "common/text.hpp"
 
+#include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
 
 namespace mcb::cli {
+namespace {
+
+// The text of a --config file, refused when it is a directory (a stream on one reads as empty),
+// unreadable, or not plain UTF-8 text; the message names the line.
+std::string read_config_text(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    throw UsageError("--config: '" + path + "' is a directory, not a file");
+  }
+  std::ifstream in(path);
+  if (!in) throw UsageError("--config: cannot read '" + path + "'");
+  std::string text, line;
+  for (long number = 1; std::getline(in, line); ++number) {
+    if (const std::string problem = text_problem(line); !problem.empty()) {
+      throw UsageError("--config: " + path + ":" + std::to_string(number) + ": " + problem);
+    }
+    text += line;
+    text += '\n';
+  }
+  if (in.bad()) throw UsageError("--config: cannot read '" + path + "'");
+  return text;
+}
+
+}  // namespace
 
 Parsed parse(int argc, const char* const* argv, const po::options_description& options,
              const std::string& usage) {
@@ -32,8 +59,7 @@ Parsed parse(int argc, const char* const* argv, const po::options_description& o
     }
     if (parsed.vm.count("config")) {
       const auto path = parsed.vm["config"].as<std::string>();
-      std::ifstream in(path);
-      if (!in) throw UsageError("--config: cannot read '" + path + "'");
+      std::istringstream in(read_config_text(path));
       try {
         po::store(po::parse_config_file(in, options), parsed.vm);
       } catch (const po::error& e) {
@@ -65,10 +91,11 @@ void require_positive(const std::string& option, long long value) {
   }
 }
 
+// NaN and inf are refused too: no option of the suite means them.
 void require_non_negative(const std::string& option, double value) {
-  if (value < 0) {
+  if (!(value >= 0) || !std::isfinite(value)) {
     std::ostringstream os;
-    os << "--" << option << ": '" << value << "' must be >= 0";
+    os << "--" << option << ": '" << value << "' must be a finite number >= 0";
     throw UsageError(os.str());
   }
 }

@@ -95,6 +95,22 @@ void check_writable_file(const std::string& option, const std::string& path) {
   if (::access(parent.c_str(), W_OK) != 0) throw UsageError(what + ": " + errno_text());
 }
 
+void check_creatable_folder(const std::string& option, const std::string& path) {
+  namespace fs = std::filesystem;
+  const std::string what = "--" + option + ": cannot create folder '" + path + "'";
+  if (path.empty()) throw UsageError("--" + option + ": empty path");
+  std::error_code ec;
+  // The nearest part of the path that exists must be a writable folder.
+  fs::path p = fs::absolute(path, ec);
+  while (!fs::exists(fs::symlink_status(p, ec)) && p.has_relative_path()) p = p.parent_path();
+  if (!fs::is_directory(p, ec)) {
+    throw UsageError(what + ": '" + p.string() + "' is not a folder");
+  }
+  if (::access(p.c_str(), W_OK | X_OK) != 0) {
+    throw UsageError(what + ": '" + p.string() + "': " + errno_text());
+  }
+}
+
 void append_line(const std::string& path, const std::string& line) {
   Fd fd(::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644));
   if (fd.get() < 0) throw std::runtime_error("cannot open '" + path + "': " + errno_text());

@@ -12,6 +12,11 @@ namespace mcb {
 /// @throws UsageError "--<option>: cannot write '<path>': <reason>".
 void check_writable_file(const std::string& option, const std::string& path);
 
+/// @brief Checks, without creating anything, that folder @p path exists or can be created: the
+/// nearest existing part of the path must be a writable folder.
+/// @throws UsageError "--<option>: cannot create folder '<path>': <reason>".
+void check_creatable_folder(const std::string& option, const std::string& path);
+
 /// @brief Appends @p line plus a newline to @p path under an exclusive lock, in one write, and
 /// syncs it. A torn last line left by an earlier crash is cut off first, so the file always
 /// holds whole lines only. Safe for several writers (processes) at once.

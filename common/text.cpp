@@ -9,4 +9,30 @@ std::string trim(std::string_view text) {
   return std::string(text);
 }
 
+std::string text_problem(std::string_view text) {
+  const auto at = [](size_t i) { return " at column " + std::to_string(i + 1); };
+  size_t i = 0;
+  while (i < text.size()) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c == 0) return "a NUL byte" + at(i);
+    // Length of the UTF-8 sequence led by c, and the smallest code point it may encode.
+    const size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+    bool ok = n != 0 && i + n <= text.size();
+    unsigned cp = n == 1 ? c : n == 2 ? c & 0x1Fu : n == 3 ? c & 0x0Fu : c & 0x07u;
+    for (size_t k = 1; ok && k < n; ++k) {
+      const auto d = static_cast<unsigned char>(text[i + k]);
+      ok = (d >> 6) == 0x2;
+      cp = (cp << 6) | (d & 0x3Fu);
+    }
+    const unsigned least[] = {0, 0, 0x80, 0x800, 0x10000};
+    ok = ok && cp >= least[n] && cp <= 0x10FFFF && !(cp >= 0xD800 && cp <= 0xDFFF);
+    if (!ok) {
+      static const char* hex = "0123456789ABCDEF";
+      return std::string("a byte 0x") + hex[c >> 4] + hex[c & 0xF] + " that is not UTF-8" + at(i);
+    }
+    i += n;
+  }
+  return "";
+}
+
 }  // namespace mcb

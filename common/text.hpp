@@ -12,4 +12,9 @@ namespace mcb {
 /// either end.
 std::string trim(std::string_view text);
 
+/// @brief Why @p text is not plain text: "a NUL byte at column N" or "a byte 0xFF that is not
+/// UTF-8 at column N"; empty when it is valid UTF-8 without NUL bytes. Readers call it on every
+/// line so that names read from a file can later be written to JSON records and CSV tables.
+std::string text_problem(std::string_view text);
+
 }  // namespace mcb

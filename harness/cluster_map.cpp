@@ -1,8 +1,10 @@
 #include "harness/cluster_map.hpp"
 
 #include "common/errors.hpp"
+#include "common/text.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -66,6 +68,10 @@ ClusterMap ClusterMap::from_labels(const std::vector<std::string>& labels) {
 }
 
 ClusterMap ClusterMap::from_file(const std::string& path, int ranks) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    throw UsageError("--cluster-map: '" + path + "' is a directory, not a file");
+  }
   std::ifstream in(path);
   if (!in) throw UsageError("--cluster-map: cannot read '" + path + "'");
   std::vector<std::string> labels;
@@ -73,6 +79,11 @@ ClusterMap ClusterMap::from_file(const std::string& path, int ranks) {
   int line_number = 0;
   while (std::getline(in, line)) {
     ++line_number;
+    // Labels name clusters in records and tables: plain text only.
+    if (const std::string problem = text_problem(line); !problem.empty()) {
+      throw UsageError("--cluster-map: " + path + ":" + std::to_string(line_number) + ": " +
+                       problem);
+    }
     line = line.substr(0, line.find('#'));
     std::replace(line.begin(), line.end(), ',', ' ');
     std::istringstream words(line);

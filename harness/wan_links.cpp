@@ -1,6 +1,7 @@
 #include "harness/wan_links.hpp"
 
 #include "common/errors.hpp"
+#include "common/text.hpp"
 #include "common/units.hpp"
 
 #include <filesystem>
@@ -40,6 +41,10 @@ LinkTable LinkTable::uniform(int clusters, LinkParameters link) {
 
 LinkTable LinkTable::from_platform_file(const std::string& path, const ClusterMap& map,
                                         std::optional<LinkParameters> fallback) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    throw UsageError("--platform: '" + path + "' is a directory, not a file");
+  }
   std::ifstream in(path);
   if (!in) throw UsageError("--platform: cannot read '" + path + "'");
   const int clusters = map.clusters();
@@ -58,6 +63,8 @@ LinkTable LinkTable::from_platform_file(const std::string& path, const ClusterMa
   while (std::getline(in, line)) {
     ++number;
     const std::string where = "--platform: " + path + ":" + std::to_string(number) + ": ";
+    if (const std::string problem = text_problem(line); !problem.empty())
+      throw UsageError(where + problem);
     std::istringstream words(line.substr(0, line.find('#')));
     std::vector<std::string> fields;
     for (std::string w; words >> w;) fields.push_back(w);

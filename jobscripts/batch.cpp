@@ -302,18 +302,24 @@ std::string BatchSystem::first_line(const std::string& text) {
   return "";
 }
 
+void check_jobscripts(const CampaignSpec& spec, const Plan& plan) {
+  const CampaignFolder folder{spec.folder};
+  const auto system = make_batch_system(spec, plan, folder);
+  std::vector<const PlannedRun*> all;
+  for (const PlannedRun& run : plan.runs) all.push_back(&run);
+  for (const JobBatch& b : make_batches(plan, all, system->group_size())) (void)system->render(b);
+}
+
 int submit_campaign(const CampaignSpec& spec, const Plan& plan, const BatchOptions& options,
                     std::ostream& out) {
+  // Every jobscript must render before anything is written or submitted.
+  check_jobscripts(spec, plan);
   const CampaignFolder folder{spec.folder};
   folder.create();
   std::filesystem::create_directories(folder.jobs_dir());
   const FolderLock lock(folder);
   guard_plan(spec, plan, folder);
   const auto system = make_batch_system(spec, plan, folder);
-  // Check every jobscript renders before anything is written or submitted.
-  std::vector<const PlannedRun*> all;
-  for (const PlannedRun& run : plan.runs) all.push_back(&run);
-  for (const JobBatch& b : make_batches(plan, all, system->group_size())) (void)system->render(b);
 
   if (options.retry_failed) {
     const auto moved = drop_failed_records(plan, folder);

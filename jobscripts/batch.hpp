@@ -85,6 +85,11 @@ std::unique_ptr<BatchSystem> make_pbs_system(const CampaignSpec& spec, const Pla
 std::unique_ptr<BatchSystem> make_batch_system(const CampaignSpec& spec, const Plan& plan,
                                                const CampaignFolder& folder);
 
+/// @brief Renders every jobscript of @p plan without writing anything.
+/// @throws UsageError naming the spec line for a spec the batch system cannot run (the same
+/// check `scripts` and `run` make, so that `dry-run` refuses what they would refuse).
+void check_jobscripts(const CampaignSpec& spec, const Plan& plan);
+
 struct BatchOptions {
   bool retry_failed = false;
   bool submit = true;     //!< false: write the jobscripts only

@@ -2,6 +2,7 @@
 
 #include "common/cli.hpp"
 #include "common/errors.hpp"
+#include "common/files.hpp"
 #include "jobscripts/app_options.hpp"
 #include "jobscripts/batch.hpp"
 #include "jobscripts/campaign_folder.hpp"
@@ -123,6 +124,23 @@ double seconds_option(const std::string& name, const std::string& value) {
   }
 }
 
+// The checks dry-run, run and scripts all make before anything is written: a plan that can
+// run, a folder that can be created, jobscripts that render, a launcher that will start.
+void preflight(const CampaignSpec& spec, const Plan& plan) {
+  if (const std::string refused = refusal(spec, plan); !refused.empty()) throw UsageError(refused);
+  try {
+    check_creatable_folder("folder", spec.folder);
+  } catch (const UsageError& e) {
+    const std::string why = e.what();
+    throw UsageError(spec.where("", "folder") + ": folder" + why.substr(why.find(':')));
+  }
+  if (spec.executor == "local") {
+    check_local_launcher(spec);
+  } else {
+    check_jobscripts(spec, plan);
+  }
+}
+
 int body(int argc, char** argv) {
   if (argc < 2)
     throw UsageError("missing COMMAND (dry-run, run, scripts, status, collect); see --help");
@@ -179,7 +197,6 @@ int body(int argc, char** argv) {
     throw UsageError(spec.where("", named ? "binary" : "app") + ": binary: " + e.what());
   }
   const Plan plan = expand(spec, app_options);
-  const std::string refused = refusal(spec, plan);
 
   if (command == "dry-run") {
     if (o.json) {
@@ -187,10 +204,10 @@ int body(int argc, char** argv) {
     } else {
       print_dry_run(spec, plan, std::cout);
     }
-    if (!refused.empty()) throw UsageError(refused);
+    preflight(spec, plan);
     return 0;
   }
-  if (!refused.empty() && (command == "run" || command == "scripts")) throw UsageError(refused);
+  if (command == "run" || command == "scripts") preflight(spec, plan);
 
   if (spec.executor == "local") {
     if (command == "scripts") {

@@ -188,6 +188,16 @@ std::string Configuration::describe() const {
 }
 
 std::string refusal(const CampaignSpec& spec, const Plan& plan) {
+  // Skipping every combination would report "0 runs" and succeed: a spec that runs nothing.
+  if (plan.runs.empty()) {
+    for (const Configuration& c : plan.configurations) {
+      if (c.invalid.empty()) continue;
+      return spec.where("", "on-invalid") + ": none of the " +
+             std::to_string(plan.configurations.size()) + " combination(s) can run; first #" +
+             std::to_string(c.index) + " (" + c.describe() + "): " + c.invalid;
+    }
+    return spec.file.path + ": the campaign has no runs";
+  }
   if (spec.on_invalid != OnInvalid::refuse) return "";
   for (const Configuration& c : plan.configurations) {
     if (c.invalid.empty()) continue;

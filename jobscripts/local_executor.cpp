@@ -6,12 +6,14 @@
 #include "jobscripts/record_book.hpp"
 
 #include <signal.h>
+#include <unistd.h>
 
 #include <csignal>
 
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -135,12 +137,36 @@ std::vector<std::string> local_command(const CampaignSpec& spec, const Plan& pla
   return argv;
 }
 
+void check_local_launcher(const CampaignSpec& spec) {
+  const std::string& launcher = spec.local.launcher.front();
+  if (!on_path(launcher)) {
+    throw UsageError(spec.where("local", "launcher") + ": launcher: '" + launcher +
+                     "' is not found on PATH");
+  }
+  if (::geteuid() != 0) return;
+  // Open MPI refuses root unless both variables are set; every run would fail with its banner.
+  const auto set = [&](const std::string& name) {
+    for (const auto& [key, value] : spec.env) {
+      if (key == name) return !value.empty();
+    }
+    const char* v = std::getenv(name.c_str());
+    return v != nullptr && *v != '\0';
+  };
+  if (set("OMPI_ALLOW_RUN_AS_ROOT") && set("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM")) return;
+  const Captured version = capture({launcher, "--version"}, "", 30);
+  if (version.out.find("Open MPI") == std::string::npos &&
+      version.err.find("Open MPI") == std::string::npos) {
+    return;
+  }
+  throw UsageError(spec.where("local", "launcher") + ": launcher: '" + launcher +
+                   "' is Open MPI, which refuses to run as root unless OMPI_ALLOW_RUN_AS_ROOT=1 "
+                   "and OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 are set; source scripts/mpi-env.sh "
+                   "first, or set them in the spec's [env] section");
+}
+
 int run_local(const CampaignSpec& spec, const Plan& plan, const LocalRunOptions& options,
               std::ostream& out) {
-  if (!on_path(spec.local.launcher.front())) {
-    throw UsageError(spec.where("local", "launcher") + ": launcher: '" +
-                     spec.local.launcher.front() + "' is not found on PATH");
-  }
+  check_local_launcher(spec);
   const CampaignFolder folder{spec.folder};
   folder.create();
   const FolderLock lock(folder);
@@ -158,16 +184,22 @@ int run_local(const CampaignSpec& spec, const Plan& plan, const LocalRunOptions&
   std::vector<const PlannedRun*> pending;
   Progress progress;
   progress.total = plan.runs.size();
+  std::size_t failed = 0;  // recorded "failed": what --retry-failed runs again
   for (const PlannedRun& run : plan.runs) {
     if (const RecordEntry* e = book.find(run.id)) {
       ++progress.done;
       if (e->status != "valid") ++progress.failed;
+      if (e->status == "failed") ++failed;
     } else {
       pending.push_back(&run);
     }
   }
   out << "campaign " << spec.name << ": " << plan.runs.size() << " runs, " << progress.done
       << " already recorded, " << pending.size() << " to run (folder " << folder.root << ")\n";
+  if (failed > 0) {
+    out << failed << " recorded run(s) failed; mcb-campaign run --retry-failed runs "
+        << "them again\n";
+  }
   out.flush();
 
   const InterruptGuard guard;

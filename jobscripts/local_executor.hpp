@@ -20,6 +20,11 @@ struct LocalRunOptions {
 /// @brief Runs the campaign. Returns 0 when every run is valid, 1 when some failed or were
 /// invalid, 130 when interrupted (SIGINT, SIGTERM, SIGHUP): the run under way is ended and gets
 /// no record, so the next start runs it again.
+/// @brief The checks `run` makes before it writes anything: the launcher is on PATH, and as
+/// root an Open MPI launcher has the variables that let it run (scripts/mpi-env.sh).
+/// @throws UsageError naming the spec line, the cause and the fix.
+void check_local_launcher(const CampaignSpec& spec);
+
 int run_local(const CampaignSpec& spec, const Plan& plan, const LocalRunOptions& options,
               std::ostream& out);
 

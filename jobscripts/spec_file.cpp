@@ -3,6 +3,7 @@
 #include "common/errors.hpp"
 #include "common/text.hpp"
 
+#include <filesystem>
 #include <fstream>
 #include <stdexcept>
 
@@ -46,6 +47,10 @@ bool has_control_character(const std::string& text) {
 }  // namespace
 
 SpecFile read_spec_file(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    throw UsageError(path + ": is a directory, not a campaign spec");
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) throw UsageError(path + ": cannot read the campaign spec");
   SpecFile file;
@@ -58,6 +63,8 @@ SpecFile read_spec_file(const std::string& path) {
     const std::string where = file.where(line);
     if (!text.empty() && text.back() == '\r') text.pop_back();
     if (has_control_character(text)) throw UsageError(where + ": control character in the line");
+    if (const std::string problem = text_problem(text); !problem.empty())
+      throw UsageError(where + ": " + problem);
     const std::string content = trim(strip_comment(text));
     if (content.empty()) continue;
     if (content.front() == '[') {

@@ -16,6 +16,9 @@ std::vector<IniSection> read_ini(const std::string& path, const std::string& opt
   while (std::getline(in, raw)) {
     ++number;
     const auto where = option + ": " + path + ":" + std::to_string(number) + ": ";
+    // Section names become application names in JSON records: plain text only.
+    if (const std::string problem = text_problem(raw); !problem.empty())
+      throw UsageError(where + problem);
     std::string line = raw;
     const auto comment = line.find_first_of("#;");
     if (comment != std::string::npos) line.erase(comment);

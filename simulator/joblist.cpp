@@ -1,6 +1,7 @@
 #include "simulator/joblist.hpp"
 
 #include "common/errors.hpp"
+#include "common/text.hpp"
 #include "simulator/cells.hpp"
 
 #include <charconv>
@@ -14,12 +15,22 @@ const char* const kColumns[] = {"id",        "submit",        "app",           "
                                 "requested", "type",          "components",    "clusters",
                                 "home",      "min_component", "max_component", "max_components"};
 
+// Largest count (components, clusters, limits): fits an int with room for sums of a few.
+constexpr double kLargestCount = 1e9;
+// Largest job id: doubles hold every integer up to 2^53.
+constexpr double kLargestId = 1e15;
+// Latest time in seconds (about 31,700 years), so that submit + runtime still resolves it.
+constexpr double kLatestTime = 1e12;
+
 }  // namespace
 
 JobListReader::JobListReader(const std::string& path) : path_(path), in_(path) {
   if (!in_) throw UsageError("--trace: cannot read '" + path + "'");
   std::string line;
   if (next_content_line(in_, line, number_)) {
+    if (const std::string problem = text_problem(line); !problem.empty()) {
+      throw UsageError("--trace: " + path + ":" + std::to_string(number_) + ": " + problem);
+    }
     const auto header = split_cells(line, ',');
     columns_ = header.size();
     for (size_t i = 0; i < header.size(); ++i) {
@@ -46,6 +57,9 @@ bool JobListReader::next(ListRecord& r) {
   std::string line;
   if (!next_content_line(in_, line, number_)) return false;
   const std::string where = "--trace: " + path_ + ":" + std::to_string(number_) + ": ";
+  // App names go into JSON records and CSV tables: plain text only.
+  if (const std::string problem = text_problem(line); !problem.empty())
+    throw UsageError(where + problem);
   const auto cells = split_cells(line, ',');
   if (cells.size() != columns_) {
     throw UsageError(where + std::to_string(cells.size()) + " cells, the header has " +
@@ -60,10 +74,16 @@ bool JobListReader::next(ListRecord& r) {
     double x = 0;
     auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
     if (ec != std::errc() || p != v.data() + v.size() || !std::isfinite(x) || x < lowest ||
-        (integer && (x != std::floor(x) || x > 1e12))) {
+        (integer && x != std::floor(x))) {
       throw UsageError(where + "column '" + name + "': '" + v + "' is not " +
                        (integer ? "an integer" : "a number") +
                        " >= " + std::to_string(static_cast<long long>(lowest)));
+    }
+    // Counts and cluster numbers become int, ids int64, times seconds added to one another.
+    const double most = !integer ? kLatestTime : name == "id" ? kLargestId : kLargestCount;
+    if (x > most) {
+      throw UsageError(where + "column '" + name + "': '" + v + "' is out of range (at most " +
+                       std::to_string(static_cast<long long>(most)) + ")");
     }
     return x;
   };

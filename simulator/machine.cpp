@@ -29,6 +29,9 @@ std::vector<std::string> split(const std::string& text, char sep) {
   return parts;
 }
 
+// Largest cluster, and largest system: totals are ints, and job sizes are summed in them.
+constexpr long long kLargestSize = 1'000'000'000;
+
 }  // namespace
 
 int MachineSpec::total() const {
@@ -68,6 +71,7 @@ MachineSpec parse_clusters(const std::string& text) {
     if (count > kMaxClusters)
       throw bad("has more than " + std::to_string(kMaxClusters) + " clusters");
     if (size <= 0) throw bad("has a cluster size <= 0");
+    if (size > kLargestSize) throw bad("has a cluster size too large (at most 1000000000)");
     spec.sizes.assign(static_cast<size_t>(count), static_cast<int>(size));
   } else {
     for (const std::string& part : split(text, ',')) {
@@ -76,7 +80,7 @@ MachineSpec parse_clusters(const std::string& text) {
         throw bad("is not COUNTxSIZE (e.g. 4x32) or a list of sizes (e.g. 32,32,32,32)");
       }
       if (size <= 0) throw bad("has a cluster size <= 0 ('" + part + "')");
-      if (size > 1'000'000'000) throw bad("has a cluster size too large ('" + part + "')");
+      if (size > kLargestSize) throw bad("has a cluster size too large ('" + part + "')");
       spec.sizes.push_back(static_cast<int>(size));
     }
     if (spec.sizes.empty()) throw bad("needs at least one cluster");
@@ -84,6 +88,9 @@ MachineSpec parse_clusters(const std::string& text) {
       throw bad("has more than " + std::to_string(kMaxClusters) + " clusters");
     }
   }
+  long long total = 0;
+  for (int s : spec.sizes) total += s;
+  if (total > kLargestSize) throw bad("has more than 1000000000 processors in all");
   spec.speeds.assign(spec.sizes.size(), 1.0);
   return spec;
 }

@@ -39,7 +39,7 @@ struct Options {
   double estimate_factor = 1.0;  //!< requested time = factor x service time (tables)
   double coalloc_factor = 1.25;  //!< trace runtimes x factor when spread over clusters
   // Statistics.
-  std::uint64_t seed = 1;
+  std::int64_t seed = 1;  //!< signed so that '-1' is refused, not wrapped to 2^64-1
   int replications = 1;
   std::string warmup = "10%";  //!< traces: 0 unless given
   int batches = 20;

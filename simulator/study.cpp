@@ -139,6 +139,7 @@ void check_numbers(const Options& o) {
     throw UsageError("--jobs: '" + std::to_string(o.jobs) +
                      "' applies to --workload only (a trace has its own jobs)");
   }
+  if (o.seed < 0) throw UsageError("--seed: '" + std::to_string(o.seed) + "' must be >= 0");
   if (o.replications <= 0 || o.replications > 100000) {
     throw UsageError("--replications: '" + std::to_string(o.replications) + "' must be 1..100000");
   }
@@ -395,8 +396,9 @@ void Study::make_points(const Lists& lists) {
 }
 
 std::uint64_t Study::seed_of(int replication) const {
-  return replication == 0 ? o_.seed
-                          : derive_seed(o_.seed, 1000 + static_cast<std::uint64_t>(replication));
+  const auto base = static_cast<std::uint64_t>(o_.seed);
+  return replication == 0 ? base
+                          : derive_seed(base, 1000 + static_cast<std::uint64_t>(replication));
 }
 
 std::vector<std::string> Study::queue_names(const std::string& policy) const {

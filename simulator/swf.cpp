@@ -5,6 +5,8 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdio>
+#include <utility>
 
 namespace mcb::sim {
 namespace {
@@ -14,6 +16,17 @@ long long leading_integer(const std::string& s) {
   const char* b = s.data();
   auto [p, ec] = std::from_chars(b, b + s.size(), v);
   return ec == std::errc() && p != b ? v : -1;
+}
+
+// Largest integer field: below 2^53, where doubles still hold every integer.
+constexpr double kLargestField = 1e15;
+// Latest time (s, about 31,700 years): submit + runtime still resolves milliseconds.
+constexpr double kLatestTime = 1e12;
+
+std::string number_text(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
 }
 
 bool blank(const std::string& s) {
@@ -42,6 +55,11 @@ SwfReader::SwfReader(const std::string& path) : path_(path), in_(path) {
 bool SwfReader::read_line() {
   if (!std::getline(in_, line_)) return false;
   ++number_;
+  // Header values are copied into the run's JSON record, so every line must be plain text.
+  const std::string problem = text_problem(line_);
+  if (!problem.empty()) {
+    throw UsageError("--trace: " + path_ + ":" + std::to_string(number_) + ": " + problem);
+  }
   return true;
 }
 
@@ -81,7 +99,7 @@ bool SwfReader::next(SwfRecord& r) {
     if (p >= end) break;
     const char* start = p;
     while (p < end && *p != ' ' && *p != '\t' && *p != '\r') ++p;
-    if (count == 18) {
+    if (count >= 18) {  // only counted: the message names the field count
       ++count;
       continue;
     }
@@ -102,6 +120,11 @@ bool SwfReader::next(SwfRecord& r) {
     if (v != std::floor(v)) {
       throw UsageError(where + "field " + std::to_string(field) + " '" + std::to_string(v) +
                        "' is not an integer");
+    }
+    // Beyond 2^53 doubles skip integers, and a cast past the range of long long is undefined.
+    if (std::fabs(v) > kLargestField) {
+      throw UsageError(where + "field " + std::to_string(field) + " '" + number_text(v) +
+                       "' is out of range (at most " + number_text(kLargestField) + ")");
     }
     return static_cast<long long>(v);
   };
@@ -127,6 +150,15 @@ bool SwfReader::next(SwfRecord& r) {
   if (r.submit < 0)
     throw UsageError(where + "submit time (field 2) '" + std::to_string(r.submit) +
                      "' is negative");
+  // Past about 1e12 s a double no longer resolves seconds once a runtime is added to it, and
+  // response times come out as 0.
+  const std::pair<int, double> times[] = {{2, r.submit}, {3, r.wait}, {4, r.run}, {9, r.req_time}, {18, r.think}};
+  for (const auto& [field, v] : times) {
+    if (v > kLatestTime) {
+      throw UsageError(where + "time (field " + std::to_string(field) + ") '" + number_text(v) +
+                       "' is out of range (at most " + number_text(kLatestTime) + " s)");
+    }
+  }
   return true;
 }
 

@@ -1,6 +1,7 @@
 #include "simulator/tables.hpp"
 
 #include "common/errors.hpp"
+#include "common/text.hpp"
 #include "simulator/cells.hpp"
 
 #include <charconv>
@@ -78,8 +79,16 @@ RuntimeTables RuntimeTables::load(const std::vector<std::string>& paths) {
     std::string line;
     long number = 0;
     std::vector<std::string> header;
-    if (next_content_line(in, line, number)) header = split_cells(line, ',');
     const auto where = [&](long n) { return "--tables: " + file + ":" + std::to_string(n); };
+    // App names and labels go into JSON records: plain text only.
+    const auto plain = [&] {
+      if (const std::string problem = text_problem(line); !problem.empty())
+        throw UsageError(where(number) + ": " + problem);
+    };
+    if (next_content_line(in, line, number)) {
+      plain();
+      header = split_cells(line, ',');
+    }
     if (header.empty()) throw UsageError(where(number) + ": empty file, no header");
     std::map<std::string, size_t> col;
     for (size_t i = 0; i < header.size(); ++i) col[header[i]] = i;
@@ -98,6 +107,7 @@ RuntimeTables RuntimeTables::load(const std::vector<std::string>& paths) {
     if (!col.count("median")) tables.has_median_ = false;
 
     while (next_content_line(in, line, number)) {
+      plain();
       const auto cells = split_cells(line, ',');
       if (cells.size() != header.size()) {
         throw UsageError(where(number) + ": " + std::to_string(cells.size()) +

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <unordered_map>
 
 namespace mcb::sim {
 namespace {
@@ -79,6 +80,7 @@ bool TraceSource::read(Job& job, Rng* rng, std::map<std::string, std::uint64_t>*
     }
     const int n = static_cast<int>(procs);
     job.id = rec.job;
+    stated_id_ = true;
     job.line = line;
     app_name = "trace";
     job.app = app_index_.count(app_name) ? app_index_[app_name] : 0;
@@ -120,6 +122,7 @@ bool TraceSource::read(Job& job, Rng* rng, std::map<std::string, std::uint64_t>*
     raw_submit = rec.submit;
     const std::string w = where(spec_.path, line);
     job.id = rec.id >= 0 ? rec.id : ++count_;
+    stated_id_ = rec.id >= 0;
     job.line = line;
     app_name = rec.app.empty() ? std::string("job") : rec.app;
     auto it = app_index_.find(app_name);
@@ -130,13 +133,14 @@ bool TraceSource::read(Job& job, Rng* rng, std::map<std::string, std::uint64_t>*
     }
     job.home = rec.home;
     r.type = rec.type.value_or(spec_.type);
-    r.total = 0;
-    for (int s : rec.sizes) r.total += s;
-    if (r.total > spec_.machine.total()) {
-      throw UsageError(w + "job " + std::to_string(job.id) + " needs " + std::to_string(r.total) +
+    long long total = 0;  // components are at most 1e9 each: a long long sum cannot overflow
+    for (int s : rec.sizes) total += s;
+    if (total > spec_.machine.total()) {
+      throw UsageError(w + "job " + std::to_string(job.id) + " needs " + std::to_string(total) +
                        " processors; the system has " + std::to_string(spec_.machine.total()) +
                        " (--clusters " + spec_.machine.describe() + ")");
     }
+    r.total = static_cast<int>(total);
     if (r.type == RequestType::kFlexible) {
       r.sizes.assign(1, r.total);
       r.min_component = rec.min_component;
@@ -209,8 +213,16 @@ TraceScan TraceSource::scan(TraceSpec spec, const Policy& policy, const Placemen
   double previous = -1;
   std::string app;
   bool first = true;
+  std::unordered_map<std::int64_t, long> seen;  // job id -> line (ids the file states)
   while (source.read(job, nullptr, &scan.skipped, line, raw, app)) {
     const std::string w = where(spec.path, line);
+    if (source.stated_id_) {
+      const auto [it, fresh] = seen.emplace(job.id, line);
+      if (!fresh) {
+        throw UsageError(w + "job id " + std::to_string(job.id) + " is already used on line " +
+                         std::to_string(it->second));
+      }
+    }
     if (raw < previous) {
       throw UsageError(w + "submit time " + std::to_string(raw) + " is before the previous job's " +
                        std::to_string(previous) + " (traces must be in submit order)");

@@ -78,6 +78,7 @@ class TraceSource final : public JobSource {
   std::vector<int> parts_;
   std::vector<int> eligible_;
   std::int64_t count_ = 0;
+  bool stated_id_ = false;  //!< the last job's id came from the file (duplicates are refused)
 };
 
 /// @brief True when @p path names a CSV job list (ends in .csv), else SWF.

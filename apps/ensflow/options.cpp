@@ -21,7 +21,16 @@ std::string text(T value) {
 }
 
 void require_above(const std::string& option, double value, double bound, const std::string& what) {
-  if (!(value > bound)) throw UsageError("--" + option + ": '" + text(value) + "' must be " + what);
+  if (!(value > bound) || !std::isfinite(value))
+    throw UsageError("--" + option + ": '" + text(value) + "' must be " + what);
+}
+
+// Physical bounds far beyond any ocean, so that the model never overflows and a typo is named.
+void require_at_most(const std::string& option, double value, double most, const std::string& unit) {
+  if (value > most) {
+    throw UsageError("--" + option + ": '" + text(value) + "' must be at most " + text(most) +
+                     " " + unit);
+  }
 }
 
 void require_at_least(const std::string& option, double value, double bound,
@@ -180,7 +189,10 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
     throw UsageError("--latitude: '" + text(o.latitude) +
                      "' must lie between 1 and 89 degrees north or south (SSH needs f0 != 0)");
   }
+  require_at_most("basin-size", o.basin, 40000, "km (the Earth's circumference)");
+  require_at_most("depth", o.depth, 11000, "m (the deepest ocean)");
   cli::require_non_negative("wind-stress", o.wind_stress);
+  require_at_most("wind-stress", o.wind_stress, 10, "N/m^2 (twice a hurricane's)");
   cli::require_non_negative("deformation-radius", o.deformation_radius);
   cli::require_non_negative("drag-days", o.drag_days);
 

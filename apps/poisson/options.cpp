@@ -3,12 +3,31 @@
 #include "common/cli.hpp"
 #include "common/errors.hpp"
 
+#include <unistd.h>
+
 #include <cmath>
 #include <sstream>
 
 namespace mcb::poisson {
 
 namespace po = boost::program_options;
+
+// Refuses a grid whose largest subdomain (the solution and the right-hand side, two doubles
+// per point with a halo) needs more memory than this machine has, instead of failing mid-run.
+static void check_memory(int grid, const harness::ProcessGrid& procs) {
+  const long page = ::sysconf(_SC_PAGESIZE), pages = ::sysconf(_SC_PHYS_PAGES);
+  if (page <= 0 || pages <= 0) return;
+  const double machine = static_cast<double>(page) * static_cast<double>(pages);
+  const double nx = std::ceil(static_cast<double>(grid) / procs.h()) + 2;
+  const double ny = std::ceil(static_cast<double>(grid) / procs.v()) + 2;
+  const double need = 2 * sizeof(double) * nx * ny;
+  if (need > machine) {
+    std::ostringstream os;
+    os << "--grid: '" << grid << "' needs " << need / 1e9 << " GB per process with --procs "
+       << procs.to_string() << "; this machine has " << machine / 1e9 << " GB";
+    throw UsageError(os.str());
+  }
+}
 
 harness::ProcessGrid default_process_grid(int ranks, int clusters) {
   // The squarest split (h >= v) whose columns divide into the clusters; else the squarest.
@@ -62,6 +81,12 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
     os << "--tolerance: '" << o.tolerance << "' must be positive";
     throw UsageError(os.str());
   }
+  if (!(o.tolerance < 1)) {
+    std::ostringstream os;
+    os << "--tolerance: '" << o.tolerance
+       << "' must be below 1 (a relative tolerance of 1 or more accepts the first iterate)";
+    throw UsageError(os.str());
+  }
   if (o.halo != "paper" && o.halo != "exact") {
     throw UsageError("--halo: '" + o.halo + "' is not one of paper, exact");
   }
@@ -88,6 +113,7 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
                      config.grid.to_string() +
                      " (every process needs at least one point per side)");
   }
+  check_memory(o.grid, config.grid);
   if (o.run.cluster_map.empty() && config.grid.h() % o.run.clusters != 0) {
     throw UsageError("--clusters: '" + std::to_string(o.run.clusters) + "' does not divide the " +
                      std::to_string(config.grid.h()) + " columns of process grid " +

@@ -103,10 +103,13 @@ bool parse_options(int argc, const char* const* argv, bool is_root, LinksConfig&
   } catch (const std::invalid_argument& e) {
     throw UsageError(std::string("--max-time: ") + e.what());
   }
-  if (!(s.max_time > 0)) throw UsageError("--max-time: '" + o.max_time + "' must be positive");
+  if (!(s.max_time > 0) || !std::isfinite(s.max_time))
+    throw UsageError("--max-time: '" + o.max_time + "' must be positive and finite");
   try {
     const double bytes = parse_bytes(o.window_bytes);
-    if (bytes < 1) throw std::invalid_argument("'" + o.window_bytes + "' must be at least 1 byte");
+    if (!(bytes >= 1)) throw std::invalid_argument("'" + o.window_bytes + "' must be at least 1 byte");
+    // Past this no window fits in memory, and a cast past size_t's range is undefined.
+    if (bytes > 1e12) throw std::invalid_argument("'" + o.window_bytes + "' is more than 1 TB");
     s.window_bytes = static_cast<std::size_t>(bytes);
   } catch (const std::invalid_argument& e) {
     throw UsageError(std::string("--window-bytes: ") + e.what());

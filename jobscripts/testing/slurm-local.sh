@@ -22,6 +22,7 @@ readonly kNodes=(a1 a2 b1 b2)
 self="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/$(basename "${BASH_SOURCE[0]}")"
 
 die()  { echo "slurm-local: $*" >&2; exit 1; }
+bad()  { echo "slurm-local: $*" >&2; exit 2; }  # bad input: exit 2, one line
 skip() { echo "slurm-local: cannot start a local Slurm: $*" >&2; exit "$kCannotRun"; }
 
 check_machine() {
@@ -112,8 +113,13 @@ daemon_pids() {
 
 start() {
   local dir=$1 owner=${2:-}
+  [ -n "$dir" ] || bad "start: DIR is empty"
+  [ ! -e "$dir" ] || [ -d "$dir" ] || bad "start: '$dir' exists and is not a folder"
+  if [ -n "$owner" ]; then
+    [[ "$owner" =~ ^[0-9]+$ ]] || bad "start: OWNER_PID '$owner' is not a process id"
+    kill -0 "$owner" 2>/dev/null || bad "start: OWNER_PID '$owner' is not running"
+  fi
   check_machine
-  if [ -n "$owner" ] && ! kill -0 "$owner" 2>/dev/null; then die "owner pid '$owner' is not running"; fi
   mkdir -p "$dir"
   dir="$(cd "$dir" && pwd)"
   [ -e "$dir/run/slurmctld.pid" ] && die "'$dir' already holds a Slurm (stop it first)"
@@ -190,7 +196,7 @@ job_pids() {
 
 stop() {
   local dir=$1
-  [ -d "$dir" ] || die "no such directory '$dir'"
+  [ -d "$dir" ] || bad "stop: no such folder '$dir'"
   dir="$(cd "$dir" && pwd)"
   export SLURM_CONF="$dir/etc/slurm.conf"
   local ctld waited
@@ -237,8 +243,8 @@ stop() {
 }
 
 case "${1:-}" in
-  start) [ $# -eq 2 ] || [ $# -eq 3 ] || die "usage: slurm-local.sh start DIR [OWNER_PID]"; start "$2" "${3:-}" ;;
-  stop)  [ $# -eq 2 ] || die "usage: slurm-local.sh stop DIR"; stop "$2" ;;
+  start) [ $# -eq 2 ] || [ $# -eq 3 ] || bad "usage: slurm-local.sh start DIR [OWNER_PID]"; start "$2" "${3:-}" ;;
+  stop)  [ $# -eq 2 ] || bad "usage: slurm-local.sh stop DIR"; stop "$2" ;;
   check) check_machine; echo "slurm-local: this machine can run a local Slurm" ;;
   *) echo "usage: slurm-local.sh start DIR | stop DIR | check" >&2; exit 2 ;;
 esac

@@ -1,0 +1,310 @@
+// The promise about bad input, program by program, as a table: every case ends with exit code 2,
+// exactly one line on stderr that names the option, file or line, and no file created or
+// changed. Each case runs in a fresh folder (its working directory) holding only the files the
+// case sets up; "@" in the arguments stands for that folder.
+#include <gtest/gtest.h>
+
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "tests/support/command.hpp"
+
+namespace mcb::testing {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace std::string_literals;
+
+struct InputFile {
+  std::string name;
+  std::string content;  // "<dir>" makes a folder, "<loop>" a symbolic link to itself
+};
+
+struct Case {
+  std::string label;    // test name suffix
+  std::string program;  // in the build's bin folder
+  std::string args;     // shell words, "@" is the case's folder
+  std::string names;    // what the one line must contain
+  std::vector<InputFile> files;
+  std::string env;  // prefix such as "env -u VAR"; empty for the test's environment
+};
+
+void PrintTo(const Case& c, std::ostream* os) { *os << c.program << " " << c.args; }
+
+std::string replace_at(const std::string& text, const std::string& dir) {
+  std::string out;
+  for (char c : text) out += c == '@' ? dir : std::string(1, c);
+  return out;
+}
+
+// Every entry under @p root: regular files with their bytes, folders and links as markers.
+std::map<std::string, std::string> snapshot(const fs::path& root) {
+  std::map<std::string, std::string> entries;
+  std::error_code ec;  // a link to itself cannot be followed: it is listed, not entered
+  for (auto it = fs::recursive_directory_iterator(root, ec);
+       it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    const auto status = fs::symlink_status(it->path());
+    const std::string rel = it->path().lexically_relative(root).string();
+    if (fs::is_symlink(status)) {
+      entries[rel] = "<link>";
+    } else if (fs::is_directory(status)) {
+      entries[rel] = "<dir>";
+    } else {
+      entries[rel] = slurp(it->path());
+    }
+  }
+  return entries;
+}
+
+class BadInputMatrix : public ::testing::TestWithParam<Case> {};
+
+TEST_P(BadInputMatrix, ExitTwoOneLineNothingWritten) {
+  const Case& c = GetParam();
+  TempDir dir;
+  const std::string root = dir / "";
+  for (const InputFile& f : c.files) {
+    const std::string path = replace_at(dir / f.name, root);
+    if (f.content == "<dir>") {
+      fs::create_directories(path);
+    } else if (f.content == "<loop>") {
+      fs::create_symlink(path, path);
+    } else {
+      std::ofstream(path, std::ios::binary) << replace_at(f.content, root.substr(0, root.size() - 1));
+    }
+  }
+  const auto before = snapshot(root);
+  const std::string folder = root.substr(0, root.size() - 1);
+  const auto r = run_command("cd " + quote(folder) + " && " + c.env + " " + bin(c.program) + " " +
+                             replace_at(c.args, folder));
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  const auto lines = r.err_lines();
+  ASSERT_EQ(lines.size(), 1u) << r.err;
+  EXPECT_NE(lines[0].find(replace_at(c.names, folder)), std::string::npos) << lines[0];
+  EXPECT_EQ(snapshot(root), before) << "a file was created or changed";
+}
+
+std::string test_name(const ::testing::TestParamInfo<Case>& info) {
+  std::string name;
+  for (char ch : info.param.program + "_" + info.param.label) {
+    name += std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
+  }
+  return name;
+}
+
+// Inputs that every file-reading option meets: a missing file, a folder, a link loop (which not
+// even root can read), NUL bytes, bytes that are not UTF-8.
+const std::string kNul = "a\0b"s;
+const std::string kLatin1 = "caf\xe9";
+
+// --- mcb-poisson ------------------------------------------------------------------------------
+const std::string kPoisson = "--grid 16 --max-iterations 10 --output @/runs.jsonl ";
+INSTANTIATE_TEST_SUITE_P(
+    Poisson, BadInputMatrix,
+    ::testing::Values(
+        Case{"seed_negative", "mcb-poisson", kPoisson + "--seed -1", "--seed"},
+        Case{"tolerance_inf", "mcb-poisson", kPoisson + "--tolerance inf", "--tolerance: 'inf'"},
+        Case{"tolerance_nan", "mcb-poisson", kPoisson + "--tolerance nan", "--tolerance"},
+        Case{"tolerance_huge", "mcb-poisson", kPoisson + "--tolerance 1e308", "--tolerance"},
+        Case{"grid_beyond_memory", "mcb-poisson", "--grid 1000000 --output @/runs.jsonl",
+             "--grid: '1000000' needs"},
+        Case{"grid_overflow", "mcb-poisson", kPoisson + "--grid 99999999999", "--grid"},
+        Case{"config_folder", "mcb-poisson", kPoisson + "--config @/conf", "--config: '@/conf'",
+             {{"conf", "<dir>"}}},
+        Case{"config_missing", "mcb-poisson", kPoisson + "--config @/none.ini", "--config"},
+        Case{"config_unreadable", "mcb-poisson", kPoisson + "--config @/loop", "--config",
+             {{"loop", "<loop>"}}},
+        Case{"config_nul", "mcb-poisson", kPoisson + "--config @/c.ini", "@/c.ini:1: a NUL",
+             {{"c.ini", "halo = pa" + kNul + "\n"}}},
+        Case{"config_latin1", "mcb-poisson", kPoisson + "--config @/c.ini", "@/c.ini:2:",
+             {{"c.ini", "grid = 16\nhalo = " + kLatin1 + "\n"}}},
+        Case{"output_folder", "mcb-poisson", "--grid 16 --output @/out", "--output",
+             {{"out", "<dir>"}}},
+        Case{"output_under_file", "mcb-poisson", "--grid 16 --output @/f/runs.jsonl", "--output",
+             {{"f", "x"}}},
+        Case{"cluster_map_nul", "mcb-poisson", kPoisson + "--cluster-map @/m", "@/m:1: a NUL",
+             {{"m", "a" + kNul + "\n"}}},
+        Case{"cluster_map_folder", "mcb-poisson", kPoisson + "--cluster-map @/m", "--cluster-map",
+             {{"m", "<dir>"}}}),
+    test_name);
+
+// --- mcb-ensflow ------------------------------------------------------------------------------
+const std::string kEnsflow = "--output @/runs.jsonl ";
+INSTANTIATE_TEST_SUITE_P(
+    Ensflow, BadInputMatrix,
+    ::testing::Values(
+        Case{"basin_inf", "mcb-ensflow", kEnsflow + "--basin-size inf", "--basin-size: 'inf'"},
+        Case{"basin_nan", "mcb-ensflow", kEnsflow + "--basin-size nan", "--basin-size"},
+        Case{"basin_huge", "mcb-ensflow", kEnsflow + "--basin-size 1e300", "--basin-size"},
+        Case{"wind_huge", "mcb-ensflow", kEnsflow + "--wind-stress 1e308", "--wind-stress"},
+        Case{"wind_inf", "mcb-ensflow", kEnsflow + "--wind-stress inf", "--wind-stress"},
+        Case{"depth_nan", "mcb-ensflow", kEnsflow + "--depth nan", "--depth"},
+        Case{"seed_negative", "mcb-ensflow", kEnsflow + "--seed -1", "--seed"},
+        Case{"members_overflow", "mcb-ensflow", kEnsflow + "--members 99999999999", "--members"},
+        Case{"config_folder", "mcb-ensflow", kEnsflow + "--config @/conf", "--config",
+             {{"conf", "<dir>"}}},
+        Case{"config_latin1", "mcb-ensflow", kEnsflow + "--config @/c.ini", "@/c.ini:1:",
+             {{"c.ini", "filter = " + kLatin1 + "\n"}}},
+        Case{"output_under_file", "mcb-ensflow", "--output @/f/runs.jsonl", "--output",
+             {{"f", "x"}}}),
+    test_name);
+
+// --- mcb-links --------------------------------------------------------------------------------
+const std::string kLinks = "--output @/runs.jsonl ";
+INSTANTIATE_TEST_SUITE_P(
+    Links, BadInputMatrix,
+    ::testing::Values(
+        Case{"repetitions_zero", "mcb-links", kLinks + "--repetitions 0", "--repetitions"},
+        Case{"iterations_overflow", "mcb-links", kLinks + "--iterations 99999999999",
+             "--iterations"},
+        Case{"seed_negative", "mcb-links", kLinks + "--seed -1", "--seed"},
+        Case{"max_time_nan", "mcb-links", kLinks + "--max-time nan", "--max-time"},
+        Case{"max_time_inf", "mcb-links", kLinks + "--max-time inf", "--max-time"},
+        Case{"window_bytes_huge", "mcb-links", kLinks + "--window-bytes 1e30", "--window-bytes"},
+        Case{"config_folder", "mcb-links", kLinks + "--config @/conf", "--config",
+             {{"conf", "<dir>"}}},
+        Case{"config_nul", "mcb-links", kLinks + "--config @/c.ini", "@/c.ini:1: a NUL",
+             {{"c.ini", "sizes = 1" + kNul + "\n"}}},
+        Case{"platform_missing", "mcb-links", kLinks + "--platform @/none", "--platform", {},
+             mpirun(2)},
+        Case{"platform_nul", "mcb-links", kLinks + "--platform @/p", "@/p:1: a NUL",
+             {{"p", "* * 1ms 1" + kNul + "Gbit\n"}}, mpirun(2)},
+        Case{"output_folder", "mcb-links", "--output @/out", "--output", {{"out", "<dir>"}}}),
+    test_name);
+
+// --- mcb-calibrate ----------------------------------------------------------------------------
+const std::string kRecord =
+    R"({"schema":"mcb-run/1","run_id":"r1","app":"poisson","status":"valid","wall":1e999})";
+INSTANTIATE_TEST_SUITE_P(
+    Calibrate, BadInputMatrix,
+    ::testing::Values(
+        Case{"record_1e999", "mcb-calibrate", "--input @/r.jsonl --output @/cal", "@/r.jsonl:2:",
+             {{"r.jsonl", "\n" + kRecord + "\n"}}},
+        Case{"record_nul", "mcb-calibrate", "--input @/r.jsonl --output @/cal", "@/r.jsonl:1:",
+             {{"r.jsonl", "{\"a\":\"" + kNul + "\"}\n"}}},
+        Case{"record_latin1", "mcb-calibrate", "--input @/r.jsonl --output @/cal", "@/r.jsonl:1:",
+             {{"r.jsonl", "{\"app\":\"" + kLatin1 + "\"}\n"}}},
+        Case{"input_missing", "mcb-calibrate", "--input @/none.jsonl --output @/cal", "none.jsonl"},
+        Case{"input_unreadable", "mcb-calibrate", "--input @/loop --output @/cal", "loop",
+             {{"loop", "<loop>"}}},
+        Case{"output_uncreatable", "mcb-calibrate",
+             "--input " MCB_FIXTURES_DIR "/records/poisson-local --output @/f/cal", "--output",
+             {{"f", "x"}}},
+        Case{"output_is_file", "mcb-calibrate",
+             "--input " MCB_FIXTURES_DIR "/records/poisson-local --output @/f", "--output",
+             {{"f", "x"}}},
+        Case{"config_folder", "mcb-calibrate", "--config @/conf", "--config",
+             {{"conf", "<dir>"}}}),
+    test_name);
+
+// --- mcb-sim ----------------------------------------------------------------------------------
+const std::string kSwf = "1 0 -1 10 2 -1 -1 2 20 -1 1 1 1 1 1 -1 -1 -1\n";
+const std::string kSim = "--clusters 4x16 --output @/out ";
+std::string wide_swf() {
+  std::string line = "1 0 -1 10 2 -1 -1 2 20 -1 1 1 1 1 1 -1 -1 -1";
+  for (int i = 0; i < 300; ++i) line += " 4.6e18";
+  return line + "\n";
+}
+INSTANTIATE_TEST_SUITE_P(
+    Sim, BadInputMatrix,
+    ::testing::Values(
+        Case{"swf_318_fields", "mcb-sim", kSim + "--trace @/t.swf", "@/t.swf:1: more than 18",
+             {{"t.swf", wide_swf()}}},
+        Case{"swf_procs_1e20", "mcb-sim", kSim + "--trace @/t.swf", "@/t.swf:1: field 5",
+             {{"t.swf", "1 0 -1 10 1e20 -1 -1 2 20 -1 1 1 1 1 1 -1 -1 -1\n"}}},
+        Case{"swf_submit_1e300", "mcb-sim", kSim + "--trace @/t.swf", "@/t.swf:2: time (field 2)",
+             {{"t.swf", kSwf + "2 1e300 -1 10 2 -1 -1 2 20 -1 1 1 1 1 1 -1 -1 -1\n"}}},
+        Case{"swf_duplicate_id", "mcb-sim", kSim + "--trace @/t.swf",
+             "@/t.swf:2: job id 1 is already used on line 1", {{"t.swf", kSwf + kSwf}}},
+        Case{"swf_latin1_header", "mcb-sim", kSim + "--trace @/t.swf", "@/t.swf:1: a byte 0xE9",
+             {{"t.swf", "; Installation: " + kLatin1 + "\n" + kSwf}}},
+        Case{"swf_nan", "mcb-sim", kSim + "--trace @/t.swf", "@/t.swf:1: field 4",
+             {{"t.swf", "1 0 -1 nan 2 -1 -1 2 20 -1 1 1 1 1 1 -1 -1 -1\n"}}},
+        Case{"list_component_overflow", "mcb-sim", kSim + "--trace @/t.csv", "@/t.csv:2:",
+             {{"t.csv", "submit,components,runtime\n0,8+2147483647,10\n"}}},
+        Case{"list_component_2147483648", "mcb-sim", kSim + "--trace @/t.csv", "@/t.csv:2:",
+             {{"t.csv", "submit,components,runtime\n0,2147483648,10\n"}}},
+        Case{"list_duplicate_id", "mcb-sim", kSim + "--trace @/t.csv",
+             "@/t.csv:3: job id 4 is already used on line 2",
+             {{"t.csv", "id,submit,components,runtime\n4,0,8,10\n4,1,8,10\n"}}},
+        Case{"list_nul_app", "mcb-sim", kSim + "--trace @/t.csv", "@/t.csv:2: a NUL",
+             {{"t.csv", "submit,app,components,runtime\n0,p" + kNul + ",8,10\n"}}},
+        Case{"list_latin1_app", "mcb-sim", kSim + "--trace @/t.csv", "@/t.csv:2: a byte 0xE9",
+             {{"t.csv", "submit,app,components,runtime\n0," + kLatin1 + ",8,10\n"}}},
+        Case{"list_runtime_1e999", "mcb-sim", kSim + "--trace @/t.csv", "@/t.csv:2:",
+             {{"t.csv", "submit,components,runtime\n0,8,1e999\n"}}},
+        Case{"trace_folder", "mcb-sim", kSim + "--trace @/t.swf", "--trace", {{"t.swf", "<dir>"}}},
+        Case{"trace_unreadable", "mcb-sim", kSim + "--trace @/t.swf", "--trace",
+             {{"t.swf", "<loop>"}}},
+        Case{"clusters_count_x_size_overflow", "mcb-sim",
+             "--clusters 3x1000000000 --trace @/t.swf --output @/out", "--clusters",
+             {{"t.swf", kSwf}}},
+        Case{"clusters_huge_size", "mcb-sim", "--clusters 4x99999999999 --trace @/t.swf --output @/out",
+             "--clusters", {{"t.swf", kSwf}}},
+        Case{"clusters_list_total", "mcb-sim",
+             "--clusters 1000000000,1000000000,1000000000 --trace @/t.swf --output @/out",
+             "--clusters", {{"t.swf", kSwf}}},
+        Case{"seed_negative", "mcb-sim", kSim + "--trace @/t.swf --seed -1", "--seed",
+             {{"t.swf", kSwf}}},
+        Case{"config_folder", "mcb-sim", kSim + "--config @/conf", "--config: '@/conf'",
+             {{"conf", "<dir>"}}},
+        Case{"config_nul", "mcb-sim", kSim + "--config @/c.ini", "@/c.ini:1: a NUL",
+             {{"c.ini", "trace = @/t" + kNul + "\n"}}},
+        Case{"mix_latin1", "mcb-sim", kSim + "--workload @/m.ini --rate 0.01", "m.ini",
+             {{"m.ini", "[" + kLatin1 + "]\nweight = 1\nsizes = 8\n"}}},
+        Case{"output_under_file", "mcb-sim", "--clusters 4x16 --trace @/t.swf --output @/f/out",
+             "--output", {{"t.swf", kSwf}, {"f", "x"}}}),
+    test_name);
+
+// --- mcb-campaign -----------------------------------------------------------------------------
+std::string spec(const std::string& body) {
+  return "name = t\napp = poisson\nfolder = @/campaign\nrepetitions = 1\n" + body;
+}
+INSTANTIATE_TEST_SUITE_P(
+    Campaign, BadInputMatrix,
+    ::testing::Values(
+        Case{"grid_negative", "mcb-campaign", "dry-run @/s.ini", "none of the 1 combination",
+             {{"s.ini", spec("[options]\nprocs = 2x1\ngrid = -1\n")}}},
+        Case{"grid_negative_run", "mcb-campaign", "run @/s.ini", "none of the 1 combination",
+             {{"s.ini", spec("[options]\nprocs = 2x1\ngrid = -1\n")}}},
+        Case{"folder_uncreatable", "mcb-campaign", "run @/s.ini", "@/s.ini:3: folder",
+             {{"s.ini", "name = t\napp = poisson\nfolder = @/f/c\n[options]\nprocs = 2x1\ngrid = 16\n"},
+              {"f", "x"}}},
+        Case{"slurm_mpirun_dry_run", "mcb-campaign", "dry-run @/s.ini", "launcher",
+             {{"s.ini", spec("executor = slurm\n[slurm]\nlauncher = mpirun\npartitions = a b\n"
+                             "[options]\ngrid = 16\nprocs = 2x1\nclusters = 2\n")}}},
+        Case{"slurm_mpirun_scripts", "mcb-campaign", "scripts @/s.ini", "launcher",
+             {{"s.ini", spec("executor = slurm\n[slurm]\nlauncher = mpirun\npartitions = a b\n"
+                             "[options]\ngrid = 16\nprocs = 2x1\nclusters = 2\n")}}},
+        Case{"root_without_mpi_env", "mcb-campaign", "run @/s.ini", "scripts/mpi-env.sh",
+             {{"s.ini", spec("[options]\nprocs = 2x1\ngrid = 16\n")}},
+             "env -u OMPI_ALLOW_RUN_AS_ROOT -u OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"},
+        Case{"spec_nul", "mcb-campaign", "dry-run @/s.ini", "@/s.ini:1",
+             {{"s.ini", "name = t" + kNul + "\napp = poisson\n"}}},
+        Case{"spec_latin1", "mcb-campaign", "dry-run @/s.ini", "@/s.ini:1",
+             {{"s.ini", "name = " + kLatin1 + "\napp = poisson\n"}}},
+        Case{"spec_folder", "mcb-campaign", "dry-run @/s.ini", "s.ini", {{"s.ini", "<dir>"}}},
+        Case{"spec_missing", "mcb-campaign", "dry-run @/none.ini", "none.ini"},
+        Case{"repetitions_overflow", "mcb-campaign", "dry-run @/s.ini", "repetitions",
+             {{"s.ini", "name = t\napp = poisson\nrepetitions = 99999999999\n"}}},
+        Case{"timeout_nan", "mcb-campaign", "dry-run @/s.ini", "timeout",
+             {{"s.ini", "name = t\napp = poisson\ntimeout = nan\n"}}}),
+    test_name);
+
+// --- mcb-slurm-local --------------------------------------------------------------------------
+INSTANTIATE_TEST_SUITE_P(
+    SlurmLocal, BadInputMatrix,
+    ::testing::Values(Case{"start_without_dir", "mcb-slurm-local", "start", "usage"},
+                      Case{"start_file", "mcb-slurm-local", "start @/f", "'@/f' exists and is not",
+                           {{"f", "x"}}},
+                      Case{"start_bad_owner", "mcb-slurm-local", "start @/d x1", "OWNER_PID"},
+                      Case{"stop_missing", "mcb-slurm-local", "stop @/none", "no such folder"},
+                      Case{"unknown_command", "mcb-slurm-local", "begin", "usage"}),
+    test_name);
+
+}  // namespace
+}  // namespace mcb::testing
