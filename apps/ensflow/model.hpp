@@ -30,9 +30,10 @@ struct ModelParameters {
   double latitude_deg = -35;           //!< centre of the beta-plane (sets f0 and beta)
   double wind_stress = 0.1;            //!< peak zonal wind stress, N/m^2
   double deformation_radius_km = 0;    //!< Rossby radius Ld; 0 = barotropic (infinite)
-  double drag_days = 100;              //!< linear bottom-drag time scale 1/r, days (0: none)
+  double drag_days = 30;               //!< linear bottom-drag time scale 1/r, days (0: none)
   double viscosity = 0;                //!< lateral (Laplacian) viscosity A, m^2/s
   int steps_per_day = 24;              //!< model time steps per day
+  bool no_slip = true;                 //!< walls: no slip (Thom's wall vorticity) or free slip
 
   static constexpr double kGravity = 9.81;         //!< m/s^2
   static constexpr double kDensity = 1025;         //!< sea water, kg/m^3
