@@ -147,6 +147,14 @@ void print_summary(const EnsflowConfig& config, const harness::ClusterMap& map, 
     }
     std::printf("\n");
   }
+  const json& checks = record["verdict"]["checks"];
+  const auto value_of = [&](const char* check) {
+    return checks.contains(check) ? checks[check]["value"].get<double>() : -1.0;
+  };
+  std::printf("  spread/RMSE forecast %.3g, analysis %.3g; innovation chi-square %.3g; "
+              "Desroziers %.3g; rank-histogram outer bins %.3g x expected\n",
+              value_of("spread_skill_forecast"), value_of("spread_skill_analysis"),
+              value_of("chi_square"), value_of("error_consistency"), value_of("rank_outer_ratio"));
   const auto max_of = [&](const char* phase) {
     return result["phase_times"][phase]["max"].get<double>();
   };
