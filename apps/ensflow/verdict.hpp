@@ -3,9 +3,10 @@
 /// @brief The built-in check of every run, against the truth of the twin experiment and the
 /// filter's own claims about its errors. VALID when all hold:
 ///  - every error and spread is finite (the model and the filter did not diverge);
-///  - spread-skill: over the analyses, sqrt(sum spread^2 / sum RMSE^2) of the forecasts and of
-///    the analyses lies in [kSpreadSkillLow, kSpreadSkillHigh]: the ensemble's spread says how
-///    large its error is;
+///  - spread-skill: sqrt(sum spread^2 / sum RMSE^2) over the analyses, and over the forecasts
+///    after the first analysis (the first only compares the one truth draw with the initial
+///    ensemble's distribution), lies in [kSpreadSkillLow, kSpreadSkillHigh]: the ensemble's
+///    spread says how large its error is;
 ///  - innovation chi-square (innovations.hpp), averaged over the analyses, lies in
 ///    [kChiSquareLow, kChiSquareHigh];
 ///  - observation-error consistency (Desroziers), averaged over the analyses, lies in
@@ -17,10 +18,10 @@
 ///    to be small makes a dome (few outliers) without any fault of the filter, while a
 ///    collapsed ensemble makes a U (many);
 ///  - analysis beats forecast: at every analysis the analysis MSE is at most the forecast MSE
-///    times (1 - c/2 + kNoiseMargin), where c = 1 - spread_a^2 / spread_f^2 is the share of the
-///    variance the ensemble claims to have removed: the analysis must deliver at least half its
-///    claim, and an analysis with uninformative observations (c near 0) passes by changing
-///    little and fails by getting worse by more than the noise margin;
+///    times (1 + kNoiseMargin), and over all analyses the analysis removes at least half the
+///    share c = 1 - sum spread_a^2 / sum spread_f^2 of the forecast variance the ensemble
+///    claims to have removed (less the noise margin): an analysis with uninformative
+///    observations (c near 0) passes by changing little and fails by getting worse;
 ///  - the assimilating ensemble ends with an MSE below the free run's (same initial ensemble, no
 ///    analyses) plus the same noise margin, when the free run was made.
 /// Errors are RMSE of the ensemble-mean sea-surface height over the basin, with the ensemble
