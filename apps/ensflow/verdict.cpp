@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <optional>
 
 namespace mcb::ensflow {
@@ -35,6 +36,76 @@ json band_json(double value, double low, double high) {
 
 std::string outside(const std::string& what, double value, double low, double high) {
   return what + " " + number(value) + " is outside [" + number(low) + ", " + number(high) + "]";
+}
+
+// Squared errors and spreads summed over the analyses (`later`: forecasts after the first).
+struct Sums {
+  double f_mse, f_var, a_mse, a_var, later_mse, later_var;
+};
+
+// Delivered against claimed error reduction, and spread-skill of forecasts and analyses.
+void check_spread(const Sums& t, json& checks,
+                  const std::function<void(const std::string&)>& fail) {
+  if (t.f_var > 0 && t.f_mse > 0) {
+    // Over all analyses the analysis must deliver at least half the share of the forecast
+    // variance the ensemble claims to have removed.
+    const double claimed = std::max(1 - t.a_var / t.f_var, 0.0);
+    const double delivered = 1 - t.a_mse / t.f_mse;
+    checks["claimed_reduction"] = claimed;
+    checks["delivered_reduction"] = delivered;
+    if (!(delivered >= 0.5 * claimed - kNoiseMargin)) {
+      fail("the analyses removed " + number(100 * delivered, "%") +
+           " of the forecast error variance where the ensemble claims " +
+           number(100 * claimed, "%") + " (at least half is required)");
+    }
+  }
+  if (t.later_mse > 0) {
+    const double forecast_ratio = std::sqrt(t.later_var / t.later_mse);
+    checks["spread_skill_forecast"] = band_json(forecast_ratio, kSpreadSkillLow, kSpreadSkillHigh);
+    if (!checks["spread_skill_forecast"]["pass"].get<bool>())
+      fail(outside("forecast spread / RMSE", forecast_ratio, kSpreadSkillLow, kSpreadSkillHigh));
+  }
+  if (t.a_mse > 0) {
+    const double analysis_ratio = std::sqrt(t.a_var / t.a_mse);
+    checks["spread_skill_analysis"] = band_json(analysis_ratio, kSpreadSkillLow, kSpreadSkillHigh);
+    if (!checks["spread_skill_analysis"]["pass"].get<bool>())
+      fail(outside("analysis spread / RMSE", analysis_ratio, kSpreadSkillLow, kSpreadSkillHigh));
+  }
+}
+
+// Innovation chi-square, Desroziers consistency and the rank histogram's outer bins, pooled
+// over the analyses.
+void check_innovations(const std::vector<InnovationStatistics>& innovations, json& checks,
+                       const std::function<void(const std::string&)>& fail) {
+  if (innovations.empty()) return;
+  double chi = 0, consistency = 0;
+  std::vector<long> counts(innovations.front().rank_counts.size(), 0);
+  long total = 0;
+  for (const auto& s : innovations) {
+    chi += s.chi_square;
+    consistency += s.error_consistency;
+    for (std::size_t b = 0; b < counts.size() && b < s.rank_counts.size(); ++b) {
+      counts[b] += s.rank_counts[b];
+      total += s.rank_counts[b];
+    }
+  }
+  const double k = static_cast<double>(innovations.size());
+  checks["chi_square"] = band_json(chi / k, kChiSquareLow, kChiSquareHigh);
+  checks["error_consistency"] = band_json(consistency / k, kConsistencyLow, kConsistencyHigh);
+  const double bins = static_cast<double>(counts.size());
+  const double outer = total > 0 ? static_cast<double>(counts.front() + counts.back()) /
+                                       static_cast<double>(total) / (2 / bins)
+                                 : 0.0;
+  checks["rank_outer_ratio"] = band_json(outer, kOuterBinLow, kOuterBinHigh);
+  checks["rank_histogram"] = counts;
+  if (!checks["chi_square"]["pass"].get<bool>())
+    fail(outside("innovation chi-square", chi / k, kChiSquareLow, kChiSquareHigh));
+  if (!checks["error_consistency"]["pass"].get<bool>())
+    fail(outside("observation-error consistency (Desroziers)", consistency / k,
+                 kConsistencyLow, kConsistencyHigh));
+  if (!checks["rank_outer_ratio"]["pass"].get<bool>())
+    fail(outside("rank histogram outer-bin share / 2/(M+1)", outer, kOuterBinLow,
+                 kOuterBinHigh));
 }
 
 }  // namespace
@@ -90,61 +161,8 @@ Verdict judge(const std::vector<DiagnosticPoint>& points,
   if (analyses.empty()) fail("no analysis was made");
 
   json checks = json::object();
-  if (f_var > 0 && f_mse > 0) {
-    // Over all analyses the analysis must deliver at least half the share of the forecast
-    // variance the ensemble claims to have removed.
-    const double claimed = std::max(1 - a_var / f_var, 0.0);
-    const double delivered = 1 - a_mse / f_mse;
-    checks["claimed_reduction"] = claimed;
-    checks["delivered_reduction"] = delivered;
-    if (!(delivered >= 0.5 * claimed - kNoiseMargin)) {
-      fail("the analyses removed " + number(100 * delivered, "%") +
-           " of the forecast error variance where the ensemble claims " +
-           number(100 * claimed, "%") + " (at least half is required)");
-    }
-  }
-  if (later_mse > 0) {
-    const double forecast_ratio = std::sqrt(later_var / later_mse);
-    checks["spread_skill_forecast"] = band_json(forecast_ratio, kSpreadSkillLow, kSpreadSkillHigh);
-    if (!checks["spread_skill_forecast"]["pass"].get<bool>())
-      fail(outside("forecast spread / RMSE", forecast_ratio, kSpreadSkillLow, kSpreadSkillHigh));
-  }
-  if (a_mse > 0) {
-    const double analysis_ratio = std::sqrt(a_var / a_mse);
-    checks["spread_skill_analysis"] = band_json(analysis_ratio, kSpreadSkillLow, kSpreadSkillHigh);
-    if (!checks["spread_skill_analysis"]["pass"].get<bool>())
-      fail(outside("analysis spread / RMSE", analysis_ratio, kSpreadSkillLow, kSpreadSkillHigh));
-  }
-  if (!innovations.empty()) {
-    double chi = 0, consistency = 0;
-    std::vector<long> counts(innovations.front().rank_counts.size(), 0);
-    long total = 0;
-    for (const auto& s : innovations) {
-      chi += s.chi_square;
-      consistency += s.error_consistency;
-      for (std::size_t b = 0; b < counts.size() && b < s.rank_counts.size(); ++b) {
-        counts[b] += s.rank_counts[b];
-        total += s.rank_counts[b];
-      }
-    }
-    const double k = static_cast<double>(innovations.size());
-    checks["chi_square"] = band_json(chi / k, kChiSquareLow, kChiSquareHigh);
-    checks["error_consistency"] = band_json(consistency / k, kConsistencyLow, kConsistencyHigh);
-    const double bins = static_cast<double>(counts.size());
-    const double outer = total > 0 ? static_cast<double>(counts.front() + counts.back()) /
-                                         static_cast<double>(total) / (2 / bins)
-                                   : 0.0;
-    checks["rank_outer_ratio"] = band_json(outer, kOuterBinLow, kOuterBinHigh);
-    checks["rank_histogram"] = counts;
-    if (!checks["chi_square"]["pass"].get<bool>())
-      fail(outside("innovation chi-square", chi / k, kChiSquareLow, kChiSquareHigh));
-    if (!checks["error_consistency"]["pass"].get<bool>())
-      fail(outside("observation-error consistency (Desroziers)", consistency / k,
-                   kConsistencyLow, kConsistencyHigh));
-    if (!checks["rank_outer_ratio"]["pass"].get<bool>())
-      fail(outside("rank histogram outer-bin share / 2/(M+1)", outer, kOuterBinLow,
-                   kOuterBinHigh));
-  }
+  check_spread(Sums{f_mse, f_var, a_mse, a_var, later_mse, later_var}, checks, fail);
+  check_innovations(innovations, checks, fail);
 
   const DiagnosticPoint* final_point = nullptr;
   for (const auto& p : points) {
