@@ -161,8 +161,18 @@ Verdict judge(const std::vector<DiagnosticPoint>& points,
   if (analyses.empty()) fail("no analysis was made");
 
   json checks = json::object();
-  check_spread(Sums{f_mse, f_var, a_mse, a_var, later_mse, later_var}, checks, fail);
-  check_innovations(innovations, checks, fail);
+  // Too few members or observations to judge the ensemble statistically: sampling noise alone
+  // would fail a correct filter. The record says so.
+  long sample = 0;
+  for (const auto& s : innovations) sample += s.observations;
+  const int members =
+      innovations.empty() ? 0 : static_cast<int>(innovations.front().rank_counts.size()) - 1;
+  const bool judged = members >= kStatisticsMembers && sample >= kStatisticsObservations;
+  checks["statistics_judged"] = judged;
+  if (judged) {
+    check_spread(Sums{f_mse, f_var, a_mse, a_var, later_mse, later_var}, checks, fail);
+    check_innovations(innovations, checks, fail);
+  }
 
   const DiagnosticPoint* final_point = nullptr;
   for (const auto& p : points) {

@@ -46,7 +46,12 @@ inline constexpr double kConsistencyLow = 0.5;
 inline constexpr double kConsistencyHigh = 2.0;
 inline constexpr double kOuterBinLow = 0.1;
 inline constexpr double kOuterBinHigh = 3.0;
-inline constexpr double kNoiseMargin = 0.02;
+inline constexpr double kNoiseMargin = 0.05;
+/// The statistical checks (spread-skill, delivered against claimed reduction, chi-square,
+/// Desroziers, rank histogram) need at least this many members and observations over all
+/// analyses; smaller runs are judged on the other checks alone (`checks.statistics_judged`).
+inline constexpr int kStatisticsMembers = 10;
+inline constexpr long kStatisticsObservations = 50;
 
 struct Verdict {
   bool valid = false;
