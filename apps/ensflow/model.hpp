@@ -7,8 +7,9 @@
 ///   dq/dt = -J(psi, q) - beta dpsi/dx + curl(tau) / (rho H) - r zeta + A Laplace(zeta)
 ///   q = Laplace(psi) - psi / Ld^2,   zeta = Laplace(psi)
 ///
-/// on G x G interior points of spacing dx = L / (G + 1), with psi = zeta = 0 on the walls
-/// (no normal flow, free slip). The Jacobian is Arakawa's, which conserves the discrete energy
+/// on G x G interior points of spacing dx = L / (G + 1), with psi = 0 on the walls (no normal
+/// flow) and, in the viscous term, the wall vorticity of no slip (Thom: 2 psi_next / dx^2) or of
+/// free slip (zero). The Jacobian is Arakawa's, which conserves the discrete energy
 /// and enstrophy; the Laplacian is the five-point stencil; time stepping is classical RK4. The
 /// inversion q -> psi uses the 2-D sine transform (FFTW): the sine basis is exactly the
 /// eigenbasis of the five-point Laplacian with these walls, so the inverse is exact to rounding.
