@@ -54,6 +54,8 @@ json config_json(const EnsflowConfig& c, const harness::ClusterMap& map, int ran
           {"obs_variance", s.analysis.observation_variance},
           {"filter", filter_name(s.analysis.filter)},
           {"inflation", s.analysis.inflation},
+          {"localisation_km", s.analysis.localisation_km},
+          {"relaxation", s.analysis.relaxation},
           {"initial_spread", s.initial_spread_m},
           {"initial_length_km", s.initial_length_km},
           {"spinup_days", s.spinup_days},
@@ -67,6 +69,7 @@ json config_json(const EnsflowConfig& c, const harness::ClusterMap& map, int ran
             {"wind_stress", m.wind_stress},
             {"deformation_radius_km", m.deformation_radius_km},
             {"drag_days", m.drag_days},
+            {"walls", m.no_slip ? "no-slip" : "free-slip"},
             {"viscosity", m.viscosity},
             {"viscosity_option", o.viscosity},
             {"steps_per_day", m.steps_per_day},
@@ -75,6 +78,18 @@ json config_json(const EnsflowConfig& c, const harness::ClusterMap& map, int ran
             {"spacing_m", m.spacing()},
             {"coriolis", m.coriolis()},
             {"beta", m.beta()}}}};
+}
+
+json innovations_json(const std::vector<InnovationStatistics>& innovations) {
+  json out = json::array();
+  for (const auto& s : innovations) {
+    out.push_back({{"day", s.day},
+                   {"observations", s.observations},
+                   {"chi_square", s.chi_square},
+                   {"error_consistency", s.error_consistency},
+                   {"rank_histogram", s.rank_counts}});
+  }
+  return out;
 }
 
 json points_json(const std::vector<DiagnosticPoint>& points) {
@@ -132,6 +147,14 @@ void print_summary(const EnsflowConfig& config, const harness::ClusterMap& map, 
     }
     std::printf("\n");
   }
+  const json& checks = record["verdict"]["checks"];
+  const auto value_of = [&](const char* check) {
+    return checks.contains(check) ? checks[check]["value"].get<double>() : -1.0;
+  };
+  std::printf("  spread/RMSE forecast %.3g, analysis %.3g; innovation chi-square %.3g; "
+              "Desroziers %.3g; rank-histogram outer bins %.3g x expected\n",
+              value_of("spread_skill_forecast"), value_of("spread_skill_analysis"),
+              value_of("chi_square"), value_of("error_consistency"), value_of("rank_outer_ratio"));
   const auto max_of = [&](const char* phase) {
     return result["phase_times"][phase]["max"].get<double>();
   };
@@ -242,7 +265,7 @@ int run_program(int argc, char** argv) {
     const double wall_time = wall["max"].get<double>();
     const double member_days = static_cast<double>(s.members) * s.days;
     const double figure = wall_time > 0 ? member_days / wall_time : 0.0;
-    const Verdict verdict = judge(outcome.points, s.free_run);
+    const Verdict verdict = judge(outcome.points, outcome.innovations, s.free_run);
 
     record["status"] = verdict.valid ? "valid" : "invalid";
     if (!verdict.valid) record["reason"] = verdict.reason;
@@ -262,7 +285,8 @@ int run_program(int argc, char** argv) {
         {"member_days_per_second", figure},
         {"setup_time", setup["max"]},
         {"free_run_time", free_time["max"]},
-        {"diagnostics", points_json(outcome.points)}};
+        {"diagnostics", points_json(outcome.points)},
+        {"innovations", innovations_json(outcome.innovations)}};
     record["result"] = result;
     record["ranks"] = ranks;
     harness::write_record(o.run.output, record);

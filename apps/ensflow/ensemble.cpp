@@ -1,6 +1,7 @@
 #include "apps/ensflow/ensemble.hpp"
 
 #include "apps/ensflow/enkf.hpp"
+#include "apps/ensflow/innovations.hpp"
 #include "apps/ensflow/phase_clock.hpp"
 #include "apps/ensflow/random.hpp"
 
@@ -13,6 +14,9 @@ namespace mcb::ensflow {
 Ensemble::Ensemble(const ExperimentSettings& settings, const EnsembleLayout& layout, int rank,
                    const ObservationNetwork& network)
     : settings_(settings), layout_(layout), rank_(rank), network_(network) {
+  const AnalysisGeometry geometry{settings.model.grid, settings.model.spacing(), network.sites()};
+  update_ = settings.update_factory ? settings.update_factory(settings.analysis, geometry)
+                                    : make_update_step(settings.analysis, geometry);
   const auto n = static_cast<Eigen::Index>(layout.state_size());
   const int local = layout.members_per_rank();
   const auto m = static_cast<Eigen::Index>(network.count());
@@ -101,7 +105,8 @@ void Ensemble::restore(QgModel& model) {
 
 void Ensemble::analyse(int day, const Eigen::VectorXd& observations, const double* true_psi,
                        QgModel& model, harness::InstrumentedComm& comm, PhaseTimes& times,
-                       harness::CommTimeline& timeline, Diagnostics& diagnostics) {
+                       harness::CommTimeline& timeline, Diagnostics& diagnostics,
+                       std::vector<InnovationStatistics>& innovations) {
   {
     PhaseClock clock(times.observe);
     observe_and_pack(model, true);
@@ -111,7 +116,6 @@ void Ensemble::analyse(int day, const Eigen::VectorXd& observations, const doubl
                      static_cast<std::size_t>(observed_.size()), observed_all_.data());
   timeline.communication_done();
 
-  Eigen::MatrixXd transform;
   {
     PhaseClock clock(times.transform);
     const int analysis = settings_.analysis_index(day);
@@ -119,7 +123,11 @@ void Ensemble::analyse(int day, const Eigen::VectorXd& observations, const doubl
         settings_.analysis.filter == FilterKind::stochastic
             ? network_.perturbations(settings_.seed, analysis, layout_.members())
             : Eigen::MatrixXd();
-    transform = ensemble_transform(observed_all_, observations, perturbations, settings_.analysis);
+    const Eigen::MatrixXd analysed_observed =
+        update_->prepare(observed_all_, observations, perturbations);
+    innovations.push_back(innovation_statistics(day, analysis, observed_all_, analysed_observed,
+                                                observations, network_.variance(),
+                                                settings_.seed));
   }
   timeline.computation_done();
   transpose(comm);
@@ -136,7 +144,11 @@ void Ensemble::analyse(int day, const Eigen::VectorXd& observations, const doubl
     for (std::size_t b = layout_.first_block(rank_); b < layout_.first_block(rank_ + 1); ++b) {
       const auto begin = static_cast<Eigen::Index>(layout_.block_begin(b) - row0);
       const auto len = static_cast<Eigen::Index>(layout_.block_end(b) - layout_.block_begin(b));
-      analysed_.middleRows(begin, len).noalias() = slice_.middleRows(begin, len) * transform;
+      // Fresh copies: the same shapes and alignment whatever rows this process holds.
+      const Eigen::MatrixXd forecast = slice_.middleRows(begin, len);
+      Eigen::MatrixXd analysed = update_->apply(layout_.block_begin(b), forecast);
+      relax_to_prior_spread(forecast, analysed, settings_.analysis.relaxation);
+      analysed_.middleRows(begin, len) = analysed;
     }
   }
   {

@@ -7,10 +7,12 @@
 ///  1. observe (compute): each member's streamfunction psi = invert(q) and its SSH at the
 ///     observation sites; psi rows packed for the transpose;
 ///  2. gather (channel "gather"): all-gather of the observed ensemble HX (m x M);
-///  3. transform (compute): every process forms the same N x N transform T from HX, the
-///     observations and the member-keyed observation perturbations;
+///  3. transform (compute): every process runs the same observation-space step of the update
+///     (update.hpp) from HX, the observations and the member-keyed observation perturbations,
+///     and the same innovation statistics (innovations.hpp);
 ///  4. transpose (channel "transpose"): all-to-all, members -> row blocks of psi;
-///  5. apply (compute): psi^a rows = psi^f rows T, block by block; forecast and analysis
+///  5. apply (compute): the update on each block of psi rows, then relaxation to prior
+///     spread; forecast and analysis
 ///     error and spread are summed on the same rows;
 ///  6. update (channel "update"): all-to-all back, row blocks -> members;
 ///  7. restore (compute): each member's q = (Laplace_h - 1/Ld^2) psi^a.
@@ -20,15 +22,18 @@
 
 #include "apps/ensflow/diagnostics.hpp"
 #include "apps/ensflow/exchange.hpp"
+#include "apps/ensflow/innovations.hpp"
 #include "apps/ensflow/layout.hpp"
 #include "apps/ensflow/model.hpp"
 #include "apps/ensflow/observations.hpp"
 #include "apps/ensflow/settings.hpp"
+#include "apps/ensflow/update.hpp"
 #include "harness/comm.hpp"
 #include "harness/timeline.hpp"
 
 #include <Eigen/Dense>
 
+#include <memory>
 #include <vector>
 
 namespace mcb::ensflow {
@@ -67,7 +72,8 @@ class Ensemble {
   /// the three exchanges and adds the forecast/analysis diagnostics.
   void analyse(int day, const Eigen::VectorXd& observations, const double* true_psi,
                QgModel& model, harness::InstrumentedComm& comm, PhaseTimes& times,
-               harness::CommTimeline& timeline, Diagnostics& diagnostics);
+               harness::CommTimeline& timeline, Diagnostics& diagnostics,
+               std::vector<InnovationStatistics>& innovations);
 
   /// @brief Adds a diagnostic point for the current members (transposes through @p comm, which
   /// callers pass uninstrumented: diagnostics outside analyses are not part of the measurement).
@@ -91,6 +97,7 @@ class Ensemble {
   const EnsembleLayout& layout_;
   int rank_;
   const ObservationNetwork& network_;
+  std::unique_ptr<UpdateStep> update_;
   Eigen::MatrixXd states_;    // q, n x M/P
   Eigen::MatrixXd psi_;       // psi, n x M/P
   Eigen::MatrixXd observed_;  // HX of local members, m x M/P

@@ -39,7 +39,8 @@ ExperimentOutcome run_experiment(const ExperimentSettings& s, harness::Instrumen
     }
     if (s.is_analysis_day(day)) {
       ensemble.analyse(day, truth.observations.at(static_cast<std::size_t>(s.analysis_index(day))),
-                       truth.psi.at(day).data(), model, comm, out.times, out.timeline, diagnostics);
+                       truth.psi.at(day).data(), model, comm, out.times, out.timeline, diagnostics,
+                       out.innovations);
     }
   }
   out.wall_time = MPI_Wtime() - start;

@@ -26,6 +26,7 @@ struct ExperimentOutcome {
   double free_run_time = 0;       //!< this rank: the free run (untimed); 0 when off
   harness::CommTimeline timeline; //!< phase ends of the assimilating run
   std::vector<DiagnosticPoint> points;  //!< same on every rank
+  std::vector<InnovationStatistics> innovations;  //!< per analysis, same on every rank
   Eigen::MatrixXd final_states;   //!< this rank's members (q) at the end of the assimilating run
 };
 

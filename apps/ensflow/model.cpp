@@ -55,7 +55,8 @@ QgModel::QgModel(const ModelParameters& parameters)
     }
   }
   // Double-gyre wind tau_x = -tau0 cos(2 pi y / L): curl = -tau0 (2 pi / L) sin(2 pi y / L),
-  // negative (anticyclonic) in the southern half, positive in the northern half.
+  // negative in the southern half, positive in the northern half; at f0 < 0 (southern
+  // hemisphere) negative curl is cyclonic, so the southern gyre is the subpolar one.
   const double length = p_.basin_km * 1e3;
   forcing_.resize(static_cast<std::size_t>(g));
   for (int j = 0; j < g; ++j) {
@@ -146,12 +147,23 @@ void QgModel::tendency(const double* q, double* dq) {
   const std::ptrdiff_t s = g + 2;
   const double dx = p_.spacing();
   const double f = p_.stretching();
-  // Relative vorticity zeta = q + psi / Ld^2, zero on the walls (free slip).
+  // Relative vorticity zeta = q + psi / Ld^2; on the walls zero (free slip) or Thom's
+  // 2 psi_next / dx^2 (no slip: the tangential velocity vanishes at the wall), which only the
+  // viscous term sees.
   for (int j = 0; j < g; ++j) {
     const double* ps = &psi_pad_[padded(0, j)];
     const double* qs = &q_pad_[padded(0, j)];
     double* z = &zeta_pad_[padded(0, j)];
     for (int i = 0; i < g; ++i) z[i] = qs[i] + f * ps[i];
+  }
+  if (p_.no_slip) {
+    const double wall = 2 / (dx * dx);
+    for (int k = 0; k < g; ++k) {
+      zeta_pad_[padded(-1, k)] = wall * psi_pad_[padded(0, k)];
+      zeta_pad_[padded(g, k)] = wall * psi_pad_[padded(g - 1, k)];
+      zeta_pad_[padded(k, -1)] = wall * psi_pad_[padded(k, 0)];
+      zeta_pad_[padded(k, g)] = wall * psi_pad_[padded(k, g - 1)];
+    }
   }
   const double beta_term = p_.beta() / (2 * dx);
   const double drag =

@@ -7,8 +7,9 @@
 ///   dq/dt = -J(psi, q) - beta dpsi/dx + curl(tau) / (rho H) - r zeta + A Laplace(zeta)
 ///   q = Laplace(psi) - psi / Ld^2,   zeta = Laplace(psi)
 ///
-/// on G x G interior points of spacing dx = L / (G + 1), with psi = zeta = 0 on the walls
-/// (no normal flow, free slip). The Jacobian is Arakawa's, which conserves the discrete energy
+/// on G x G interior points of spacing dx = L / (G + 1), with psi = 0 on the walls (no normal
+/// flow) and, in the viscous term, the wall vorticity of no slip (Thom: 2 psi_next / dx^2) or of
+/// free slip (zero). The Jacobian is Arakawa's, which conserves the discrete energy
 /// and enstrophy; the Laplacian is the five-point stencil; time stepping is classical RK4. The
 /// inversion q -> psi uses the 2-D sine transform (FFTW): the sine basis is exactly the
 /// eigenbasis of the five-point Laplacian with these walls, so the inverse is exact to rounding.
@@ -30,9 +31,10 @@ struct ModelParameters {
   double latitude_deg = -35;           //!< centre of the beta-plane (sets f0 and beta)
   double wind_stress = 0.1;            //!< peak zonal wind stress, N/m^2
   double deformation_radius_km = 0;    //!< Rossby radius Ld; 0 = barotropic (infinite)
-  double drag_days = 100;              //!< linear bottom-drag time scale 1/r, days (0: none)
+  double drag_days = 30;               //!< linear bottom-drag time scale 1/r, days (0: none)
   double viscosity = 0;                //!< lateral (Laplacian) viscosity A, m^2/s
   int steps_per_day = 24;              //!< model time steps per day
+  bool no_slip = true;                 //!< walls: no slip (Thom's wall vorticity) or free slip
 
   static constexpr double kGravity = 9.81;         //!< m/s^2
   static constexpr double kDensity = 1025;         //!< sea water, kg/m^3

@@ -93,6 +93,13 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
        "stochastic EnKF with perturbed observations, or the square-root form (ETKF)")
       ("inflation", po::value(&o.inflation)->default_value(o.inflation)->value_name("F"),
        "multiplicative inflation of the forecast anomalies (>= 1; 1 = none)")
+      ("localisation",
+       po::value(&o.localisation)->default_value(o.localisation)->value_name("KM"),
+       "Gaspari-Cohn localisation half-width, km (0: global analysis); the stochastic filter "
+       "tapers its gain, the square-root filter becomes a local analysis (LETKF)")
+      ("relaxation", po::value(&o.relaxation)->default_value(o.relaxation)->value_name("ALPHA"),
+       "relaxation to prior spread: analysis spread becomes (1-ALPHA) of its own plus ALPHA of "
+       "the forecast's, point by point (0: none, 1: keep the forecast spread)")
       ("initial-spread",
        po::value(&o.initial_spread)
            ->default_value(o.initial_spread, text(o.initial_spread))
@@ -132,6 +139,8 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
        "Rossby radius of deformation, km (0: barotropic, 1.5-layer otherwise)")
       ("drag-days", po::value(&o.drag_days)->default_value(o.drag_days)->value_name("DAYS"),
        "bottom-drag time scale, days (0: no drag)")
+      ("walls", po::value(&o.walls)->default_value(o.walls)->value_name("no-slip|free-slip"),
+       "boundary condition of the lateral walls for the viscous term")
       ("viscosity", po::value(&o.viscosity)->default_value(o.viscosity)->value_name("A|auto"),
        "lateral viscosity, m^2/s; auto: beta (1.5 dx)^3, which resolves the western boundary layer")
       ("steps-per-day",
@@ -178,6 +187,11 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
     throw UsageError("--filter: '" + o.filter + "' is not one of stochastic, sqrt");
   }
   require_at_least("inflation", o.inflation, 1, "at least 1");
+  require_at_least("localisation", o.localisation, 0, "at least 0");
+  if (!(o.relaxation >= 0 && o.relaxation <= 1))
+    throw UsageError("--relaxation: '" + text(o.relaxation) + "' must lie between 0 and 1");
+  if (o.walls != "no-slip" && o.walls != "free-slip")
+    throw UsageError("--walls: '" + o.walls + "' is not one of no-slip, free-slip");
   require_above("initial-spread", o.initial_spread, 0, "positive");
   require_above("initial-length", o.initial_length, 0, "positive");
   cli::require_non_negative("spinup-days", o.spinup_days);
@@ -205,6 +219,7 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
   m.wind_stress = o.wind_stress;
   m.deformation_radius_km = o.deformation_radius;
   m.drag_days = o.drag_days;
+  m.no_slip = o.walls == "no-slip";
   double value = 0;
   if (parse_number_or_auto("viscosity", o.viscosity, value)) {
     cli::require_non_negative("viscosity", value);
@@ -229,6 +244,8 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
   s.analysis.filter = o.filter == "sqrt" ? FilterKind::square_root : FilterKind::stochastic;
   s.analysis.observation_variance = o.obs_variance;
   s.analysis.inflation = o.inflation;
+  s.analysis.localisation_km = o.localisation;
+  s.analysis.relaxation = o.relaxation;
   s.initial_spread_m = o.initial_spread;
   s.initial_length_km = o.initial_length;
   s.spinup_days = o.spinup_days;

@@ -22,6 +22,10 @@ struct EnsflowOptions {
   std::string filter = "stochastic"; //!< --filter stochastic|sqrt
   double inflation =
       ExperimentSettings{}.analysis.inflation;  //!< --inflation: multiplicative, >= 1
+  double localisation =
+      ExperimentSettings{}.analysis.localisation_km;  //!< --localisation: GC half-width, km
+  double relaxation =
+      ExperimentSettings{}.analysis.relaxation;  //!< --relaxation: RTPS alpha in [0, 1]
   double initial_spread = ExperimentSettings{}.initial_spread_m;   //!< --initial-spread, m
   double initial_length = ExperimentSettings{}.initial_length_km;  //!< --initial-length, km
   int spinup_days = ExperimentSettings{}.spinup_days;           //!< --spinup-days
@@ -37,6 +41,7 @@ struct EnsflowOptions {
   double deformation_radius =
       ModelParameters{}.deformation_radius_km;                  //!< --deformation-radius: km
   double drag_days = ModelParameters{}.drag_days;               //!< --drag-days
+  std::string walls = ModelParameters{}.no_slip ? "no-slip" : "free-slip";  //!< --walls
   std::string viscosity = "auto";    //!< --viscosity A|auto (m^2/s)
   std::string steps_per_day = "auto";  //!< --steps-per-day K|auto
   harness::RunOptions run;

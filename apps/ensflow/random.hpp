@@ -18,6 +18,8 @@ enum class StreamPurpose : std::uint32_t {
   observation_error = 4,    //!< the synthetic observations' errors (index = analysis)
   observation_perturbation =
       5,  //!< a member's perturbed observations (index = analysis, sub = member)
+  rank_histogram = 6,  //!< observation noise added to a member for the rank histogram
+                       //!< (index = analysis, sub = member)
 };
 
 /// @brief A Gaussian stream for one key; std::seed_seq and std::mt19937_64 are specified

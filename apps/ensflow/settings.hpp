@@ -5,6 +5,7 @@
 
 #include "apps/ensflow/enkf.hpp"
 #include "apps/ensflow/model.hpp"
+#include "apps/ensflow/update.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -25,6 +26,7 @@ struct ExperimentSettings {
   std::int64_t seed = 1;               //!< members' departures and perturbed observations
   std::int64_t truth_seed = 1;         //!< truth's departure, observation sites and errors
   bool free_run = true;                //!< also run the ensemble without analyses
+  UpdateFactory update_factory;        //!< empty: make_update_step (tests substitute broken ones)
 
   int analyses() const { return days / analysis_every; }
   bool is_analysis_day(int day) const { return day > 0 && day % analysis_every == 0; }

@@ -1,13 +1,35 @@
 #pragma once
 /// @file
-/// @brief The built-in check of every run, against the truth of the twin experiment:
+/// @brief The built-in check of every run, against the truth of the twin experiment and the
+/// filter's own claims about its errors. VALID when all hold:
 ///  - every error and spread is finite (the model and the filter did not diverge);
-///  - at every analysis the analysis error is below the forecast error;
-///  - the assimilating ensemble ends below the free-running one (same initial ensemble, no
-///    analyses), when the free run was made.
-/// Errors are RMSE of the ensemble-mean sea-surface height, reported with the ensemble spread.
+///  - spread-skill: sqrt(sum spread^2 / sum RMSE^2) over the analyses, and over the forecasts
+///    after the first analysis (the first only compares the one truth draw with the initial
+///    ensemble's distribution), lies in [kSpreadSkillLow, kSpreadSkillHigh]: the ensemble's
+///    spread says how large its error is;
+///  - innovation chi-square (innovations.hpp), averaged over the analyses, lies in
+///    [kChiSquareLow, kChiSquareHigh];
+///  - observation-error consistency (Desroziers), averaged over the analyses, lies in
+///    [kConsistencyLow, kConsistencyHigh]: the analysis drew as close to the observations as R
+///    and the forecast spread say it should;
+///  - rank histogram: the share of observations outside the ensemble (the two outer bins),
+///    over the analyses, divided by the 2 / (M + 1) of a reliable ensemble, lies in
+///    [kOuterBinLow, kOuterBinHigh]; the band is lopsided because one truth draw that happens
+///    to be small makes a dome (few outliers) without any fault of the filter, while a
+///    collapsed ensemble makes a U (many);
+///  - analysis beats forecast: at every analysis the analysis MSE is at most the forecast MSE
+///    times (1 + kNoiseMargin), and over all analyses the analysis removes at least half the
+///    share c = 1 - sum spread_a^2 / sum spread_f^2 of the forecast variance the ensemble
+///    claims to have removed (less the noise margin): an analysis with uninformative
+///    observations (c near 0) passes by changing little and fails by getting worse;
+///  - the assimilating ensemble ends with an MSE below the free run's (same initial ensemble, no
+///    analyses) plus the same noise margin, when the free run was made.
+/// Errors are RMSE of the ensemble-mean sea-surface height over the basin, with the ensemble
+/// spread. The bands are wide enough for the sampling noise of two analyses of 200 correlated
+/// observations and narrow enough that the broken filters of tests/ensflow fail them.
 
 #include "apps/ensflow/diagnostics.hpp"
+#include "apps/ensflow/innovations.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -16,14 +38,30 @@
 
 namespace mcb::ensflow {
 
+inline constexpr double kSpreadSkillLow = 0.5;
+inline constexpr double kSpreadSkillHigh = 2.0;
+inline constexpr double kChiSquareLow = 0.33;
+inline constexpr double kChiSquareHigh = 3.0;
+inline constexpr double kConsistencyLow = 0.5;
+inline constexpr double kConsistencyHigh = 2.0;
+inline constexpr double kOuterBinLow = 0.1;
+inline constexpr double kOuterBinHigh = 3.0;
+inline constexpr double kNoiseMargin = 0.05;
+/// The statistical checks (spread-skill, delivered against claimed reduction, chi-square,
+/// Desroziers, rank histogram) need at least this many members and observations over all
+/// analyses; smaller runs are judged on the other checks alone (`checks.statistics_judged`).
+inline constexpr int kStatisticsMembers = 10;
+inline constexpr long kStatisticsObservations = 50;
+
 struct Verdict {
   bool valid = false;
   std::string reason;       //!< why not valid (empty when valid)
   nlohmann::json details;   //!< the values checked, for the record's verdict block
 };
 
-/// @brief Judges the points of a run (see the file comment). @p free_run says whether the
-/// free run was made (its points are then required).
-Verdict judge(const std::vector<DiagnosticPoint>& points, bool free_run);
+/// @brief Judges the points and innovation statistics of a run (see the file comment). @p
+/// free_run says whether the free run was made (its points are then required).
+Verdict judge(const std::vector<DiagnosticPoint>& points,
+              const std::vector<InnovationStatistics>& innovations, bool free_run);
 
 }  // namespace mcb::ensflow

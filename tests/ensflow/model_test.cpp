@@ -186,6 +186,8 @@ TEST(WindForcing, DrivesADoubleGyreInSverdrupBalanceWithAWesternBoundaryCurrent)
   ModelParameters p;
   p.grid = 31;
   p.wind_stress = 0.01;  // weak: the linear regime, where Sverdrup's balance holds
+  p.drag_days = 100;     // and weak drag, which would otherwise take part in the interior balance
+  p.no_slip = false;    // free slip: at 31 x 31 a no-slip layer spans a tenth of the basin
   p.viscosity = resolving_viscosity(p);
   p.steps_per_day = stable_steps_per_day(p);
   QgModel model(p);
@@ -206,6 +208,54 @@ TEST(WindForcing, DrivesADoubleGyreInSverdrupBalanceWithAWesternBoundaryCurrent)
     if (at(i, south) > at(west, south)) west = i;
   }
   EXPECT_LT(west, g / 5);
+}
+
+// Largest speed in columns [first, end) of the basin.
+double max_speed(const std::vector<double>& psi, int g, double dx, int first, int end) {
+  auto at = [&](int i, int j) {
+    return i < 0 || j < 0 || i >= g || j >= g ? 0.0 : psi[static_cast<size_t>(j * g + i)];
+  };
+  double best = 0;
+  for (int j = 0; j < g; ++j) {
+    for (int i = first; i < end; ++i) {
+      const double u = (at(i, j + 1) - at(i, j - 1)) / (2 * dx);
+      const double v = (at(i + 1, j) - at(i - 1, j)) / (2 * dx);
+      best = std::max(best, std::hypot(u, v));
+    }
+  }
+  return best;
+}
+
+TEST(WindForcing, DefaultForcingGivesAWesternBoundaryCurrentAndReachesEquilibriumInTheSpinUp) {
+  // The program's defaults: 63 x 63, 0.1 N/m^2, no-slip walls, 30-day drag, auto viscosity.
+  ModelParameters p;
+  p.viscosity = resolving_viscosity(p);
+  p.steps_per_day = stable_steps_per_day(p);
+  QgModel model(p);
+  const int g = p.grid;
+  std::vector<double> q(model.size(), 0.0), psi(model.size());
+  const int spinup = 120;  // ExperimentSettings' default
+  for (int day = 0; day < spinup; ++day) model.advance_day(q.data());
+  const double energy_at_spinup = model.energy(q.data());
+  std::vector<double> later = q;
+  for (int day = 0; day < 240; ++day) model.advance_day(later.data());
+  // Within 3% of the energy it settles at (statistical equilibrium; the flow is steady).
+  EXPECT_GT(energy_at_spinup / model.energy(later.data()), 0.97);
+  model.invert(q.data(), psi.data());
+  // The western tenth carries a current several times faster than the eastern tenth.
+  const double west = max_speed(psi, g, p.spacing(), 0, g / 10);
+  const double east = max_speed(psi, g, p.spacing(), g - g / 10, g);
+  EXPECT_GT(west, 0.3);
+  EXPECT_GT(west, 4 * east);
+  // Two gyres of opposite sign, each with its extreme in the western half.
+  int max_at = 0, min_at = 0;
+  for (int c = 0; c < g * g; ++c) {
+    if (psi[static_cast<size_t>(c)] > psi[static_cast<size_t>(max_at)]) max_at = c;
+    if (psi[static_cast<size_t>(c)] < psi[static_cast<size_t>(min_at)]) min_at = c;
+  }
+  EXPECT_LT(max_at % g, g / 2);
+  EXPECT_LT(min_at % g, g / 2);
+  EXPECT_NE(max_at / g < g / 2, min_at / g < g / 2) << "one gyre in each half";
 }
 
 TEST(Parameters, AutoViscosityResolvesTheMunkLayerAndAutoStepStaysStable) {

@@ -115,9 +115,12 @@ Eigen::MatrixXd gather_members(MPI_Comm comm, const Eigen::MatrixXd& local, int 
 
 // `check_filter`: also require every analysis to improve on its forecast (on a 7x7 grid the
 // second analysis works at the observation-error level, where it need not).
-void expect_same_as_one_process(FilterKind filter, int grid, bool check_filter = true) {
+void expect_same_as_one_process(FilterKind filter, int grid, bool check_filter = true,
+                                double localisation_km = ExperimentSettings{}.analysis.localisation_km) {
   const int p = world_size();
-  const ExperimentSettings s = small_settings(filter, grid);
+  ExperimentSettings s = small_settings(filter, grid);
+  s.analysis.localisation_km = localisation_km;
+  s.analysis.relaxation = 0.3;  // row-wise, so it must be as reproducible as the rest
   InstrumentedComm comm(MPI_COMM_WORLD, test_map(p), channel_names());
   const ExperimentOutcome distributed = run_experiment(s, comm);
   const Eigen::MatrixXd members =
@@ -152,6 +155,33 @@ TEST(Experiment, StochasticFilterOnEveryProcessCountGivesTheEnsembleOfOneProcess
 
 TEST(Experiment, SquareRootFilterOnEveryProcessCountGivesTheEnsembleOfOneProcessBitForBit) {
   expect_same_as_one_process(FilterKind::square_root, 15);
+}
+
+TEST(Experiment, GlobalStochasticFilterOnEveryProcessCountGivesTheEnsembleOfOneProcess) {
+  expect_same_as_one_process(FilterKind::stochastic, 15, true, 0);
+}
+
+TEST(Experiment, GlobalSquareRootFilterOnEveryProcessCountGivesTheEnsembleOfOneProcess) {
+  expect_same_as_one_process(FilterKind::square_root, 15, true, 0);
+}
+
+TEST(Experiment, InnovationStatisticsAreTheSameOnEveryProcess) {
+  const ExperimentSettings s = small_settings(FilterKind::square_root);
+  InstrumentedComm comm(MPI_COMM_WORLD, test_map(world_size()), channel_names());
+  const ExperimentOutcome out = run_experiment(s, comm);
+  ASSERT_EQ(out.innovations.size(), 2u);
+  std::vector<double> mine;
+  for (const auto& i : out.innovations) {
+    mine.push_back(i.chi_square);
+    mine.push_back(i.error_consistency);
+    int total = 0;
+    for (int c : i.rank_counts) total += c;
+    EXPECT_EQ(total, static_cast<int>(s.observations));
+    EXPECT_EQ(i.rank_counts.size(), static_cast<std::size_t>(s.members) + 1);
+  }
+  std::vector<double> root = mine;
+  MPI_Bcast(root.data(), static_cast<int>(root.size()), MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  EXPECT_EQ(0, std::memcmp(root.data(), mine.data(), mine.size() * sizeof(double)));
 }
 
 TEST(Experiment, ProcessesWithoutStateRowsStillTakePartInTheAnalysis) {

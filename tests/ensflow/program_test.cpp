@@ -88,9 +88,26 @@ TEST(EnsflowProgram, RecordOfATwoClusterRunHoldsTheCommonFieldsAndThePhases) {
   EXPECT_EQ(verdict["figure_of_merit"]["unit"], "member-days/s");
   ASSERT_EQ(verdict["analyses"].size(), 2u);
   for (const auto& a : verdict["analyses"]) {
-    EXPECT_LT(a["analysis"]["rmse"].get<double>(), a["forecast"]["rmse"].get<double>());
+    EXPECT_TRUE(a["improved"].get<bool>());  // not worse than the forecast beyond the margin
     EXPECT_GT(a["analysis"]["spread"].get<double>(), 0);
   }
+  // Every statistical check is recorded with its value, band and outcome, and all passed.
+  for (const char* check : {"spread_skill_forecast", "spread_skill_analysis", "chi_square",
+                            "error_consistency", "rank_outer_ratio"}) {
+    ASSERT_TRUE(verdict["checks"].contains(check)) << check;
+    EXPECT_TRUE(verdict["checks"][check]["pass"].get<bool>()) << check;
+    EXPECT_EQ(verdict["checks"][check]["band"].size(), 2u) << check;
+  }
+  ASSERT_EQ(result["innovations"].size(), 2u);
+  for (const auto& i : result["innovations"]) {
+    long total = 0;
+    for (const auto& c : i["rank_histogram"]) total += c.get<long>();
+    EXPECT_EQ(total, 30);  // one rank per observation
+    EXPECT_EQ(i["rank_histogram"].size(), 13u);  // M + 1 bins
+    EXPECT_GT(i["chi_square"].get<double>(), 0);
+  }
+  EXPECT_EQ(rec["config"]["localisation_km"], 250.0);
+  EXPECT_EQ(rec["config"]["model"]["walls"], "no-slip");
   EXPECT_LT(verdict["final"]["rmse"].get<double>(), verdict["free_final"]["rmse"].get<double>());
 
   ASSERT_EQ(rec["ranks"].size(), 4u);
@@ -220,6 +237,9 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"1|--obs-variance 0", "--obs-variance: '0' must be positive"},
         BadInput{"1|--inflation 0.9", "--inflation: '0.9' must be at least 1"},
         BadInput{"1|--latitude 0", "--latitude: '0'"},
+        BadInput{"1|--localisation=-5", "--localisation: '-5' must be at least 0"},
+        BadInput{"1|--relaxation 1.5", "--relaxation: '1.5' must lie between 0 and 1"},
+        BadInput{"1|--walls sticky", "--walls: 'sticky' is not one of no-slip, free-slip"},
         BadInput{"1|--steps-per-day 0", "--steps-per-day: '0'"},
         BadInput{"1|--viscosity fast", "--viscosity: 'fast'"},
         BadInput{"4|--members 12 --clusters 3", "--clusters: '3' does not divide the 4 processes"},

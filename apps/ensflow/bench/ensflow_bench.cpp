@@ -62,10 +62,14 @@ void BM_ModelDay(benchmark::State& state) {
 
 // One analysis of M members with m observations on one process (the exchanges are then
 // local copies), the ensemble restarted from the same forecast every iteration.
+// range(2), when given, picks the update: 0 the global transform (stochastic), 1 the
+// Gaspari-Cohn localised stochastic filter (the default), 2 the local square-root filter (LETKF).
 void BM_Analysis(benchmark::State& state) {
   ExperimentSettings s = default_settings();
   s.members = static_cast<int>(state.range(0));
   s.observations = static_cast<std::size_t>(state.range(1));
+  if (state.range(2) == 0) s.analysis.localisation_km = 0;
+  if (state.range(2) == 2) s.analysis.filter = FilterKind::square_root;
   QgModel model(s.model);
   const std::vector<double> background = developed_state(s, model);
   PerturbationField field(s.model, s.initial_spread_m, s.initial_length_km);
@@ -84,9 +88,10 @@ void BM_Analysis(benchmark::State& state) {
     ensemble.start(background, model, field);
     Diagnostics diagnostics(layout, 0, s.model.ssh_per_streamfunction());
     mcb::harness::CommTimeline timeline(false);
+    std::vector<InnovationStatistics> innovations;
     state.ResumeTiming();
     ensemble.analyse(s.analysis_every, y, truth_psi.data(), model, comm, times, timeline,
-                     diagnostics);
+                     diagnostics, innovations);
   }
   const double n = static_cast<double>(state.iterations());
   state.counters["observe_ms"] = 1e3 * times.observe / n;
@@ -138,9 +143,10 @@ BENCHMARK(BM_ModelDay)
     ->Arg(511)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Analysis)
-    ->Args({60, 200})
-    ->Args({20, 200})->Args({120, 200})->Args({240, 200})
-    ->Args({60, 50})->Args({60, 800})->Args({60, 3200})
+    ->Args({60, 200, 1})
+    ->Args({20, 200, 1})->Args({120, 200, 1})->Args({240, 200, 1})
+    ->Args({60, 50, 1})->Args({60, 800, 1})->Args({60, 3200, 1})
+    ->Args({60, 200, 0})->Args({60, 200, 2})
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Transform)
     ->Args({60, 200})
@@ -172,7 +178,7 @@ class SummaryReporter : public benchmark::ConsoleReporter {
     };
     const ExperimentSettings s = default_settings();
     const double day = get("BM_ModelDay/63");
-    const double analysis = get("BM_Analysis/60/200");
+    const double analysis = get("BM_Analysis/60/200/1");
     std::printf("\nSummary (one process, CPU time)\n");
     if (day > 0)
       std::printf("  one model day of one member, %dx%d grid: %.3g ms\n", s.model.grid,
@@ -199,8 +205,8 @@ class SummaryReporter : public benchmark::ConsoleReporter {
     };
     std::printf(
         "  analysis time ~ M^%.2f (M 20 -> 240, m = 200), ~ m^%.2f (m 50 -> 3200, M = 60)\n",
-        slope("BM_Analysis/20/200", 20, "BM_Analysis/240/200", 240),
-        slope("BM_Analysis/60/50", 50, "BM_Analysis/60/3200", 3200));
+        slope("BM_Analysis/20/200/1", 20, "BM_Analysis/240/200/1", 240),
+        slope("BM_Analysis/60/50/1", 50, "BM_Analysis/60/3200/1", 3200));
     std::printf("  transform   ~ M^%.2f, ~ m^%.2f;  row update X T ~ M^%.2f\n",
                 slope("BM_Transform/20/200", 20, "BM_Transform/240/200", 240),
                 slope("BM_Transform/60/50", 50, "BM_Transform/60/3200", 3200),

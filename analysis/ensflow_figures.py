@@ -1,0 +1,129 @@
+"""Ensflow figures: the diagnostics of one run (RMSE and spread per analysis, innovation
+chi-square and Desroziers consistency, rank histogram) from its record, and the default flow
+(SSH and speed) from ensflow_spinup's grid file.
+
+    /usr/bin/python3 analysis/ensflow_figures.py diagnostics RUNS.jsonl OUT.png [--run-id ID]
+    /usr/bin/python3 analysis/ensflow_figures.py flow GRID.csv OUT.png
+"""
+
+import argparse
+import json
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+
+def fail(message):
+    print(f"ensflow_figures: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+def last_ensflow_record(path, run_id):
+    """The last valid-JSON ensflow record of a JSONL file (one record per line), or run_id's."""
+    found = None
+    try:
+        with open(path, encoding="utf-8") as f:
+            for n, line in enumerate(f, 1):
+                if not line.strip():
+                    continue
+                try:
+                    record = json.loads(line)
+                except json.JSONDecodeError:
+                    fail(f"{path}:{n}: not JSON")
+                if record.get("app") == "ensflow" and (run_id is None or record.get("run_id") == run_id):
+                    found = record
+    except OSError as e:
+        fail(f"{path}: {e.strerror}")
+    if found is None or "innovations" not in found.get("result", {}):
+        fail(f"{path}: no ensflow record with innovation statistics")
+    return found
+
+
+def plot_diagnostics(record, out):
+    result = record["result"]
+    points = result["diagnostics"]
+    fig, axes = plt.subplots(1, 3, figsize=(13, 3.8))
+    ax = axes[0]
+    for kind, style in (("forecast", "o-"), ("analysis", "s-"), ("free", "x--")):
+        pts = sorted((p["day"], p["rmse"], p["spread"]) for p in points if p["kind"] == kind)
+        if not pts:
+            continue
+        d, r, s = zip(*pts)
+        ax.plot(d, r, style, label=f"{kind} RMSE")
+        ax.plot(d, s, style, alpha=0.45, label=f"{kind} spread")
+    ax.set_yscale("log")
+    ax.set_xlabel("day")
+    ax.set_ylabel("SSH, m")
+    ax.set_title("error and spread per analysis")
+    ax.legend(fontsize=7)
+    ax = axes[1]
+    inn = result["innovations"]
+    days = [i["day"] for i in inn]
+    ax.plot(days, [i["chi_square"] for i in inn], "o-", label="innovation chi-square")
+    ax.plot(days, [i["error_consistency"] for i in inn], "s-", label="Desroziers (R consistency)")
+    ax.axhline(1, color="grey", lw=0.8)
+    ax.set_xlabel("analysis day")
+    ax.set_title("observation-space consistency (1 = consistent)")
+    ax.legend(fontsize=7)
+    ax = axes[2]
+    counts = np.sum([i["rank_histogram"] for i in inn], axis=0)
+    bins = len(counts)
+    ax.bar(range(bins), counts, color="tab:blue")
+    ax.axhline(counts.sum() / bins, color="grey", lw=0.8, label="flat")
+    ax.set_xlabel("rank of the observation among the members")
+    ax.set_title("rank histogram, all analyses")
+    ax.legend(fontsize=7)
+    c = record["config"]
+    fig.suptitle(f"Ensflow {c['problem']}, {c['filter']} filter, localisation {c['localisation_km']} km, "
+                 f"relaxation {c['relaxation']}: {record.get('status', '?').upper()}", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(out, dpi=110)
+
+
+def plot_flow(path, out):
+    try:
+        grid = pd.read_csv(path)
+    except (OSError, pd.errors.ParserError, pd.errors.EmptyDataError) as e:
+        fail(f"{path}: {e}")
+    missing = {"i", "j", "x_km", "y_km", "ssh_m", "speed_m_s"} - set(grid.columns)
+    if missing:
+        fail(f"{path}: missing column(s) {', '.join(sorted(missing))}")
+    g = int(grid["i"].max()) + 1
+    ssh = grid.sort_values(["j", "i"])["ssh_m"].to_numpy().reshape(g, g)
+    speed = grid.sort_values(["j", "i"])["speed_m_s"].to_numpy().reshape(g, g)
+    extent = [0, grid["x_km"].max() + grid["x_km"].min(), 0, grid["y_km"].max() + grid["y_km"].min()]
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.6))
+    im = axes[0].imshow(ssh, origin="lower", extent=extent, cmap="RdBu_r")
+    axes[0].contour(ssh, levels=15, colors="k", linewidths=0.5, origin="lower", extent=extent)
+    fig.colorbar(im, ax=axes[0], label="SSH, m (streamlines in black)")
+    axes[0].set_title("sea-surface height")
+    im = axes[1].imshow(speed, origin="lower", extent=extent, cmap="viridis")
+    fig.colorbar(im, ax=axes[1], label="speed, m/s")
+    axes[1].set_title("speed")
+    for ax in axes:
+        ax.set_xlabel("x (east), km")
+        ax.set_ylabel("y (north), km")
+    fig.tight_layout()
+    fig.savefig(out, dpi=110)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("what", choices=["diagnostics", "flow"])
+    parser.add_argument("input")
+    parser.add_argument("output")
+    parser.add_argument("--run-id")
+    args = parser.parse_args()
+    if args.what == "diagnostics":
+        plot_diagnostics(last_ensflow_record(args.input, args.run_id), args.output)
+    else:
+        plot_flow(args.input, args.output)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,132 @@
+// The verdict judges the filter, not only the mean: each of four classic defects of an EnKF
+// implementation, substituted for the update step of the default experiment, ends INVALID,
+// while correct filters in the documented setups (the defaults at 12 members, the square-root
+// filter, observations too poor to help, the 1.5-layer model) end VALID. Runs at whatever
+// process count the test is started with; every rank judges the same points.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <string>
+
+#include "apps/ensflow/experiment.hpp"
+#include "apps/ensflow/update.hpp"
+#include "apps/ensflow/verdict.hpp"
+#include "tests/support/mpi_world.hpp"
+
+namespace mcb::ensflow {
+namespace {
+
+using Eigen::MatrixXd;
+using Eigen::VectorXd;
+
+enum class Defect { no_perturbed_observations, mean_only, r_as_standard_deviation, half_gain };
+
+// A correct update step with one defect wrapped around it.
+class BrokenUpdate final : public UpdateStep {
+ public:
+  BrokenUpdate(Defect defect, std::unique_ptr<UpdateStep> inner)
+      : defect_(defect), inner_(std::move(inner)) {}
+
+  MatrixXd prepare(const MatrixXd& observed, const VectorXd& y, const MatrixXd& e) override {
+    if (defect_ == Defect::no_perturbed_observations)
+      return inner_->prepare(observed, y, MatrixXd::Zero(e.rows(), e.cols()));
+    return damage(observed, inner_->prepare(observed, y, e));
+  }
+  MatrixXd apply(std::size_t first_row, const MatrixXd& forecast) const override {
+    return damage(forecast, inner_->apply(first_row, forecast));
+  }
+
+ private:
+  MatrixXd damage(const MatrixXd& forecast, const MatrixXd& analysed) const {
+    if (defect_ == Defect::half_gain) return forecast + 0.5 * (analysed - forecast);
+    if (defect_ == Defect::mean_only) {
+      const VectorXd shift = analysed.rowwise().mean() - forecast.rowwise().mean();
+      return forecast.colwise() + shift;
+    }
+    return analysed;
+  }
+  Defect defect_;
+  std::unique_ptr<UpdateStep> inner_;
+};
+
+UpdateFactory broken(Defect defect) {
+  return [defect](const AnalysisSettings& s, const AnalysisGeometry& g) {
+    AnalysisSettings used = s;
+    // The option's variance taken for a standard deviation: R = value^2.
+    if (defect == Defect::r_as_standard_deviation)
+      used.observation_variance = s.observation_variance * s.observation_variance;
+    return std::make_unique<BrokenUpdate>(defect, make_update_step(used, g));
+  };
+}
+
+// The program's defaults (options.cpp resolves viscosity and steps the same way), 12 members.
+ExperimentSettings documented(int members = 12) {
+  ExperimentSettings s;
+  s.model.viscosity = resolving_viscosity(s.model);
+  s.model.steps_per_day = stable_steps_per_day(s.model);
+  s.members = members;
+  return s;
+}
+
+Verdict run(const ExperimentSettings& s) {
+  harness::InstrumentedComm comm(MPI_COMM_WORLD,
+                                 harness::ClusterMap::single(mcb::testing::world_size()),
+                                 channel_names());
+  const ExperimentOutcome out = run_experiment(s, comm);
+  return judge(out.points, out.innovations, s.free_run);
+}
+
+struct Case {
+  const char* name;
+  Defect defect;
+};
+
+class BrokenFilter : public ::testing::TestWithParam<Case> {};
+
+TEST_P(BrokenFilter, IsInvalid) {
+  ExperimentSettings s = documented();
+  s.free_run = false;
+  s.update_factory = broken(GetParam().defect);
+  const Verdict v = run(s);
+  EXPECT_FALSE(v.valid) << GetParam().name << " passed: " << v.details.dump();
+  if (mcb::testing::world_rank() == 0) std::printf("%s: %s\n", GetParam().name, v.reason.c_str());
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Ensflow, BrokenFilter,
+    ::testing::Values(Case{"no perturbed observations", Defect::no_perturbed_observations},
+                      Case{"mean-only update", Defect::mean_only},
+                      Case{"R read as a standard deviation", Defect::r_as_standard_deviation},
+                      Case{"gain halved", Defect::half_gain}),
+    [](const auto& info) { return std::string("defect") + std::to_string(info.index); });
+
+TEST(CorrectFilter, DefaultStochasticIsValid) {
+  const Verdict v = run(documented());
+  EXPECT_TRUE(v.valid) << v.reason;
+}
+
+TEST(CorrectFilter, LocalSquareRootIsValid) {
+  ExperimentSettings s = documented();
+  s.analysis.filter = FilterKind::square_root;
+  s.free_run = false;
+  const Verdict v = run(s);
+  EXPECT_TRUE(v.valid) << v.reason;
+}
+
+TEST(CorrectFilter, UninformativeObservationsAreValid) {
+  ExperimentSettings s = documented();
+  s.analysis.observation_variance = 1e4;
+  const Verdict v = run(s);
+  EXPECT_TRUE(v.valid) << v.reason;
+}
+
+TEST(CorrectFilter, OnePointFiveLayerModelIsValid) {
+  ExperimentSettings s = documented();
+  s.model.deformation_radius_km = 40;
+  s.free_run = false;
+  const Verdict v = run(s);
+  EXPECT_TRUE(v.valid) << v.reason;
+}
+
+}  // namespace
+}  // namespace mcb::ensflow
