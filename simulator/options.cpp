@@ -59,7 +59,11 @@ po::options_description system_options(Options& o) {
       "idle system)")(
       "home", po::value(&o.home)->default_value(o.home)->value_name("random|turn"),
       "home cluster (LS/LP local queue) of a job without one: random, proportional to size, or "
-      "in turn");
+      "in turn")(
+      "lp-global-visit",
+      po::value(&o.lp_global_visit)->default_value(o.lp_global_visit)->value_name("WHEN"),
+      "LP: when the global queue, enabled as a local queue gets empty during a round, is "
+      "visited: next-round, this-round (at its end) or at-once");
   return d;
 }
 

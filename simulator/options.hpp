@@ -28,9 +28,10 @@ struct Options {
   std::string queue = "fcfs";    //!< fcfs|easy|cons (list)
   int max_component = 0;         //!< [rco]/[fco] component limit (0: half the smallest cluster)
   long long backfill_depth = 0;  //!< jobs behind a head EASY may try (0: all)
-  std::string compression = "arrival";  //!< cons: re-insertion order, arrival|reservation
-  std::string arrival_pass = "yes";     //!< an arrival triggers a scheduling pass
-  std::string home = "random";          //!< home cluster of jobs without one: random|turn
+  std::string compression = "arrival";         //!< cons: re-insertion order, arrival|reservation
+  std::string arrival_pass = "yes";            //!< an arrival triggers a scheduling pass
+  std::string home = "random";                 //!< home cluster of jobs without one: random|turn
+  std::string lp_global_visit = "next-round";  //!< LP: global queue enabled mid-round
   // Service times.
   std::vector<std::string> tables;  //!< directories (runtimes.csv) or CSV files
   std::string statistic = "avg";

@@ -10,14 +10,22 @@ namespace mcb::sim {
 
 std::unique_ptr<Policy> make_global_scheduler();
 std::unique_ptr<Policy> make_local_schedulers(int clusters);
-std::unique_ptr<Policy> make_local_priority(int clusters);
+std::unique_ptr<Policy> make_local_priority(int clusters, GlobalVisit visit);
 std::unique_ptr<Policy> make_independent_clusters(int clusters);
 std::unique_ptr<Policy> make_load_sharing_grid();
 
-std::unique_ptr<Policy> make_policy(std::string_view name, int clusters) {
+GlobalVisit parse_global_visit(std::string_view name) {
+  if (name == "next-round") return GlobalVisit::kNextRound;
+  if (name == "this-round") return GlobalVisit::kThisRound;
+  if (name == "at-once") return GlobalVisit::kAtOnce;
+  throw std::invalid_argument("'" + std::string(name) +
+                              "' is not next-round, this-round or at-once");
+}
+
+std::unique_ptr<Policy> make_policy(std::string_view name, int clusters, GlobalVisit visit) {
   if (name == "gs") return make_global_scheduler();
   if (name == "ls") return make_local_schedulers(clusters);
-  if (name == "lp") return make_local_priority(clusters);
+  if (name == "lp") return make_local_priority(clusters, visit);
   if (name == "ic") return make_independent_clusters(clusters);
   if (name == "grid") return make_load_sharing_grid();
   throw std::invalid_argument("'" + std::string(name) + "' is not a policy (gs, ls, lp, ic, grid)");

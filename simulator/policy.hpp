@@ -51,8 +51,21 @@ class Policy {
   virtual bool may_start(int /*q*/, const Sim& /*sim*/) const { return true; }
 };
 
-/// @brief The policy named gs, ls, lp, ic or grid. @throws std::invalid_argument otherwise.
-std::unique_ptr<Policy> make_policy(std::string_view name, int clusters);
+/// @brief When LP visits its global queue after a local queue gets empty during a round (the
+/// paper: it is "added to the list of queues which are visited").
+enum class GlobalVisit {
+  kNextRound,  //!< appended to the visiting order, so visited from the next round on
+  kThisRound,  //!< also visited at the end of the round in progress
+  kAtOnce,     //!< visited right after the local queue that got empty
+};
+
+/// @brief next-round, this-round or at-once. @throws std::invalid_argument otherwise.
+GlobalVisit parse_global_visit(std::string_view name);
+
+/// @brief The policy named gs, ls, lp, ic or grid (@p visit: LP only). @throws
+/// std::invalid_argument otherwise.
+std::unique_ptr<Policy> make_policy(std::string_view name, int clusters,
+                                    GlobalVisit visit = GlobalVisit::kNextRound);
 
 /// @brief Enabled and disabled queues in the order the paper's LS and LP keep them: a queue
 /// whose visit starts nothing is disabled, and disabled queues are enabled again in the order

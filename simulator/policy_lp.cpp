@@ -5,7 +5,7 @@
 /// queue may start jobs only while at least one local queue is empty. At a departure, if a local
 /// queue is empty, the global and the local queues are all enabled, the global one first;
 /// otherwise only the local queues are, and the global queue is added to the visited queues
-/// as soon as a local queue gets empty.
+/// as soon as a local queue gets empty (within the round in progress: see GlobalVisit).
 #include "simulator/engine.hpp"
 #include "simulator/policy.hpp"
 
@@ -14,7 +14,8 @@ namespace {
 
 class LocalPriority final : public Policy {
  public:
-  explicit LocalPriority(int clusters) : clusters_(clusters), ring_(clusters + 1) {
+  LocalPriority(int clusters, GlobalVisit visit)
+      : clusters_(clusters), visit_(visit), ring_(clusters + 1) {
     ring_.enable_first(clusters_);
   }
   std::string_view name() const override { return "lp"; }
@@ -57,7 +58,7 @@ class LocalPriority final : public Policy {
     }
     std::array<int, kMaxClusters + 1> round{};
     while (true) {
-      const int n = ring_.enabled_count();
+      int n = ring_.enabled_count();
       for (int i = 0; i < n; ++i) round[static_cast<size_t>(i)] = ring_.enabled_at(i);
       bool started = false;
       for (int i = 0; i < n; ++i) {
@@ -81,6 +82,7 @@ class LocalPriority final : public Policy {
           started = true;
           if (sim.queue(q).empty() && !ring_.is_enabled(global) && !ring_.is_disabled(global)) {
             ring_.enable(global);
+            add_to_round(round, n, i);
           }
         } else {
           ring_.disable(q);
@@ -91,6 +93,16 @@ class LocalPriority final : public Policy {
   }
 
  private:
+  // The global queue, just enabled after the visit at position i, joins the round in progress
+  // (never already in it: it was not enabled when the round began).
+  void add_to_round(std::array<int, kMaxClusters + 1>& round, int& n, int i) const {
+    if (visit_ == GlobalVisit::kNextRound) return;
+    const int at = visit_ == GlobalVisit::kAtOnce ? i + 1 : n;
+    for (int k = n; k > at; --k) round[static_cast<size_t>(k)] = round[static_cast<size_t>(k - 1)];
+    round[static_cast<size_t>(at)] = clusters_;
+    ++n;
+  }
+
   bool some_local_empty(const Sim& sim) const {
     for (int q = 0; q < clusters_; ++q) {
       if (sim.queue(q).empty()) return true;
@@ -99,14 +111,15 @@ class LocalPriority final : public Policy {
   }
 
   int clusters_;
+  GlobalVisit visit_;
   QueueRing ring_;
   bool departed_ = false;
 };
 
 }  // namespace
 
-std::unique_ptr<Policy> make_local_priority(int clusters) {
-  return std::make_unique<LocalPriority>(clusters);
+std::unique_ptr<Policy> make_local_priority(int clusters, GlobalVisit visit) {
+  return std::make_unique<LocalPriority>(clusters, visit);
 }
 
 }  // namespace mcb::sim

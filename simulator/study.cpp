@@ -174,6 +174,11 @@ void check_numbers(const Options& o) {
   if (o.home != "random" && o.home != "turn") {
     throw UsageError("--home: '" + o.home + "' is not random or turn");
   }
+  try {
+    parse_global_visit(o.lp_global_visit);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError("--lp-global-visit: " + std::string(e.what()));
+  }
 }
 
 // Without --clusters an SWF trace runs on the one cluster its MaxProcs header describes.
@@ -422,7 +427,8 @@ nlohmann::json Study::run_item(size_t item, std::ostream* jobs_csv) const {
   limits.routing_seed = derive_seed(seed, 5);
   limits.arrival_pass = o_.arrival_pass == "yes";
   limits.home_in_turn = o_.home == "turn";
-  Sim sim(machine_, make_policy(point.policy, machine_.clusters()),
+  Sim sim(machine_,
+          make_policy(point.policy, machine_.clusters(), parse_global_visit(o_.lp_global_visit)),
           make_discipline(point.queue, parse_compression(o_.compression)),
           make_placement(point.placement), ServiceModel(o_.coalloc_factor, o_.estimate_factor),
           limits);
@@ -507,6 +513,7 @@ nlohmann::json Study::config_json() const {
   c["compression"] = o_.compression;
   c["arrival_pass"] = o_.arrival_pass;
   c["home"] = o_.home;
+  c["lp_global_visit"] = o_.lp_global_visit;
   if (clusters_from_header_) c["clusters"]["from"] = "trace MaxProcs header";
   if (book_) {
     nlohmann::json chosen = nlohmann::json::object();

@@ -126,6 +126,41 @@ TEST(LocalPriority, GlobalQueueGoesFirstWhenBothAreEnabled) {
   EXPECT_EQ(run.jobs.at(4).queue, 2) << "the global queue follows the local ones";
 }
 
+TEST(LocalPriority, GlobalQueueEnabledMidRoundIsVisitedWhenTheOptionSays) {
+  // Clusters of 2, 3 and 2 processors, all busy until 10. At t=1 local job 5 (1 on cluster 0),
+  // local jobs 6 (2) and 7 (1) on cluster 1, local job 8 (2 on cluster 2) and global job 9 (1+1)
+  // arrive. At t=10 the round visits local0, local1, local2: job 5 starts and local queue 0
+  // gets empty, so the global queue is enabled in the middle of the round.
+  const std::vector<Spec> jobs = {{1, 0, {2}, 10, 0}, {2, 0, {3}, 10, 1},    {3, 0, {2}, 10, 2},
+                                  {5, 1, {1}, 10, 0}, {6, 1, {2}, 10, 1},    {7, 1, {1}, 10, 1},
+                                  {8, 1, {2}, 10, 2}, {9, 1, {1, 1}, 10, -1}};
+  Scenario s{.clusters = "2,3,2", .policy = "lp"};
+  const auto started_at_10 = [&](GlobalVisit visit) {
+    s.global_visit = visit;
+    const auto run = simulate(s, jobs);
+    std::vector<std::int64_t> ids;
+    for (std::int64_t id = 5; id <= 9; ++id) {
+      if (run.jobs.at(id).start == 10) ids.push_back(id);
+    }
+    return ids;
+  };
+  // Next round: round 1 starts 5, 6, 8; round 2 visits local1 (7 takes cluster 1's last
+  // processor) and then the global queue, whose job no longer fits on two clusters.
+  EXPECT_EQ(started_at_10(GlobalVisit::kNextRound), (std::vector<std::int64_t>{5, 6, 7, 8}));
+  // This round: after 5, 6 and 8, job 9 takes clusters 0 and 1's last processors; 7 waits.
+  EXPECT_EQ(started_at_10(GlobalVisit::kThisRound), (std::vector<std::int64_t>{5, 6, 8, 9}));
+  // At once: job 9 goes right after 5, by worst fit on clusters 1 (3 idle) and 2 (2 idle); 6
+  // still fits on cluster 1, but 8 (2) no longer fits on cluster 2, nor 7 on cluster 1.
+  EXPECT_EQ(started_at_10(GlobalVisit::kAtOnce), (std::vector<std::int64_t>{5, 6, 9}));
+}
+
+TEST(LocalPriority, GlobalVisitNamesAreParsed) {
+  EXPECT_EQ(parse_global_visit("next-round"), GlobalVisit::kNextRound);
+  EXPECT_EQ(parse_global_visit("this-round"), GlobalVisit::kThisRound);
+  EXPECT_EQ(parse_global_visit("at-once"), GlobalVisit::kAtOnce);
+  EXPECT_THROW(parse_global_visit("later"), std::invalid_argument);
+}
+
 TEST(IndependentClusters, JobsRunWholeOnTheirHomeClusterOnly) {
   const Scenario s{.policy = "ic"};
   const auto run = simulate(s, {{1, 0, {4}, 10, 0}, {2, 1, {1, 1}, 1, 0}});

@@ -78,6 +78,7 @@ struct Scenario {
   Compression compression = Compression::kArrival;
   bool arrival_pass = true;
   bool home_in_turn = false;
+  GlobalVisit global_visit = GlobalVisit::kNextRound;
 };
 
 inline Capture simulate(const Scenario& s, std::vector<Spec> jobs) {
@@ -86,8 +87,9 @@ inline Capture simulate(const Scenario& s, std::vector<Spec> jobs) {
   RunLimits limits;
   limits.arrival_pass = s.arrival_pass;
   limits.home_in_turn = s.home_in_turn;
-  Sim sim(m, make_policy(s.policy, m.clusters()), make_discipline(s.queue, s.compression),
-          make_placement(s.placement), ServiceModel(s.coalloc, s.estimate), limits);
+  Sim sim(m, make_policy(s.policy, m.clusters(), s.global_visit),
+          make_discipline(s.queue, s.compression), make_placement(s.placement),
+          ServiceModel(s.coalloc, s.estimate), limits);
   VectorSource source(std::move(jobs));
   Capture capture;
   sim.run(source, capture);
