@@ -1,9 +1,9 @@
 #include "harness/cluster_map.hpp"
 
 #include "common/errors.hpp"
+#include "common/ini.hpp"
 
 #include <algorithm>
-#include <fstream>
 #include <map>
 #include <sstream>
 #include <stdexcept>
@@ -66,14 +66,10 @@ ClusterMap ClusterMap::from_labels(const std::vector<std::string>& labels) {
 }
 
 ClusterMap ClusterMap::from_file(const std::string& path, int ranks) {
-  std::ifstream in(path);
-  if (!in) throw UsageError("--cluster-map: cannot read '" + path + "'");
+  // The suite's line and comment rules (common/ini.hpp); labels are separated by blanks or commas.
   std::vector<std::string> labels;
-  std::string line;
-  int line_number = 0;
-  while (std::getline(in, line)) {
-    ++line_number;
-    line = line.substr(0, line.find('#'));
+  for (ini::Line& l : ini::read_lines(path, "--cluster-map: ")) {
+    std::string line = std::move(l.text);
     std::replace(line.begin(), line.end(), ',', ' ');
     std::istringstream words(line);
     std::string word;

@@ -51,6 +51,12 @@ void check_run_options(const RunOptions& options, bool is_root);
 ClusterMap resolve_cluster_map(MPI_Comm comm, const RunOptions& options,
                                const std::function<ClusterMap(int clusters)>& default_map);
 
+/// @brief The clusters of a run on @p ranks processes, without MPI (for --check): the map of a
+/// --cluster-map file, else @p default_map(clusters); with --cluster-map env:VAR, whose labels
+/// only the run sees, --clusters. @throws mcb::UsageError as resolve_cluster_map does.
+int check_clusters(const RunOptions& options, int ranks,
+                   const std::function<ClusterMap(int clusters)>& default_map);
+
 /// @brief "--output none" writes no record.
 inline bool writes_records(const RunOptions& o) { return o.output != "none"; }
 

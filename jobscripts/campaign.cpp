@@ -2,7 +2,7 @@
 
 #include "common/cli.hpp"
 #include "common/errors.hpp"
-#include "jobscripts/app_options.hpp"
+#include "jobscripts/app_check.hpp"
 #include "jobscripts/batch.hpp"
 #include "jobscripts/campaign_folder.hpp"
 #include "jobscripts/expansion.hpp"
@@ -171,14 +171,17 @@ int body(int argc, char** argv) {
   batch.retry_failed = o.retry_failed;
 
   const CampaignSpec spec = load_spec(spec_path, {o.folder, o.executor});
-  AppOptions app_options;
-  try {
-    app_options = AppOptions::query(spec.binary);
-  } catch (const std::runtime_error& e) {
-    const bool named = spec.where("", "binary") != spec.file.path;
-    throw UsageError(spec.where("", named ? "binary" : "app") + ": binary: " + e.what());
-  }
-  const Plan plan = expand(spec, app_options);
+  // Every configuration is checked by the application before anything is written or run.
+  const Checker checker = application_checker(spec);
+  const Checker named_checker = [&](const auto& values, std::optional<int> ranks) {
+    try {
+      return checker(values, ranks);
+    } catch (const UsageError& e) {
+      const bool named = spec.where("", "binary") != spec.file.path;
+      throw UsageError(spec.where("", named ? "binary" : "app") + ": binary: " + e.what());
+    }
+  };
+  const Plan plan = expand(spec, named_checker);
   const std::string refused = refusal(spec, plan);
 
   if (command == "dry-run") {

@@ -21,13 +21,13 @@ std::string text(T value) {
 }
 
 void require_above(const std::string& option, double value, double bound, const std::string& what) {
-  if (!(value > bound)) throw UsageError("--" + option + ": '" + text(value) + "' must be " + what);
+  if (!(value > bound)) throw cli::ValueError(option, "--" + option + ": '" + text(value) + "' must be " + what);
 }
 
 void require_at_least(const std::string& option, double value, double bound,
                       const std::string& what) {
   if (!(value >= bound))
-    throw UsageError("--" + option + ": '" + text(value) + "' must be " + what);
+    throw cli::ValueError(option, "--" + option + ": '" + text(value) + "' must be " + what);
 }
 
 // "auto" or a number; returns false for auto.
@@ -40,7 +40,7 @@ bool parse_number_or_auto(const std::string& option, const std::string& value, d
     used = 0;
   }
   if (used == 0 || used != value.size() || !std::isfinite(out)) {
-    throw UsageError("--" + option + ": '" + value + "' is not 'auto' or a number");
+    throw cli::ValueError(option, "--" + option + ": '" + value + "' is not 'auto' or a number");
   }
   return true;
 }
@@ -142,13 +142,8 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
   harness::check_run_options(o.run, is_root);
   cli::require_positive("members", o.members);
   if (o.members < 2) {
-    throw UsageError("--members: '" + std::to_string(o.members) +
+    throw cli::ValueError("members", "--members: '" + std::to_string(o.members) +
                      "' must be at least 2 (the ensemble spread needs two members)");
-  }
-  if (o.members % ranks != 0) {
-    throw UsageError("--members: '" + std::to_string(o.members) + "' is not divisible by the " +
-                     std::to_string(ranks) + " processes of this run; valid process counts: " +
-                     join(valid_process_counts(o.members)));
   }
   cli::require_positive("days", o.days);
   cli::require_positive("analysis-every", o.analysis_every);
@@ -165,24 +160,27 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
                      std::to_string(o.grid) + " grid");
   }
   require_above("obs-variance", o.obs_variance, 0, "positive");
-  if (o.filter != "stochastic" && o.filter != "sqrt") {
-    throw UsageError("--filter: '" + o.filter + "' is not one of stochastic, sqrt");
-  }
+  cli::require_choice("filter", o.filter, {"stochastic", "sqrt"});
   require_at_least("inflation", o.inflation, 1, "at least 1");
   require_above("initial-spread", o.initial_spread, 0, "positive");
   require_above("initial-length", o.initial_length, 0, "positive");
   cli::require_non_negative("spinup-days", o.spinup_days);
-  if (o.truth_seed < 0)
-    throw UsageError("--truth-seed: '" + std::to_string(o.truth_seed) + "' must be >= 0");
+  cli::require_non_negative("truth-seed", static_cast<double>(o.truth_seed));
   require_above("basin-size", o.basin, 0, "positive");
   require_above("depth", o.depth, 0, "positive");
   if (!(std::fabs(o.latitude) >= 1 && std::fabs(o.latitude) <= 89)) {
-    throw UsageError("--latitude: '" + text(o.latitude) +
+    throw cli::ValueError("latitude", "--latitude: '" + text(o.latitude) +
                      "' must lie between 1 and 89 degrees north or south (SSH needs f0 != 0)");
   }
   cli::require_non_negative("wind-stress", o.wind_stress);
   cli::require_non_negative("deformation-radius", o.deformation_radius);
   cli::require_non_negative("drag-days", o.drag_days);
+  // Combinations last: every value above is wrong on its own, these only together.
+  if (o.members % ranks != 0) {
+    throw UsageError("--members: '" + std::to_string(o.members) + "' is not divisible by the " +
+                     std::to_string(ranks) + " processes of this run; valid process counts: " +
+                     join(valid_process_counts(o.members)));
+  }
 
   ExperimentSettings& s = config.settings;
   ModelParameters& m = s.model;
@@ -202,7 +200,7 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
   }
   if (parse_number_or_auto("steps-per-day", o.steps_per_day, value)) {
     if (!(value >= 1 && value == std::floor(value) && value <= 1e6)) {
-      throw UsageError("--steps-per-day: '" + o.steps_per_day +
+      throw cli::ValueError("steps-per-day", "--steps-per-day: '" + o.steps_per_day +
                        "' is not 'auto' or a positive whole number");
     }
     m.steps_per_day = static_cast<int>(value);
@@ -224,6 +222,30 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
   s.truth_seed = o.truth_seed;
   s.free_run = !o.no_free_run;
   return true;
+}
+
+}  // namespace mcb::ensflow
+
+namespace mcb::ensflow {
+
+cli::RunShape check_options(int argc, const char* const* argv, int ranks) {
+  if (ranks <= 0) {
+    throw cli::ValueError("ranks", "--ranks: missing; mcb-ensflow needs the process count P");
+  }
+  EnsflowConfig config;
+  if (!parse_options(argc, argv, ranks, true, config)) return {};
+  const int clusters = harness::check_clusters(config.options.run, ranks, [&](int c) {
+    return default_cluster_map(ranks, c);
+  });
+  return {ranks, clusters};
+}
+
+harness::ClusterMap default_cluster_map(int ranks, int clusters) {
+  if (ranks % clusters != 0) {
+    throw UsageError("--clusters: '" + std::to_string(clusters) + "' does not divide the " +
+                     std::to_string(ranks) + " processes of this run");
+  }
+  return harness::ClusterMap::blocks(ranks, clusters);
 }
 
 }  // namespace mcb::ensflow

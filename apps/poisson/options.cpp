@@ -4,7 +4,6 @@
 #include "common/errors.hpp"
 
 #include <cmath>
-#include <sstream>
 
 namespace mcb::poisson {
 
@@ -57,28 +56,24 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
   harness::check_run_options(o.run, is_root);
   cli::require_positive("grid", o.grid);
   cli::require_positive("max-iterations", o.max_iterations);
-  if (!(o.tolerance > 0)) {
-    std::ostringstream os;
-    os << "--tolerance: '" << o.tolerance << "' must be positive";
-    throw UsageError(os.str());
-  }
-  if (o.halo != "paper" && o.halo != "exact") {
-    throw UsageError("--halo: '" + o.halo + "' is not one of paper, exact");
-  }
-  if (o.kernel != "tuned" && o.kernel != "reference") {
-    throw UsageError("--kernel: '" + o.kernel + "' is not one of tuned, reference");
-  }
+  cli::require_positive_real("tolerance", o.tolerance);
+  cli::require_choice("halo", o.halo, {"paper", "exact"});
+  cli::require_choice("kernel", o.kernel, {"tuned", "reference"});
 
   if (o.procs.empty()) {
+    // Only --check runs without a rank count; the run's shape then comes from --procs.
+    if (ranks <= 0) {
+      throw cli::ValueError("ranks", "--procs: missing; give the rank count or --procs HxV");
+    }
     config.grid = default_process_grid(ranks, o.run.clusters);
   } else {
     try {
       config.grid = harness::ProcessGrid::parse(o.procs);
     } catch (const std::invalid_argument& e) {
-      throw UsageError(std::string("--procs: ") + e.what());
+      throw cli::ValueError("procs", std::string("--procs: ") + e.what());
     }
   }
-  if (config.grid.size() != ranks) {
+  if (ranks > 0 && config.grid.size() != ranks) {
     throw UsageError("--procs: '" + config.grid.to_string() + "' has " +
                      std::to_string(config.grid.size()) + " processes but the run has " +
                      std::to_string(ranks) + " ranks");
@@ -112,11 +107,24 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
       used = 0;
     }
     if (used != o.omega.size() || !(w > 0 && w < 2)) {
-      throw UsageError("--omega: '" + o.omega + "' is not 'auto' or a number in (0, 2)");
+      throw cli::ValueError("omega", "--omega: '" + o.omega + "' is not 'auto' or a number in (0, 2)");
     }
     s.omega = w;
   }
   return true;
+}
+
+}  // namespace mcb::poisson
+
+namespace mcb::poisson {
+
+cli::RunShape check_options(int argc, const char* const* argv, int ranks) {
+  PoissonConfig config;
+  if (!parse_options(argc, argv, ranks, true, config)) return {};
+  const int clusters = harness::check_clusters(config.options.run, config.grid.size(), [&](int c) {
+    return harness::ClusterMap::strips(config.grid, c);
+  });
+  return {config.grid.size(), clusters};
 }
 
 }  // namespace mcb::poisson

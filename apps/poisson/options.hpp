@@ -3,6 +3,7 @@
 /// @brief mcb-poisson's options: one struct, defaults here, checked at parse time.
 
 #include "apps/poisson/solver.hpp"
+#include "common/check.hpp"
 #include "harness/grid.hpp"
 #include "harness/run_options.hpp"
 
@@ -35,6 +36,10 @@ struct PoissonConfig {
 /// @throws mcb::UsageError naming the option and value.
 bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
                    PoissonConfig& config);
+
+/// @brief The --check mode: parse_options for @p ranks (0: the ranks --procs asks for) and the
+/// run's clusters, without MPI.
+cli::RunShape check_options(int argc, const char* const* argv, int ranks);
 
 /// @brief The h x v grid for @p ranks when --procs is absent: h >= v, as square as possible,
 /// with h divisible by @p clusters when such a split exists.
