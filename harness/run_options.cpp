@@ -56,7 +56,8 @@ void add_run_options(po::options_description& desc, RunOptions& o) {
   // clang-format on
 }
 
-void check_run_options(const RunOptions& o, bool is_root) {
+void check_run_options(RunOptions& o, const po::variables_map& vm, bool is_root) {
+  o.clusters_given = vm.count("clusters") > 0 && !vm["clusters"].defaulted();
   cli::require_positive("clusters", o.clusters);
   cli::require_positive("repetition", o.repetition);
   cli::require_non_negative("seed", static_cast<double>(o.seed));
@@ -110,8 +111,8 @@ ClusterMap read_cluster_map(MPI_Comm comm, const std::string& source, int size) 
 
 // --clusters against the map of --cluster-map.
 void check_agreement(const RunOptions& o, const ClusterMap& map) {
-  // 1 is the default: only a count the user chose can contradict the map.
-  if (o.clusters != 1 && o.clusters != map.clusters()) {
+  // Only a count the user chose can contradict the map (--clusters 1 included).
+  if (o.clusters_given && o.clusters != map.clusters()) {
     const int n = map.clusters();
     throw UsageError("--clusters: '" + std::to_string(o.clusters) +
                      "' disagrees with --cluster-map '" + o.cluster_map + "', which has " +

@@ -30,21 +30,6 @@ void require_at_least(const std::string& option, double value, double bound,
     throw cli::ValueError(option, "--" + option + ": '" + text(value) + "' must be " + what);
 }
 
-// "auto" or a number; returns false for auto.
-bool parse_number_or_auto(const std::string& option, const std::string& value, double& out) {
-  if (value == "auto") return false;
-  std::size_t used = 0;
-  try {
-    out = std::stod(value, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || used != value.size() || !std::isfinite(out)) {
-    throw cli::ValueError(option, "--" + option + ": '" + value + "' is not 'auto' or a number");
-  }
-  return true;
-}
-
 std::string join(const std::vector<int>& values) {
   std::string out;
   for (int v : values) out += (out.empty() ? "" : " ") + std::to_string(v);
@@ -80,7 +65,8 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
            ->default_value(o.obs_variance, text(o.obs_variance))
            ->value_name("V"),
        "observation error variance, m^2 (4e-4: 2 cm, altimetry)")
-      ("filter", po::value(&o.filter)->default_value(o.filter)->value_name("stochastic|sqrt"),
+      ("filter", po::value(&o.filter)->default_value(o.filter)->value_name("stochastic|sqrt")
+                     ->notifier(cli::one_of("filter", {"stochastic", "sqrt"})),
        "stochastic EnKF with perturbed observations, or the square-root form (ETKF)")
       ("inflation", po::value(&o.inflation)->default_value(o.inflation)->value_name("F"),
        "multiplicative inflation of the forecast anomalies (>= 1; 1 = none)")
@@ -139,7 +125,7 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
   const auto parsed = cli::parse(argc, argv, all, "mpirun -np P mcb-ensflow [options]");
   if (parsed.help_printed) return false;
 
-  harness::check_run_options(o.run, is_root);
+  harness::check_run_options(o.run, parsed.vm, is_root);
   cli::require_positive("members", o.members);
   if (o.members < 2) {
     throw cli::ValueError("members", "--members: '" + std::to_string(o.members) +
@@ -160,7 +146,6 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
                      std::to_string(o.grid) + " grid");
   }
   require_above("obs-variance", o.obs_variance, 0, "positive");
-  cli::require_choice("filter", o.filter, {"stochastic", "sqrt"});
   require_at_least("inflation", o.inflation, 1, "at least 1");
   require_above("initial-spread", o.initial_spread, 0, "positive");
   require_above("initial-length", o.initial_length, 0, "positive");
@@ -191,21 +176,21 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
   m.wind_stress = o.wind_stress;
   m.deformation_radius_km = o.deformation_radius;
   m.drag_days = o.drag_days;
-  double value = 0;
-  if (parse_number_or_auto("viscosity", o.viscosity, value)) {
-    cli::require_non_negative("viscosity", value);
-    m.viscosity = value;
-  } else {
+  if (o.viscosity.automatic()) {
     m.viscosity = resolving_viscosity(m);
-  }
-  if (parse_number_or_auto("steps-per-day", o.steps_per_day, value)) {
-    if (!(value >= 1 && value == std::floor(value) && value <= 1e6)) {
-      throw cli::ValueError("steps-per-day", "--steps-per-day: '" + o.steps_per_day +
-                       "' is not 'auto' or a positive whole number");
-    }
-    m.steps_per_day = static_cast<int>(value);
   } else {
+    cli::require_non_negative("viscosity", *o.viscosity.number);
+    m.viscosity = *o.viscosity.number;
+  }
+  if (o.steps_per_day.automatic()) {
     m.steps_per_day = stable_steps_per_day(m);
+  } else {
+    const double steps = *o.steps_per_day.number;
+    if (!(steps >= 1 && steps == std::floor(steps) && steps <= 1e6)) {
+      throw cli::ValueError("steps-per-day", "--steps-per-day: '" + o.steps_per_day.text +
+                                                 "' is not 'auto' or a positive whole number");
+    }
+    m.steps_per_day = static_cast<int>(steps);
   }
 
   s.members = o.members;

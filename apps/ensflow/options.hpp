@@ -4,6 +4,7 @@
 
 #include "apps/ensflow/settings.hpp"
 #include "common/check.hpp"
+#include "common/option_types.hpp"
 #include "harness/run_options.hpp"
 
 #include <cstdint>
@@ -38,8 +39,8 @@ struct EnsflowOptions {
   double deformation_radius =
       ModelParameters{}.deformation_radius_km;                  //!< --deformation-radius: km
   double drag_days = ModelParameters{}.drag_days;               //!< --drag-days
-  std::string viscosity = "auto";    //!< --viscosity A|auto (m^2/s)
-  std::string steps_per_day = "auto";  //!< --steps-per-day K|auto
+  cli::NumberOrAuto viscosity;       //!< --viscosity A|auto (m^2/s)
+  cli::NumberOrAuto steps_per_day;   //!< --steps-per-day K|auto
   harness::RunOptions run;
 };
 

@@ -31,7 +31,8 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
        "interior grid points per side (the domain is the unit square)")
       ("procs", po::value(&o.procs)->value_name("HxV"),
        "process grid, H across and V up, ranks column-major (default: from the rank count)")
-      ("halo", po::value(&o.halo)->default_value(o.halo)->value_name("paper|exact"),
+      ("halo", po::value(&o.halo)->default_value(o.halo)->value_name("paper|exact")
+                   ->notifier(cli::one_of("halo", {"paper", "exact"})),
        "paper: one border exchange per iteration; exact: each colour's border after its update")
       ("sync", po::bool_switch(&o.sync), "synchronize (barrier) before every communication phase")
       ("omega", po::value(&o.omega)->default_value(o.omega)->value_name("W|auto"),
@@ -43,7 +44,8 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
       ("max-iterations",
        po::value(&o.max_iterations)->default_value(o.max_iterations)->value_name("K"),
        "iteration cap; a run that reaches it without converging is INVALID")
-      ("kernel", po::value(&o.kernel)->default_value(o.kernel)->value_name("tuned|reference"),
+      ("kernel", po::value(&o.kernel)->default_value(o.kernel)->value_name("tuned|reference")
+                     ->notifier(cli::one_of("kernel", {"tuned", "reference"})),
        "sweep implementation (they agree bit for bit)")
       ("no-instrument", po::bool_switch(&o.no_instrument),
        "turn off communication bookkeeping and phase timing (to measure their cost)");
@@ -53,12 +55,10 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
   const auto parsed = cli::parse(argc, argv, desc, "mpirun -np P mcb-poisson [options]");
   if (parsed.help_printed) return false;
 
-  harness::check_run_options(o.run, is_root);
+  harness::check_run_options(o.run, parsed.vm, is_root);
   cli::require_positive("grid", o.grid);
   cli::require_positive("max-iterations", o.max_iterations);
   cli::require_positive_real("tolerance", o.tolerance);
-  cli::require_choice("halo", o.halo, {"paper", "exact"});
-  cli::require_choice("kernel", o.kernel, {"tuned", "reference"});
 
   if (o.procs.empty()) {
     // Only --check runs without a rank count; the run's shape then comes from --procs.
@@ -96,20 +96,14 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
   s.max_iterations = o.max_iterations;
   s.tuned = o.kernel == "tuned";
   s.instrumented = !o.no_instrument;
-  if (o.omega == "auto") {
+  if (o.omega.automatic()) {
     s.omega = s.halo == HaloMode::exact ? optimal_omega(1.0 / (o.grid + 1)) : 1.0;
   } else {
-    std::size_t used = 0;
-    double w = 0;
-    try {
-      w = std::stod(o.omega, &used);
-    } catch (const std::exception&) {
-      used = 0;
+    s.omega = *o.omega.number;
+    if (!(s.omega > 0 && s.omega < 2)) {
+      throw cli::ValueError("omega", "--omega: '" + o.omega.text +
+                                         "' is not 'auto' or a number in (0, 2)");
     }
-    if (used != o.omega.size() || !(w > 0 && w < 2)) {
-      throw cli::ValueError("omega", "--omega: '" + o.omega + "' is not 'auto' or a number in (0, 2)");
-    }
-    s.omega = w;
   }
   return true;
 }

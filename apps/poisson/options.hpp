@@ -4,6 +4,7 @@
 
 #include "apps/poisson/solver.hpp"
 #include "common/check.hpp"
+#include "common/option_types.hpp"
 #include "harness/grid.hpp"
 #include "harness/run_options.hpp"
 
@@ -17,7 +18,7 @@ struct PoissonOptions {
   std::string procs;                //!< --procs HxV; empty: chosen from the rank count
   std::string halo = "paper";       //!< --halo paper|exact
   bool sync = false;                //!< --sync: barrier before communicating
-  std::string omega = "auto";       //!< --omega W|auto
+  cli::NumberOrAuto omega;          //!< --omega W|auto
   double tolerance = 1e-6;          //!< --tolerance: relative residual limit
   long max_iterations = 200000;     //!< --max-iterations
   std::string kernel = "tuned";     //!< --kernel tuned|reference

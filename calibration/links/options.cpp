@@ -87,7 +87,7 @@ bool parse_options(int argc, const char* const* argv, bool is_root, LinksConfig&
                                  "mpirun -np P mcb-links [options]   (P >= 2)");
   if (parsed.help_printed) return false;
 
-  harness::check_run_options(o.run, is_root);
+  harness::check_run_options(o.run, parsed.vm, is_root);
   cli::require_positive("iterations", o.iterations);
   cli::require_positive("repetitions", o.repetitions);
   cli::require_positive("window", o.window);
@@ -98,13 +98,9 @@ bool parse_options(int argc, const char* const* argv, bool is_root, LinksConfig&
   s.iterations = o.iterations;
   s.repetitions = o.repetitions;
   s.window = o.window;
-  try {
-    s.max_time = parse_duration(o.max_time);
-  } catch (const std::invalid_argument& e) {
-    throw cli::ValueError("max-time", std::string("--max-time: ") + e.what());
-  }
+  s.max_time = o.max_time.seconds;
   if (!(s.max_time > 0)) {
-    throw cli::ValueError("max-time", "--max-time: '" + o.max_time + "' must be positive");
+    throw cli::ValueError("max-time", "--max-time: '" + o.max_time.text + "' must be positive");
   }
   try {
     const double bytes = parse_bytes(o.window_bytes);

@@ -4,6 +4,7 @@
 
 #include "calibration/links/measure.hpp"
 #include "common/check.hpp"
+#include "common/option_types.hpp"
 #include "harness/run_options.hpp"
 
 #include <cstddef>
@@ -17,7 +18,7 @@ struct LinksOptions {
   int warmup = 10;                     //!< --warmup
   int iterations = 100;                //!< --iterations
   int repetitions = 5;                 //!< --repetitions
-  std::string max_time = "200ms";      //!< --max-time: per point and repetition
+  cli::Duration max_time{0.2, "200ms"};  //!< --max-time: per point and repetition
   int window = 64;                     //!< --window: messages in flight (bandwidth)
   std::string window_bytes = "4MiB";   //!< --window-bytes: cap on a window's bytes
   harness::RunOptions run;

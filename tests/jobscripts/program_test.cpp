@@ -136,6 +136,10 @@ TEST(CampaignBadInput, EndsWithExitCodeTwoAndOneLineNamingTheKeyOrValue) {
        "/no/such/spec.ini: cannot read the campaign spec"},
       {"unknown option of mcb-campaign", poisson_spec("b", "", ok), "run SPEC --fast",
        "unrecognised option '--fast'"},
+      {"progress typed at parse time", poisson_spec("b", "", ok), "run SPEC --progress fast",
+       "--progress: 'fast' is not one of auto, live, lines"},
+      {"duration typed at parse time", poisson_spec("b", "", ok), "collect SPEC --poll 0s",
+       "--poll: '0s' must be positive"},
       {"scripts for the local executor", poisson_spec("b", "", ok), "scripts SPEC",
        "executor: 'local' writes no jobscripts"},
       {"slurm without partitions", poisson_spec("b", "executor = slurm", ok), "run SPEC",
@@ -363,7 +367,8 @@ TEST(CampaignLocal, EnsflowRunsItsValidCombinationsAndReportsTheOthers) {
   const CommandResult dry = mcb_campaign(campaign_args("dry-run", spec));
   ASSERT_EQ(dry.exit_code, 0) << dry.err;
   EXPECT_NE(dry.out.find("#2 members=4 ranks=3 days=2 analysis-every=1 grid=15 observations=10 "
-                         "spinup-days=1 counters='': P = 3 processes do not divide M = 4 members"),
+                         "spinup-days=1 counters='': --members: '4' is not divisible by the 3 "
+                         "processes of this run"),
             std::string::npos)
       << dry.out;
   const CommandResult r = mcb_campaign(campaign_args("run", spec));

@@ -341,6 +341,24 @@ TEST(Check, AnswersWithTheRunsShapeOrRefusesWithOneLine) {
   const auto combination = run_command(poisson_bin + " --check --ranks 8 --procs 2x2");
   EXPECT_EQ(combination.exit_code, 2);
   EXPECT_EQ(nlohmann::json::parse(combination.out)["value"], false);
+  const auto omega = run_command(poisson_bin + " --check --ranks 1 --omega fast");
+  EXPECT_EQ(omega.err, "mcb-poisson: --omega: 'fast' is not 'auto' or a number\n");
+}
+
+// "Not given" is read from the parse, not from a default value: --clusters 1 is a choice that
+// contradicts a two-cluster map; leaving --clusters out lets the map decide.
+TEST(Check, ClustersGivenAsOneContradictATwoClusterMap) {
+  TempDir dir;
+  const std::string map = write(dir, "map.txt", "a b\na b\n");
+  const std::string poisson_bin = mcb::testing::quote(mcb::testing::bin("mcb-poisson")) +
+                                  " --check --procs 2x2 --cluster-map " + mcb::testing::quote(map);
+  const auto by_map = mcb::testing::run_command(poisson_bin);
+  EXPECT_EQ(by_map.exit_code, 0) << by_map.err;
+  EXPECT_EQ(nlohmann::json::parse(by_map.out)["clusters"], 2);
+  const auto one = mcb::testing::run_command(poisson_bin + " --clusters 1");
+  EXPECT_EQ(one.exit_code, 2);
+  EXPECT_NE(one.err.find("--clusters: '1' disagrees with --cluster-map"), std::string::npos)
+      << one.err;
 }
 
 TEST(Shell, QuotedWordsReachBashUnchanged) {
