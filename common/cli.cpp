@@ -167,8 +167,7 @@ int run(const std::string& program, const std::function<int()>& body) {
 
 void require_positive(const std::string& option, long long value) {
   if (value <= 0) {
-    throw ValueError(option,
-                     "--" + option + ": '" + std::to_string(value) + "' must be positive");
+    throw ValueError(option, "--" + option + ": '" + std::to_string(value) + "' must be positive");
   }
 }
 

@@ -62,8 +62,9 @@ std::shared_ptr<WideArea> WideArea::create(MPI_Comm comm, const ClusterMap& map,
     int level = MPI_THREAD_SINGLE;
     MPI_Query_thread(&level);
     if (level < MPI_THREAD_MULTIPLE) {
-      throw UsageError("--relay: the gateways forward in a progress thread, which needs MPI "
-                       "started with MPI_THREAD_MULTIPLE, and MPI granted less");
+      throw UsageError(
+          "--relay: the gateways forward in a progress thread, which needs MPI "
+          "started with MPI_THREAD_MULTIPLE, and MPI granted less");
     }
     wide->relay_ = std::make_unique<RelayService>(comm, map, wide->clock_.get());
   }

@@ -22,7 +22,7 @@ struct CheckAnswer {
   std::vector<std::string> args;  //!< the run's options, as the application spells them
   std::string refusal;            //!< the application's one line when not accepted
   std::string option;             //!< the option it names ("" when none)
-  bool bad_value = false;  //!< the value is wrong on its own, not only in this combination
+  bool bad_value = false;         //!< the value is wrong on its own, not only in this combination
 };
 
 /// @brief Asks about one configuration: its option values (key, value) and its 'ranks' key.

@@ -68,7 +68,7 @@ struct SpecOverrides {
 
 /// @brief A checked campaign spec. Paths are absolute.
 struct CampaignSpec {
-  ini::File file;  //!< the spec as read (common/ini.hpp: the suite's one INI dialect)
+  ini::File file;   //!< the spec as read (common/ini.hpp: the suite's one INI dialect)
   std::string dir;  //!< folder of the spec file; relative paths start here
   std::string name;
   std::string app;

@@ -21,7 +21,8 @@ std::string text(T value) {
 }
 
 void require_above(const std::string& option, double value, double bound, const std::string& what) {
-  if (!(value > bound)) throw cli::ValueError(option, "--" + option + ": '" + text(value) + "' must be " + what);
+  if (!(value > bound))
+    throw cli::ValueError(option, "--" + option + ": '" + text(value) + "' must be " + what);
 }
 
 void require_at_least(const std::string& option, double value, double bound,
@@ -128,8 +129,9 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
   harness::check_run_options(o.run, parsed.vm, is_root);
   cli::require_positive("members", o.members);
   if (o.members < 2) {
-    throw cli::ValueError("members", "--members: '" + std::to_string(o.members) +
-                     "' must be at least 2 (the ensemble spread needs two members)");
+    throw cli::ValueError("members",
+                          "--members: '" + std::to_string(o.members) +
+                              "' must be at least 2 (the ensemble spread needs two members)");
   }
   cli::require_positive("days", o.days);
   cli::require_positive("analysis-every", o.analysis_every);
@@ -154,8 +156,9 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
   require_above("basin-size", o.basin, 0, "positive");
   require_above("depth", o.depth, 0, "positive");
   if (!(std::fabs(o.latitude) >= 1 && std::fabs(o.latitude) <= 89)) {
-    throw cli::ValueError("latitude", "--latitude: '" + text(o.latitude) +
-                     "' must lie between 1 and 89 degrees north or south (SSH needs f0 != 0)");
+    throw cli::ValueError(
+        "latitude", "--latitude: '" + text(o.latitude) +
+                        "' must lie between 1 and 89 degrees north or south (SSH needs f0 != 0)");
   }
   cli::require_non_negative("wind-stress", o.wind_stress);
   cli::require_non_negative("deformation-radius", o.deformation_radius);
@@ -219,9 +222,8 @@ cli::RunShape check_options(int argc, const char* const* argv, int ranks) {
   }
   EnsflowConfig config;
   if (!parse_options(argc, argv, ranks, true, config)) return {};
-  const int clusters = harness::check_clusters(config.options.run, ranks, [&](int c) {
-    return default_cluster_map(ranks, c);
-  });
+  const int clusters = harness::check_clusters(
+      config.options.run, ranks, [&](int c) { return default_cluster_map(ranks, c); });
   return {ranks, clusters};
 }
 

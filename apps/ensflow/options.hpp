@@ -39,8 +39,8 @@ struct EnsflowOptions {
   double deformation_radius =
       ModelParameters{}.deformation_radius_km;                  //!< --deformation-radius: km
   double drag_days = ModelParameters{}.drag_days;               //!< --drag-days
-  cli::NumberOrAuto viscosity;       //!< --viscosity A|auto (m^2/s)
-  cli::NumberOrAuto steps_per_day;   //!< --steps-per-day K|auto
+  cli::NumberOrAuto viscosity;                                  //!< --viscosity A|auto (m^2/s)
+  cli::NumberOrAuto steps_per_day;                              //!< --steps-per-day K|auto
   harness::RunOptions run;
 };
 

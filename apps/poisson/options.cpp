@@ -101,8 +101,8 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
   } else {
     s.omega = *o.omega.number;
     if (!(s.omega > 0 && s.omega < 2)) {
-      throw cli::ValueError("omega", "--omega: '" + o.omega.text +
-                                         "' is not 'auto' or a number in (0, 2)");
+      throw cli::ValueError("omega",
+                            "--omega: '" + o.omega.text + "' is not 'auto' or a number in (0, 2)");
     }
   }
   return true;

@@ -176,9 +176,8 @@ int run_program(int argc, char** argv) {
     std::optional<harness::ClusterMap> map;
     std::shared_ptr<harness::WideArea> wide;
     harness::collective_check(world, [&] {
-      map = harness::resolve_cluster_map(world, o.run, [&](int clusters) {
-        return default_cluster_map(size, clusters);
-      });
+      map = harness::resolve_cluster_map(
+          world, o.run, [&](int clusters) { return default_cluster_map(size, clusters); });
     });
     harness::collective_check(world, [&] { wide = harness::WideArea::create(world, o.run, *map); });
 

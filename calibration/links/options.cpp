@@ -25,7 +25,8 @@ std::size_t power_of_two(const std::string& word, const std::string& whole) {
   }
   const auto bytes = static_cast<std::size_t>(value);
   if (value < 1 || static_cast<double>(bytes) != value || (bytes & (bytes - 1)) != 0) {
-    throw cli::ValueError("sizes", "--sizes: '" + whole + "': '" + word + "' is not a power of two of bytes");
+    throw cli::ValueError(
+        "sizes", "--sizes: '" + whole + "': '" + word + "' is not a power of two of bytes");
   }
   if (bytes > (std::size_t{1} << 30)) {
     throw cli::ValueError("sizes", "--sizes: '" + whole + "': '" + word + "' is above 1GiB");
@@ -40,7 +41,8 @@ std::vector<std::size_t> parse_sizes(const std::string& text) {
   if (const auto colon = text.find(':'); colon != std::string::npos) {
     const std::size_t low = power_of_two(text.substr(0, colon), text);
     const std::size_t high = power_of_two(text.substr(colon + 1), text);
-    if (low > high) throw cli::ValueError("sizes", "--sizes: '" + text + "': the range runs backwards");
+    if (low > high)
+      throw cli::ValueError("sizes", "--sizes: '" + text + "': the range runs backwards");
     for (std::size_t n = low; n <= high; n *= 2) sizes.push_back(n);
     return sizes;
   }
@@ -131,9 +133,8 @@ cli::RunShape check_options(int argc, const char* const* argv, int ranks) {
   LinksConfig config;
   if (!parse_options(argc, argv, true, config)) return {};
   check_ranks(ranks);
-  const int clusters = harness::check_clusters(config.options.run, ranks, [&](int c) {
-    return default_cluster_map(ranks, c);
-  });
+  const int clusters = harness::check_clusters(
+      config.options.run, ranks, [&](int c) { return default_cluster_map(ranks, c); });
   return {ranks, clusters};
 }
 

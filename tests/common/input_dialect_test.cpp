@@ -79,8 +79,8 @@ TEST(InputDialect, ConfigFilesReadTheSameValues) {
     const char* args[] = {"prog", "--config", p.c_str()};
     return error_of([&] { mcb::cli::parse(3, args, desc, "prog"); });
   };
-  EXPECT_EQ(parse_error("x = 1\nw = 2\n"), "--config: " + dir / "bad.ini" +
-                                               std::string(":2: unknown option 'w'"));
+  EXPECT_EQ(parse_error("x = 1\nw = 2\n"),
+            "--config: " + dir / "bad.ini" + std::string(":2: unknown option 'w'"));
   EXPECT_EQ(parse_error("x = 1\nx = 2\n"),
             "--config: " + dir / "bad.ini" + std::string(":2: x: set twice (first on line 1)"));
 }
@@ -103,11 +103,13 @@ TEST(InputDialect, JobMixFilesReadTheSameWay) {
   ASSERT_EQ(mix.apps.size(), 1u);
   EXPECT_EQ(mix.apps[0].sizes, (std::vector<int>{16, 32}));
   // '#' inside a word and ';' are values, not comments (the reader refuses them as numbers).
-  EXPECT_NE(error_of([&] { mcb::sim::load_mix(write(dir, "n.ini", "[p]\nweight = 3#x\nsizes = 1\n")); })
-                .find("weight: '3#x' is not a positive number"),
+  EXPECT_NE(error_of([&] {
+              mcb::sim::load_mix(write(dir, "n.ini", "[p]\nweight = 3#x\nsizes = 1\n"));
+            }).find("weight: '3#x' is not a positive number"),
             std::string::npos);
-  EXPECT_NE(error_of([&] { mcb::sim::load_mix(write(dir, "o.ini", "[p]\nsizes = 16 ; 32\n")); })
-                .find("';' is not a positive integer"),
+  EXPECT_NE(error_of([&] {
+              mcb::sim::load_mix(write(dir, "o.ini", "[p]\nsizes = 16 ; 32\n"));
+            }).find("';' is not a positive integer"),
             std::string::npos);
 }
 

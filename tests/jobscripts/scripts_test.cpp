@@ -277,7 +277,9 @@ TEST(CampaignScripts, ASlurmStepThatHangsAfterItsTasksFailedEndsWithTheTasksCode
   const std::string spec = write_file(
       dir.path() / "s.ini", "name = t\napp = poisson\nbinary = " + poisson_binary() +
                                 "\nexecutor = slurm\ntimeout = 40s\n[slurm]\npartitions = A\n"
-                                "launcher = " + srun.string() + " --mpi=pmix\nlinger = 1s\n"
+                                "launcher = " +
+                                srun.string() +
+                                " --mpi=pmix\nlinger = 1s\n"
                                 "[options]\nprocs = 1x1\nplatform = /nonexistent/p\n");
   ASSERT_EQ(mcb_campaign("scripts " + quote(spec)).exit_code, 0);
   const fs::path folder = dir.path() / "campaigns/t";

@@ -111,7 +111,8 @@ TEST_F(LocalSlurm, CampaignOfPlainAndHeterogeneousJobsEndsWithEveryRunRecordedOn
       "name = " + name + "\napp = poisson\nbinary = " + poisson_binary() +
           "\nfolder = camp $(touch pwned-c) dir\nexecutor = slurm\ntimeout = 90s\n" + kOneHostEnv +
           "[slurm]\npartitions = clusterA clusterB\nlinger = 10s\n"
-          "[options]\ngrid = 16\nhalo = exact\nprocs = 2x2\nclusters = 1 2\nplatform = \"\" /nonexistent/p\n"
+          "[options]\ngrid = 16\nhalo = exact\nprocs = 2x2\nclusters = 1 2\nplatform = \"\" "
+          "/nonexistent/p\n"
           "counters = \"\"\n");
   const fs::path folder = dir.path() / "camp $(touch pwned-c) dir";
 

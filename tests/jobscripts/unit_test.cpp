@@ -163,7 +163,8 @@ TEST(Spec, ResolvesPathsFromTheSpecFolder) {
 }
 
 TEST(Expansion, CountsCombinationsAndNumbersThemFirstAxisSlowest) {
-  const Plan p = plan_of(poisson("repetitions = 2\n[options]\ngrid = 16 32\nprocs = 2x1 2x2 4x1\n"));
+  const Plan p =
+      plan_of(poisson("repetitions = 2\n[options]\ngrid = 16 32\nprocs = 2x1 2x2 4x1\n"));
   ASSERT_EQ(p.configurations.size(), 6u);
   EXPECT_EQ(p.invalid_count(), 0u);
   EXPECT_EQ(p.runs.size(), 12u);
@@ -254,7 +255,8 @@ TEST(Expansion, RefusesKeysTheApplicationDoesNotTakeOrTheExecutorSets) {
   EXPECT_TRUE(has(e, "spec.ini:6: tolerance:")) << e;
   e = expand_error(poisson("[options]\noutput = x\nprocs = 2x1\n"));
   EXPECT_TRUE(has(e, "set by mcb-campaign")) << e;
-  e = expand_error(poisson("executor = slurm\n[slurm]\npartitions = A\n[options]\nprocs = 2x1\n"
+  e =
+      expand_error(poisson("executor = slurm\n[slurm]\npartitions = A\n[options]\nprocs = 2x1\n"
                            "cluster-map = m\n"));
   EXPECT_TRUE(has(e, "set by the slurm executor")) << e;
   e = expand_error(poisson("[options]\nprocs = 2x1\nsync = maybe\n"));
@@ -302,8 +304,9 @@ TEST(Rules, EnsflowNeedsRanksThatDivideTheMembers) {
   }
   EXPECT_EQ(reason.at("members=6 ranks=2 clusters=1 "), "");
   EXPECT_EQ(reason.at("members=6 ranks=3 clusters=1 "), "");
-  EXPECT_NE(reason.at("members=8 ranks=3 clusters=1 ").find("--members: '8' is not divisible by "
-                                                            "the 3 processes"),
+  EXPECT_NE(reason.at("members=8 ranks=3 clusters=1 ")
+                .find("--members: '8' is not divisible by "
+                      "the 3 processes"),
             std::string::npos);
   EXPECT_EQ(reason.at("members=6 ranks=3 clusters=2 "),
             "--clusters: '2' does not divide the 3 processes of this run");
@@ -332,8 +335,7 @@ TEST(Check, AnswersWithTheRunsShapeOrRefusesWithOneLine) {
   const auto answer = nlohmann::json::parse(ok.out);
   EXPECT_EQ(answer["ranks"], 8);
   EXPECT_EQ(answer["clusters"], 2);
-  EXPECT_EQ(answer["args"],
-            nlohmann::json({"--procs", "4x2", "--clusters", "2", "--sync"}));
+  EXPECT_EQ(answer["args"], nlohmann::json({"--procs", "4x2", "--clusters", "2", "--sync"}));
   const auto bad = run_command(poisson_bin + " --check --ranks 4 --tolerance -1");
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_EQ(bad.err, "mcb-poisson: --tolerance: '-1' must be positive\n");
