@@ -1,36 +1,88 @@
 #include "common/cli.hpp"
 
 #include "common/errors.hpp"
-#include "common/text.hpp"
+#include "common/ini.hpp"
 
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
+#include <map>
 #include <sstream>
 
 namespace mcb::cli {
 namespace {
 
-// The text of a --config file, refused when it is a directory (a stream on one reads as empty),
-// unreadable, or not plain UTF-8 text; the message names the line.
-std::string read_config_text(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    throw UsageError("--config: '" + path + "' is a directory, not a file");
+std::vector<std::string>& last_arguments() {
+  static std::vector<std::string> arguments;
+  return arguments;
+}
+
+std::string without_dashes(const std::string& name) {
+  return name.rfind("--", 0) == 0 ? name.substr(2) : name;
+}
+
+// A value naming a file or folder (value name exactly FILE or DIR) is made absolute for
+// given_arguments; "FILE|none" and "FILE|env:VAR" also take words that are not paths.
+bool names_a_path(const po::option_description& d) {
+  std::string name = d.semantic()->name();
+  name = name.substr(0, name.find(' '));  // without " (=default)"
+  return name == "FILE" || name == "DIR";
+}
+
+// Appends one given option to given_arguments in command-line form.
+void add_given(const po::options_description& all, const po::variables_map& vm,
+               const std::string& name, const std::vector<std::string>& values) {
+  if (name == "help" || name == "config") return;
+  const po::option_description* d = all.find_nothrow(name, false);
+  if (d == nullptr) return;
+  auto& out = last_arguments();
+  if (d->semantic()->max_tokens() == 0) {
+    const auto& v = vm[name];
+    if (v.empty() || v.value().type() != typeid(bool) || v.as<bool>()) out.push_back("--" + name);
+    return;
   }
-  std::ifstream in(path);
-  if (!in) throw UsageError("--config: cannot read '" + path + "'");
-  std::string text, line;
-  for (long number = 1; std::getline(in, line); ++number) {
-    if (const std::string problem = text_problem(line); !problem.empty()) {
-      throw UsageError("--config: " + path + ":" + std::to_string(number) + ": " + problem);
+  for (const std::string& value : values) {
+    out.push_back("--" + name);
+    const bool relative = !value.empty() && value.front() != '/';
+    out.push_back(relative && names_a_path(*d)
+                      ? (std::filesystem::current_path() / value).lexically_normal().string()
+                      : value);
+  }
+}
+
+// The entries of a --config file, stored one by one so a bad value names its line.
+void store_config(const std::string& path, const po::options_description& options,
+                  po::variables_map& vm, std::vector<std::pair<std::string, std::string>>& given) {
+  const ini::File file = ini::read_ini(path, "--config: ");
+  std::map<std::string, int> first_line;
+  for (const ini::Entry& e : file.entries) {
+    const std::string name = e.section.empty() ? e.key : e.section + "." + e.key;
+    const std::string where = file.where(e.line);
+    if (options.find_nothrow(name, false) == nullptr) {
+      throw ValueError(name, where + ": unknown option '" + name + "'");
     }
-    text += line;
-    text += '\n';
+    const auto [it, inserted] = first_line.emplace(name, e.line);
+    if (!inserted) {
+      throw UsageError(where + ": " + name + ": set twice (first on line " +
+                       std::to_string(it->second) + ")");
+    }
+    std::string value;
+    try {
+      value = ini::single_value(e.value);
+    } catch (const std::invalid_argument& error) {
+      throw ValueError(name, where + ": " + name + ": " + error.what());
+    }
+    po::parsed_options one(&options);
+    po::option option(name, {value});
+    option.original_tokens = {name, value};
+    one.options.push_back(option);
+    try {
+      po::store(one, vm);
+    } catch (const po::error& error) {
+      throw ValueError(name, where + ": " + error.what());
+    }
+    given.emplace_back(name, value);
   }
-  if (in.bad()) throw UsageError("--config: cannot read '" + path + "'");
-  return text;
 }
 
 }  // namespace
@@ -43,34 +95,63 @@ Parsed parse(int argc, const char* const* argv, const po::options_description& o
   common.add_options()
       ("help,h", "print this help and exit")
       ("config", po::value<std::string>()->value_name("FILE"),
-       "read options from an INI file (key = value, same names as the long options); the "
-       "command line wins");
+       "read options from an INI file (key = value, same names as the long options; "
+       "docs/input.md); the command line wins");
   // clang-format on
   po::options_description all;
   all.add(common).add(options);
 
   Parsed parsed;
+  std::vector<std::pair<std::string, std::string>> from_config;
+  po::parsed_options command_line(&all);
   try {
-    po::store(po::command_line_parser(argc, argv).options(all).run(), parsed.vm);
+    command_line = po::command_line_parser(argc, argv).options(all).run();
+    po::store(command_line, parsed.vm);
     if (parsed.vm.count("help")) {
       std::cout << "Usage: " << usage << "\n\n" << all << "\n";
       parsed.help_printed = true;
       return parsed;
     }
     if (parsed.vm.count("config")) {
-      const auto path = parsed.vm["config"].as<std::string>();
-      std::istringstream in(read_config_text(path));
-      try {
-        po::store(po::parse_config_file(in, options), parsed.vm);
-      } catch (const po::error& e) {
-        throw UsageError("--config: " + path + ": " + e.what());
-      }
+      store_config(parsed.vm["config"].as<std::string>(), options, parsed.vm, from_config);
     }
     po::notify(parsed.vm);
+  } catch (const po::error_with_option_name& e) {
+    throw ValueError(without_dashes(e.get_option_name()), e.what());
   } catch (const po::error& e) {
-    throw UsageError(e.what());
+    throw ValueError("", e.what());
+  }
+  last_arguments().clear();
+  for (const po::option& o : command_line.options) add_given(all, parsed.vm, o.string_key, o.value);
+  for (const auto& [name, value] : from_config) {
+    bool on_command_line = false;
+    for (const po::option& o : command_line.options) on_command_line |= o.string_key == name;
+    if (!on_command_line) add_given(all, parsed.vm, name, {value});
   }
   return parsed;
+}
+
+const std::vector<std::string>& given_arguments() { return last_arguments(); }
+
+bool switch_requested(int argc, const char* const* argv, const std::string& name) {
+  std::string config;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--" + name) return true;
+    if (arg == "--config" && i + 1 < argc) config = argv[i + 1];
+    if (arg.rfind("--config=", 0) == 0) config = arg.substr(9);
+  }
+  if (config.empty()) return false;
+  try {
+    for (const ini::Entry& e : ini::read_ini(config).entries) {
+      if (!e.section.empty() || e.key != name) continue;
+      const std::string v = ini::single_value(e.value);
+      return v.empty() || v == "true" || v == "on" || v == "yes" || v == "1";
+    }
+  } catch (const std::exception&) {
+    // The parse that follows reports the file's problem with its line.
+  }
+  return false;
 }
 
 int run(const std::string& program, const std::function<int()>& body) {
@@ -87,7 +168,15 @@ int run(const std::string& program, const std::function<int()>& body) {
 
 void require_positive(const std::string& option, long long value) {
   if (value <= 0) {
-    throw UsageError("--" + option + ": '" + std::to_string(value) + "' must be positive");
+    throw ValueError(option, "--" + option + ": '" + std::to_string(value) + "' must be positive");
+  }
+}
+
+void require_positive_real(const std::string& option, double value) {
+  if (!(value > 0)) {
+    std::ostringstream os;
+    os << "--" << option << ": '" << value << "' must be positive";
+    throw ValueError(option, os.str());
   }
 }
 
@@ -96,8 +185,18 @@ void require_non_negative(const std::string& option, double value) {
   if (!(value >= 0) || !std::isfinite(value)) {
     std::ostringstream os;
     os << "--" << option << ": '" << value << "' must be a finite number >= 0";
-    throw UsageError(os.str());
+    throw ValueError(option, os.str());
   }
+}
+
+void require_choice(const std::string& option, const std::string& value,
+                    const std::vector<std::string>& choices) {
+  std::string list;
+  for (const std::string& c : choices) {
+    if (c == value) return;
+    list += (list.empty() ? "" : ", ") + c;
+  }
+  throw ValueError(option, "--" + option + ": '" + value + "' is not one of " + list);
 }
 
 }  // namespace mcb::cli

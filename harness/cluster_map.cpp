@@ -1,11 +1,9 @@
 #include "harness/cluster_map.hpp"
 
 #include "common/errors.hpp"
-#include "common/text.hpp"
+#include "common/ini.hpp"
 
 #include <algorithm>
-#include <filesystem>
-#include <fstream>
 #include <map>
 #include <sstream>
 #include <stdexcept>
@@ -68,23 +66,10 @@ ClusterMap ClusterMap::from_labels(const std::vector<std::string>& labels) {
 }
 
 ClusterMap ClusterMap::from_file(const std::string& path, int ranks) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    throw UsageError("--cluster-map: '" + path + "' is a directory, not a file");
-  }
-  std::ifstream in(path);
-  if (!in) throw UsageError("--cluster-map: cannot read '" + path + "'");
+  // The suite's line and comment rules (common/ini.hpp); labels are separated by blanks or commas.
   std::vector<std::string> labels;
-  std::string line;
-  int line_number = 0;
-  while (std::getline(in, line)) {
-    ++line_number;
-    // Labels name clusters in records and tables: plain text only.
-    if (const std::string problem = text_problem(line); !problem.empty()) {
-      throw UsageError("--cluster-map: " + path + ":" + std::to_string(line_number) + ": " +
-                       problem);
-    }
-    line = line.substr(0, line.find('#'));
+  for (ini::Line& l : ini::read_lines(path, "--cluster-map: ")) {
+    std::string line = std::move(l.text);
     std::replace(line.begin(), line.end(), ',', ' ');
     std::istringstream words(line);
     std::string word;

@@ -52,8 +52,9 @@ std::string collective_try(MPI_Comm comm, const std::function<void()>& work) {
   return lowest_message(comm, message);
 }
 
-int mpi_main(const std::string& program, int argc, char** argv,
+int mpi_main(const std::string& program, int argc, char** argv, const cli::CheckFunction& check,
              const std::function<int(MPI_Comm)>& body) {
+  if (cli::asks_for_check(argc, argv)) return cli::run_check(program, argc, argv, check);
   // Only the gateway relay's progress thread needs MPI_THREAD_MULTIPLE; every other run keeps
   // the cheaper single-threaded library.
   if (argv_asks_for_relay(argc, argv)) {

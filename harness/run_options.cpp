@@ -27,7 +27,7 @@ void add_run_options(po::options_description& desc, RunOptions& o) {
       ("cluster-map", po::value(&o.cluster_map)->value_name("FILE|env:VAR"),
        "explicit rank-to-cluster map: a file with one cluster label per rank, or env:VAR to "
        "take each rank's cluster label from its environment variable VAR")
-      ("output", po::value(&o.output)->default_value(o.output)->value_name("FILE"),
+      ("output", po::value(&o.output)->default_value(o.output)->value_name("FILE|none"),
        "JSON Lines file the run record is appended to ('none' for no record)")
       ("seed", po::value(&o.seed)->default_value(o.seed)->value_name("S"),
        "random seed (recorded)")
@@ -52,15 +52,15 @@ void add_run_options(po::options_description& desc, RunOptions& o) {
        "pair not listed); overrides --wan-latency/--wan-bandwidth for the pairs it names")
       ("relay", po::bool_switch(&o.relay),
        "route inter-cluster messages sender -> gateway -> gateway -> receiver (the lowest rank "
-       "of each cluster is its gateway; give it on the command line: it starts MPI with "
-       "thread support)");
+       "of each cluster is its gateway; MPI then starts with thread support)");
   // clang-format on
 }
 
-void check_run_options(const RunOptions& o, bool is_root) {
+void check_run_options(RunOptions& o, const po::variables_map& vm, bool is_root) {
+  o.clusters_given = vm.count("clusters") > 0 && !vm["clusters"].defaulted();
   cli::require_positive("clusters", o.clusters);
   cli::require_positive("repetition", o.repetition);
-  if (o.seed < 0) throw UsageError("--seed: '" + std::to_string(o.seed) + "' must be >= 0");
+  cli::require_non_negative("seed", static_cast<double>(o.seed));
   if (is_root && writes_records(o)) check_writable_file("output", o.output);
   if (o.wan_latency.empty() != o.wan_bandwidth.empty()) {
     throw UsageError(o.wan_latency.empty()
@@ -71,12 +71,12 @@ void check_run_options(const RunOptions& o, bool is_root) {
     try {
       parse_duration(o.wan_latency);
     } catch (const std::invalid_argument& e) {
-      throw UsageError(std::string("--wan-latency: ") + e.what());
+      throw cli::ValueError("wan-latency", std::string("--wan-latency: ") + e.what());
     }
     try {
       parse_rate(o.wan_bandwidth);
     } catch (const std::invalid_argument& e) {
-      throw UsageError(std::string("--wan-bandwidth: ") + e.what());
+      throw cli::ValueError("wan-bandwidth", std::string("--wan-bandwidth: ") + e.what());
     }
   }
 }
@@ -109,6 +109,17 @@ ClusterMap read_cluster_map(MPI_Comm comm, const std::string& source, int size) 
   return ClusterMap::from_file(source, size);
 }
 
+// --clusters against the map of --cluster-map.
+void check_agreement(const RunOptions& o, const ClusterMap& map) {
+  // Only a count the user chose can contradict the map (--clusters 1 included).
+  if (o.clusters_given && o.clusters != map.clusters()) {
+    const int n = map.clusters();
+    throw UsageError("--clusters: '" + std::to_string(o.clusters) +
+                     "' disagrees with --cluster-map '" + o.cluster_map + "', which has " +
+                     std::to_string(n) + (n == 1 ? " cluster" : " clusters"));
+  }
+}
+
 }  // namespace
 
 ClusterMap resolve_cluster_map(MPI_Comm comm, const RunOptions& o,
@@ -117,14 +128,17 @@ ClusterMap resolve_cluster_map(MPI_Comm comm, const RunOptions& o,
   MPI_Comm_size(comm, &size);
   if (o.cluster_map.empty()) return default_map(o.clusters);
   ClusterMap map = read_cluster_map(comm, o.cluster_map, size);
-  // 1 is the default: only a count the user chose can contradict the map.
-  if (o.clusters != 1 && o.clusters != map.clusters()) {
-    const int n = map.clusters();
-    throw UsageError("--clusters: '" + std::to_string(o.clusters) +
-                     "' disagrees with --cluster-map '" + o.cluster_map + "', which has " +
-                     std::to_string(n) + (n == 1 ? " cluster" : " clusters"));
-  }
+  check_agreement(o, map);
   return map;
+}
+
+int check_clusters(const RunOptions& o, int ranks,
+                   const std::function<ClusterMap(int)>& default_map) {
+  if (o.cluster_map.empty()) return default_map(o.clusters).clusters();
+  if (o.cluster_map.rfind("env:", 0) == 0) return o.clusters;
+  const ClusterMap map = ClusterMap::from_file(o.cluster_map, ranks);
+  check_agreement(o, map);
+  return map.clusters();
 }
 
 std::string default_run_id(const std::string& app) {

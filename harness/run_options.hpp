@@ -18,6 +18,7 @@ namespace mcb::harness {
 /// @brief Shared options of mcb-poisson, mcb-ensflow and the link calibration.
 struct RunOptions {
   int clusters = 1;               //!< --clusters: clusters the ranks are split over
+  bool clusters_given = false;    //!< --clusters was given (not its default), from the parse
   std::string cluster_map;        //!< --cluster-map: FILE, or env:VAR (each rank's label)
   std::string output = "runs.jsonl";  //!< --output: JSON Lines file records are appended to
   std::int64_t seed = 1;          //!< --seed
@@ -42,14 +43,22 @@ inline bool emulates_wan(const RunOptions& o) {
 void add_run_options(boost::program_options::options_description& desc, RunOptions& options);
 
 /// @brief Checks shared values that types cannot (positive counts, writable --output on rank 0,
-/// link units and which wide-area options go together). Call inside collective_check.
-/// @throws mcb::UsageError.
-void check_run_options(const RunOptions& options, bool is_root);
+/// link units and which wide-area options go together) and notes which were given (read from
+/// @p vm: a default is never mistaken for a choice). Call inside collective_check.
+/// @throws mcb::UsageError (cli::ValueError for a value wrong on its own).
+void check_run_options(RunOptions& options, const boost::program_options::variables_map& vm,
+                       bool is_root);
 
 /// @brief The rank-to-cluster map: from --cluster-map when given, else @p default_map(clusters).
 /// Collective (env:VAR gathers every rank's label). @throws mcb::UsageError for bad maps.
 ClusterMap resolve_cluster_map(MPI_Comm comm, const RunOptions& options,
                                const std::function<ClusterMap(int clusters)>& default_map);
+
+/// @brief The clusters of a run on @p ranks processes, without MPI (for --check): the map of a
+/// --cluster-map file, else @p default_map(clusters); with --cluster-map env:VAR, whose labels
+/// only the run sees, --clusters. @throws mcb::UsageError as resolve_cluster_map does.
+int check_clusters(const RunOptions& options, int ranks,
+                   const std::function<ClusterMap(int clusters)>& default_map);
 
 /// @brief "--output none" writes no record.
 inline bool writes_records(const RunOptions& o) { return o.output != "none"; }

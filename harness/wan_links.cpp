@@ -1,11 +1,10 @@
 #include "harness/wan_links.hpp"
 
 #include "common/errors.hpp"
-#include "common/text.hpp"
+#include "common/ini.hpp"
 #include "common/units.hpp"
 
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <sstream>
 #include <stdexcept>
@@ -41,12 +40,8 @@ LinkTable LinkTable::uniform(int clusters, LinkParameters link) {
 
 LinkTable LinkTable::from_platform_file(const std::string& path, const ClusterMap& map,
                                         std::optional<LinkParameters> fallback) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    throw UsageError("--platform: '" + path + "' is a directory, not a file");
-  }
-  std::ifstream in(path);
-  if (!in) throw UsageError("--platform: cannot read '" + path + "'");
+  // The suite's line and comment rules (common/ini.hpp).
+  const std::vector<ini::Line> lines = ini::read_lines(path, "--platform: ");
   const int clusters = map.clusters();
   auto cluster_number = [&](const std::string& name) {
     for (int c = 0; c < clusters; ++c) {
@@ -58,17 +53,11 @@ LinkTable LinkTable::from_platform_file(const std::string& path, const ClusterMa
   std::map<std::pair<int, int>, std::pair<LinkParameters, int>> pairs;  // (a<b) -> link, line
   std::optional<LinkParameters> every;
   int every_line = 0;
-  std::string line;
-  int number = 0;
-  while (std::getline(in, line)) {
-    ++number;
+  for (const auto& [number, line] : lines) {
     const std::string where = "--platform: " + path + ":" + std::to_string(number) + ": ";
-    if (const std::string problem = text_problem(line); !problem.empty())
-      throw UsageError(where + problem);
-    std::istringstream words(line.substr(0, line.find('#')));
+    std::istringstream words(line);
     std::vector<std::string> fields;
     for (std::string w; words >> w;) fields.push_back(w);
-    if (fields.empty()) continue;
     if (fields.size() != 4) {
       throw UsageError(where + "expected 'CLUSTER CLUSTER LATENCY BANDWIDTH', got " +
                        std::to_string(fields.size()) + " field(s) in '" + line + "'");

@@ -1,5 +1,6 @@
 #include "harness/wide_area.hpp"
 
+#include "common/cli.hpp"
 #include "common/errors.hpp"
 
 #include <string_view>
@@ -61,9 +62,9 @@ std::shared_ptr<WideArea> WideArea::create(MPI_Comm comm, const ClusterMap& map,
     int level = MPI_THREAD_SINGLE;
     MPI_Query_thread(&level);
     if (level < MPI_THREAD_MULTIPLE) {
-      throw UsageError("--relay: the gateways forward in a progress thread, which needs MPI "
-                       "started with MPI_THREAD_MULTIPLE; give --relay on the command line "
-                       "(not only in a --config file)");
+      throw UsageError(
+          "--relay: the gateways forward in a progress thread, which needs MPI "
+          "started with MPI_THREAD_MULTIPLE, and MPI granted less");
     }
     wide->relay_ = std::make_unique<RelayService>(comm, map, wide->clock_.get());
   }
@@ -98,11 +99,7 @@ std::string system_label(const RunOptions& options, const WideArea* wide_area) {
 }
 
 bool argv_asks_for_relay(int argc, const char* const* argv) {
-  for (int i = 1; i < argc; ++i) {
-    const std::string_view arg = argv[i];
-    if (arg == "--relay" || arg.rfind("--relay=", 0) == 0) return true;
-  }
-  return false;
+  return cli::switch_requested(argc, argv, "relay");
 }
 
 }  // namespace mcb::harness

@@ -73,8 +73,9 @@ class WideArea {
 /// appended when messages go through gateways.
 std::string system_label(const RunOptions& options, const WideArea* wide_area);
 
-/// @brief Whether argv asks for the gateway relay, which needs MPI_THREAD_MULTIPLE from
-/// MPI_Init_thread (decided before the options are parsed).
+/// @brief Whether the run asks for the gateway relay (--relay on the command line, or
+/// relay = true in its --config file), which needs MPI_THREAD_MULTIPLE from MPI_Init_thread
+/// (decided before the options are parsed).
 bool argv_asks_for_relay(int argc, const char* const* argv);
 
 }  // namespace mcb::harness

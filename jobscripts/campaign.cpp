@@ -3,7 +3,8 @@
 #include "common/cli.hpp"
 #include "common/errors.hpp"
 #include "common/files.hpp"
-#include "jobscripts/app_options.hpp"
+#include "common/option_types.hpp"
+#include "jobscripts/app_check.hpp"
 #include "jobscripts/batch.hpp"
 #include "jobscripts/campaign_folder.hpp"
 #include "jobscripts/expansion.hpp"
@@ -46,15 +47,57 @@ constexpr const char* kUsage =
     "            failure for each run whose job ended without one, print the summary\n\n"
     "SPEC is the campaign file (jobscripts/README.md describes it)";
 
+// How a local run shows its progress (--progress), typed while the options are parsed.
+enum class Progress { automatic, live, lines };
+
+void validate(boost::any& v, const std::vector<std::string>& values, Progress*, int) {
+  po::validators::check_first_occurrence(v);
+  const std::string& text = po::validators::get_single_string(values);
+  if (text == "auto") {
+    v = Progress::automatic;
+  } else if (text == "live") {
+    v = Progress::live;
+  } else if (text == "lines") {
+    v = Progress::lines;
+  } else {
+    throw cli::BadValue(text, "is not one of auto, live, lines");
+  }
+}
+
+std::ostream& operator<<(std::ostream& os, Progress p) {
+  return os << (p == Progress::automatic ? "auto" : p == Progress::live ? "live" : "lines");
+}
+
+// A positive time span as batch systems and specs write it (parse_seconds).
+struct Seconds {
+  double value = 0;
+  std::string text;
+};
+
+void validate(boost::any& v, const std::vector<std::string>& values, Seconds*, int) {
+  po::validators::check_first_occurrence(v);
+  const std::string& text = po::validators::get_single_string(values);
+  double seconds = 0;
+  try {
+    seconds = parse_seconds(text);
+  } catch (const std::invalid_argument& e) {
+    throw cli::BadValue(text, std::string("is not a duration: ") + e.what());
+  }
+  if (!(seconds > 0)) throw cli::BadValue(text, "must be positive");
+  v = Seconds{seconds, text};
+}
+
+std::ostream& operator<<(std::ostream& os, const Seconds& s) { return os << s.text; }
+
 struct Options {
   std::string folder;
   std::string executor;
   bool json = false;
   bool retry_failed = false;
   bool wait = false;
-  std::string wait_limit;
-  std::string poll = "2s";
-  std::string progress = "auto";
+  Seconds wait_limit;  //!< read only when given
+  Seconds poll{2, "2s"};
+  Progress progress = Progress::automatic;
 };
 
 void print_dry_run(const CampaignSpec& spec, const Plan& plan, std::ostream& out) {
@@ -114,16 +157,6 @@ int local_status(const CampaignSpec& spec, const Plan& plan, std::ostream& out) 
   return 0;
 }
 
-double seconds_option(const std::string& name, const std::string& value) {
-  try {
-    const double s = parse_seconds(value);
-    if (s <= 0) throw std::invalid_argument("must be positive");
-    return s;
-  } catch (const std::invalid_argument& e) {
-    throw UsageError("--" + name + ": '" + value + "': " + e.what());
-  }
-}
-
 // The checks dry-run, run and scripts all make before anything is written: a plan that can
 // run, a folder that can be created, jobscripts that render, a launcher that will start.
 void preflight(const CampaignSpec& spec, const Plan& plan) {
@@ -173,30 +206,32 @@ int body(int argc, char** argv) {
       "retry-failed", po::bool_switch(&o.retry_failed), "run: run failed runs again")(
       "wait", po::bool_switch(&o.wait), "collect: wait for the queue to empty")(
       "wait-limit", po::value(&o.wait_limit)->value_name("DURATION"), "collect --wait: limit")(
-      "poll", po::value(&o.poll)->value_name("DURATION"), "collect --wait: polling interval")(
-      "progress", po::value(&o.progress)->value_name("auto|live|lines"), "run: progress display");
+      "poll", po::value(&o.poll)->default_value(o.poll)->value_name("DURATION"),
+      "collect --wait: polling interval")(
+      "progress", po::value(&o.progress)->default_value(o.progress)->value_name("auto|live|lines"),
+      "run: progress display");
   std::vector<const char*> rest{argv[0]};
   for (int i = 3; i < argc; ++i) rest.push_back(argv[i]);
   const auto parsed = cli::parse(static_cast<int>(rest.size()), rest.data(), desc, kUsage);
   if (parsed.help_printed) return 0;
-  if (o.progress != "auto" && o.progress != "live" && o.progress != "lines") {
-    throw UsageError("--progress: '" + o.progress + "' is not one of auto, live, lines");
-  }
   BatchOptions batch;
   batch.wait = o.wait;
-  batch.poll_seconds = seconds_option("poll", o.poll);
-  if (!o.wait_limit.empty()) batch.wait_limit = seconds_option("wait-limit", o.wait_limit);
+  batch.poll_seconds = o.poll.value;
+  if (parsed.vm.count("wait-limit")) batch.wait_limit = o.wait_limit.value;
   batch.retry_failed = o.retry_failed;
 
   const CampaignSpec spec = load_spec(spec_path, {o.folder, o.executor});
-  AppOptions app_options;
-  try {
-    app_options = AppOptions::query(spec.binary);
-  } catch (const std::runtime_error& e) {
-    const bool named = spec.where("", "binary") != spec.file.path;
-    throw UsageError(spec.where("", named ? "binary" : "app") + ": binary: " + e.what());
-  }
-  const Plan plan = expand(spec, app_options);
+  // Every configuration is checked by the application before anything is written or run.
+  const Checker checker = application_checker(spec);
+  const Checker named_checker = [&](const auto& values, std::optional<int> ranks) {
+    try {
+      return checker(values, ranks);
+    } catch (const UsageError& e) {
+      const bool named = spec.where("", "binary") != spec.file.path;
+      throw UsageError(spec.where("", named ? "binary" : "app") + ": binary: " + e.what());
+    }
+  };
+  const Plan plan = expand(spec, named_checker);
 
   if (command == "dry-run") {
     if (o.json) {
@@ -218,7 +253,8 @@ int body(int argc, char** argv) {
     if (command == "run") {
       LocalRunOptions local;
       local.retry_failed = o.retry_failed;
-      local.live_progress = o.progress == "live" || (o.progress == "auto" && ::isatty(1));
+      local.live_progress =
+          o.progress == Progress::live || (o.progress == Progress::automatic && ::isatty(1));
       return run_local(spec, plan, local, std::cout);
     }
     if (command == "status") return local_status(spec, plan, std::cout);

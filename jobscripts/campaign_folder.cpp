@@ -76,7 +76,12 @@ void guard_plan(const CampaignSpec& spec, const Plan& plan, const CampaignFolder
     }
     for (const json& c : mine["configurations"]) {
       const auto it = before.find(c["index"].get<int>());
-      if (it == before.end()) continue;
+      // Only configurations that run hold records under their ids; an invalid one has no
+      // command line of its own (the application refused it).
+      if (it == before.end() || !it->second.value("invalid", json()).is_null() ||
+          !c["invalid"].is_null()) {
+        continue;
+      }
       for (const char* field : {"args", "ranks", "clusters"}) {
         if (it->second.value(field, json()) != c[field]) {
           throw UsageError(spec.file.path + ": the spec changed since campaign '" + spec.name +

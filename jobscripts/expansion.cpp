@@ -1,7 +1,6 @@
 #include "jobscripts/expansion.hpp"
 
 #include "common/errors.hpp"
-#include "jobscripts/app_rules.hpp"
 #include "jobscripts/shell.hpp"
 
 #include <filesystem>
@@ -14,24 +13,15 @@ constexpr std::size_t kMaxConfigurations = 1000000;
 
 // Set by mcb-campaign for every run; a spec may not set them.
 const std::set<std::string>& reserved_keys() {
-  static const std::set<std::string> keys = {"run-id", "campaign", "repetition",
-                                             "output", "help",     "config"};
+  static const std::set<std::string> keys = {"run-id", "campaign", "repetition", "output",
+                                             "help",   "config",   "check"};
   return keys;
 }
 
-std::string switch_value(const std::string& value) {
-  if (value == "on" || value == "yes" || value == "true") return "on";
-  if (value == "off" || value == "no" || value == "false") return "off";
-  return "";
-}
-
-// Checks every [options] key, normalises switch values to on/off.
-std::vector<OptionAxis> checked_axes(const CampaignSpec& spec, const AppOptions& options) {
-  const std::string program = std::filesystem::path(spec.binary).filename().string();
-  std::vector<OptionAxis> axes = spec.options;
-  for (OptionAxis& axis : axes) {
+// Keys mcb-campaign or the executor set; the rest go to the application as they are.
+void check_keys(const CampaignSpec& spec) {
+  for (const OptionAxis& axis : spec.options) {
     const std::string where = spec.file.where(axis.line);
-    if (axis.key == "ranks") continue;
     if (reserved_keys().count(axis.key)) {
       throw UsageError(where + ": '" + axis.key + "' is set by mcb-campaign for each run");
     }
@@ -39,65 +29,44 @@ std::vector<OptionAxis> checked_axes(const CampaignSpec& spec, const AppOptions&
       throw UsageError(where + ": 'cluster-map' is set by the " + spec.executor +
                        " executor from each run's allocation");
     }
-    const AppOption* option = options.find(axis.key);
-    if (!option) {
-      throw UsageError(where + ": '" + axis.key + "' is not an option of " + program + " (" +
-                       program + " --help lists them)");
-    }
-    // A value name such as "paper|exact" lists every value the option takes.
-    if (option->takes_value && option->value_name.find('|') != std::string::npos &&
-        option->value_name.find_first_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ:") == std::string::npos) {
-      const std::string& choices = option->value_name;
-      for (const std::string& v : axis.values) {
-        if (("|" + choices + "|").find("|" + v + "|") == std::string::npos) {
-          std::string list = choices;
-          for (std::size_t p = list.find('|'); p != std::string::npos; p = list.find('|', p)) {
-            list.replace(p, 1, ", ");
-          }
-          throw UsageError(where + ": " + axis.key + ": '" + v + "' is not one of " + list + " (" +
-                           program + " --help)");
-        }
-      }
-    }
-    if (!option->takes_value) {
-      for (std::string& v : axis.values) {
-        const std::string normal = switch_value(v);
-        if (normal.empty()) {
-          throw UsageError(where + ": " + axis.key + ": '" + v + "' is not on or off (--" +
-                           axis.key + " is a switch)");
-        }
-        v = normal;
-      }
-      std::set<std::string> seen(axis.values.begin(), axis.values.end());
-      if (seen.size() != axis.values.size()) {
-        throw UsageError(where + ": " + axis.key + ": on and off are each listed once at most");
-      }
-    }
   }
-  return axes;
 }
 
-// The application's options for one configuration; file names relative to the spec's folder.
-std::vector<std::string> application_args(
-    const CampaignSpec& spec, const AppOptions& options,
-    const std::vector<std::pair<std::string, std::string>>& values) {
-  std::vector<std::string> args;
+// The 'ranks' key (processes per run, not an option of the application); nullopt when absent.
+std::optional<int> ranks_of(const CampaignSpec& spec,
+                            const std::vector<std::pair<std::string, std::string>>& values) {
   for (const auto& [key, value] : values) {
-    if (key == "ranks") continue;
-    const AppOption* option = options.find(key);
-    if (!option->takes_value) {
-      if (value == "on") args.push_back("--" + key);
-      continue;
+    if (key != "ranks") continue;
+    std::size_t used = 0;
+    long ranks = 0;
+    try {
+      ranks = std::stol(value, &used);
+    } catch (const std::exception&) {
+      used = 0;
     }
-    std::string v = value;
-    if ((option->value_name == "FILE" || option->value_name == "DIR") && !v.empty() &&
-        v.front() != '/') {
-      v = (std::filesystem::path(spec.dir) / v).lexically_normal().string();
+    if (used == 0 || used != value.size() || ranks < 1 || ranks > 1000000) {
+      throw UsageError(spec.file.where(spec.axis("ranks")->line) + ": ranks: '" + value +
+                       "' must be a positive process count");
     }
-    args.push_back("--" + key);
-    args.push_back(v);
+    return static_cast<int>(ranks);
   }
-  return args;
+  return std::nullopt;
+}
+
+// The application's answer; a value it refuses on its own refuses the spec at that value's line.
+CheckAnswer ask(const CampaignSpec& spec, const Checker& check,
+                const std::vector<std::pair<std::string, std::string>>& values) {
+  std::vector<std::pair<std::string, std::string>> options;
+  for (const auto& kv : values) {
+    if (kv.first != "ranks") options.push_back(kv);
+  }
+  CheckAnswer answer = check(options, ranks_of(spec, values));
+  if (answer.accepted || !answer.bad_value) return answer;
+  const std::string program = std::filesystem::path(spec.binary).filename().string();
+  const OptionAxis* axis = spec.axis(answer.option);
+  const std::string where = axis ? spec.file.where(axis->line) : spec.file.path;
+  const std::string key = answer.option.empty() ? "" : answer.option + ": ";
+  throw UsageError(where + ": " + key + program + " refuses it: " + answer.refusal);
 }
 
 // Checks that hold for every application: clusters, the even split, the executor's clusters.
@@ -126,8 +95,9 @@ std::size_t Plan::invalid_count() const {
   return n;
 }
 
-Plan expand(const CampaignSpec& spec, const AppOptions& options) {
-  const std::vector<OptionAxis> axes = checked_axes(spec, options);
+Plan expand(const CampaignSpec& spec, const Checker& check) {
+  check_keys(spec);
+  const std::vector<OptionAxis>& axes = spec.options;
   std::size_t total = 1;
   for (const OptionAxis& a : axes) {
     total *= a.values.size();
@@ -136,31 +106,25 @@ Plan expand(const CampaignSpec& spec, const AppOptions& options) {
                        std::to_string(kMaxConfigurations) + " combinations");
     }
   }
-  const auto rules = rules_for(spec.app);
   Plan plan;
   // The first axis varies slowest: values appended to it keep every earlier index.
   std::vector<std::size_t> position(axes.size(), 0);
   for (std::size_t n = 0; n < total; ++n) {
-    std::vector<std::pair<std::string, std::string>> values;
-    for (std::size_t a = 0; a < axes.size(); ++a) {
-      values.emplace_back(axes[a].key, axes[a].values[position[a]]);
-    }
-    const Combination combination(spec, options, values);
     Configuration config;
     config.index = static_cast<int>(n + 1);
-    config.values = values;
-    const RuleOutcome outcome = rules->evaluate(combination);
-    config.ranks = outcome.ranks;
-    const long clusters = combination.integer("clusters").value_or(1);
-    if (clusters < 1 || clusters > 100000) {
-      throw combination.error("clusters", "'" + std::to_string(clusters) + "' must be positive");
+    for (std::size_t a = 0; a < axes.size(); ++a) {
+      config.values.emplace_back(axes[a].key, axes[a].values[position[a]]);
     }
-    config.clusters = static_cast<int>(clusters);
-    config.invalid = outcome.invalid;
-    if (config.invalid.empty()) {
+    const CheckAnswer answer = ask(spec, check, config.values);
+    if (answer.accepted) {
+      config.ranks = answer.ranks;
+      config.clusters = answer.clusters;
+      config.app_args = answer.args;
       config.invalid = generic_invalid(spec, config.ranks, config.clusters);
+    } else {
+      config.ranks = ranks_of(spec, config.values).value_or(0);
+      config.invalid = answer.refusal;
     }
-    config.app_args = application_args(spec, options, values);
     plan.configurations.push_back(std::move(config));
     for (std::size_t a = axes.size(); a-- > 0;) {
       if (++position[a] < axes[a].values.size()) break;

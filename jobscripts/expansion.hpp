@@ -1,10 +1,10 @@
 #pragma once
 /// @file
 /// @brief A spec expanded into its runs: every combination of the swept option values (the
-/// configurations, numbered in a fixed order so ids stay stable), each checked against the
-/// application's rules and the executor, times the repetitions.
+/// configurations, numbered in a fixed order so ids stay stable), each checked by the
+/// application itself (jobscripts/app_check.hpp) and against the executor, times the repetitions.
 
-#include "jobscripts/app_options.hpp"
+#include "jobscripts/app_check.hpp"
 #include "jobscripts/spec.hpp"
 
 #include <nlohmann/json.hpp>
@@ -47,10 +47,11 @@ struct Plan {
   nlohmann::json to_json(const CampaignSpec& spec) const;
 };
 
-/// @brief Expands @p spec, checking option names against @p options and each combination
-/// against the application's rules. @throws mcb::UsageError for unknown or reserved keys and
-/// values a rule cannot read.
-Plan expand(const CampaignSpec& spec, const AppOptions& options);
+/// @brief Expands @p spec, asking @p check about each combination. A combination the
+/// application cannot run is invalid (skipped or refused per on-invalid); a value it refuses on
+/// its own refuses the spec. @throws mcb::UsageError "<spec>:<line>: <key>: ..." for reserved
+/// keys and values the application refuses.
+Plan expand(const CampaignSpec& spec, const Checker& check);
 
 /// @brief With on-invalid = refuse and invalid combinations, the one-line refusal. "" otherwise.
 std::string refusal(const CampaignSpec& spec, const Plan& plan);

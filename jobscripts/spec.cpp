@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -90,12 +91,12 @@ std::string absolute_from(const std::string& base, const std::string& path) {
 // Reads the entries of one spec into the struct, one key at a time.
 class SpecReader {
  public:
-  explicit SpecReader(const SpecFile& file) : file_(file) {}
+  explicit SpecReader(const ini::File& file) : file_(file) {}
 
   // Every entry, checked for known section and key and for repeats.
   void check_keys() const {
     std::map<std::pair<std::string, std::string>, int> first_line;
-    for (const SpecEntry& e : file_.entries) {
+    for (const ini::Entry& e : file_.entries) {
       const std::string where = file_.where(e.line);
       if (e.section == "options") continue;  // application options: checked against its --help
       const auto section = known_keys().find(e.section);
@@ -116,47 +117,47 @@ class SpecReader {
     }
   }
 
-  const SpecEntry* find(const std::string& section, const std::string& key) const {
-    for (const SpecEntry& e : file_.entries) {
+  const ini::Entry* find(const std::string& section, const std::string& key) const {
+    for (const ini::Entry& e : file_.entries) {
       if (e.section == section && e.key == key) return &e;
     }
     return nullptr;
   }
 
-  std::vector<const SpecEntry*> all(const std::string& section, const std::string& key) const {
-    std::vector<const SpecEntry*> found;
-    for (const SpecEntry& e : file_.entries) {
+  std::vector<const ini::Entry*> all(const std::string& section, const std::string& key) const {
+    std::vector<const ini::Entry*> found;
+    for (const ini::Entry& e : file_.entries) {
       if (e.section == section && e.key == key) found.push_back(&e);
     }
     return found;
   }
 
-  UsageError error(const SpecEntry& e, const std::string& detail) const {
+  UsageError error(const ini::Entry& e, const std::string& detail) const {
     return UsageError(file_.where(e.line) + ": " + e.key + ": " + detail);
   }
 
-  std::string text(const SpecEntry& e) const {
+  std::string text(const ini::Entry& e) const {
     try {
-      return single_value(e.raw);
+      return ini::single_value(e.value);
     } catch (const std::invalid_argument& err) {
       throw error(e, err.what());
     }
   }
 
-  std::vector<std::string> words(const SpecEntry& e) const {
+  std::vector<std::string> words(const ini::Entry& e) const {
     try {
-      return split_words(e.raw);
+      return ini::split_words(e.value);
     } catch (const std::invalid_argument& err) {
       throw error(e, err.what());
     }
   }
 
   void set_string(const std::string& section, const std::string& key, std::string& out) const {
-    if (const SpecEntry* e = find(section, key)) out = text(*e);
+    if (const ini::Entry* e = find(section, key)) out = text(*e);
   }
 
   void set_int(const std::string& section, const std::string& key, int& out, int minimum) const {
-    const SpecEntry* e = find(section, key);
+    const ini::Entry* e = find(section, key);
     if (!e) return;
     const std::string value = text(*e);
     std::size_t used = 0;
@@ -175,7 +176,7 @@ class SpecReader {
 
   void set_seconds(const std::string& section, const std::string& key, double& out,
                    bool allow_zero) const {
-    const SpecEntry* e = find(section, key);
+    const ini::Entry* e = find(section, key);
     if (!e) return;
     const std::string value = text(*e);
     try {
@@ -188,7 +189,7 @@ class SpecReader {
 
   void set_words(const std::string& section, const std::string& key,
                  std::vector<std::string>& out) const {
-    const SpecEntry* e = find(section, key);
+    const ini::Entry* e = find(section, key);
     if (!e) return;
     out = words(*e);
     if (out.empty()) throw error(*e, "empty value");
@@ -197,7 +198,7 @@ class SpecReader {
   // A name that goes into a batch directive as is: letters, digits and a few safe marks only.
   void set_directive_name(const std::string& section, const std::string& key,
                           std::string& out) const {
-    const SpecEntry* e = find(section, key);
+    const ini::Entry* e = find(section, key);
     if (!e) return;
     out = text(*e);
     if (!directive_safe(out)) {
@@ -206,7 +207,7 @@ class SpecReader {
   }
 
   void set_directives(const std::string& section, std::vector<std::string>& out) const {
-    for (const SpecEntry* e : all(section, "directive")) {
+    for (const ini::Entry* e : all(section, "directive")) {
       const std::string value = text(*e);
       if (value.empty() || value.front() != '-') {
         throw error(*e, "'" + value + "' is not an option (it must start with '-')");
@@ -217,18 +218,18 @@ class SpecReader {
 
   void set_file(const std::string& section, const std::string& key, const std::string& base,
                 std::string& out) const {
-    const SpecEntry* e = find(section, key);
+    const ini::Entry* e = find(section, key);
     if (!e) return;
     out = absolute_from(base, text(*e));
     if (!fs::is_regular_file(out)) throw error(*e, "'" + out + "' is not a file");
   }
 
  private:
-  const SpecFile& file_;
+  const ini::File& file_;
 };
 
-void read_options(const SpecReader& reader, const SpecFile& file, CampaignSpec& spec) {
-  for (const SpecEntry& e : file.entries) {
+void read_options(const SpecReader& reader, const ini::File& file, CampaignSpec& spec) {
+  for (const ini::Entry& e : file.entries) {
     if (e.section != "options") continue;
     std::vector<std::string> values = reader.words(e);
     if (values.empty()) {
@@ -271,7 +272,7 @@ void check_executor_settings(const SpecReader& reader, const CampaignSpec& spec)
                        "cluster, e.g. 'partitions = clusterA clusterB')");
     }
     std::set<std::string> seen;
-    const SpecEntry* e = reader.find("slurm", "partitions");
+    const ini::Entry* e = reader.find("slurm", "partitions");
     for (const std::string& p : spec.slurm.partitions) {
       if (!directive_safe(p)) {
         throw reader.error(*e, "'" + p + "' may hold only letters, digits, '-', '_' and '.'");
@@ -293,7 +294,7 @@ void check_executor_settings(const SpecReader& reader, const CampaignSpec& spec)
                        ": [pbs] clusters: needs cluster-resource (the chunk "
                        "resource whose value names a node's cluster)");
     }
-    const SpecEntry* e = reader.find("pbs", "clusters");
+    const ini::Entry* e = reader.find("pbs", "clusters");
     std::set<std::string> seen;
     for (const std::string& c : spec.pbs.clusters) {
       if (!directive_safe(c)) {
@@ -345,7 +346,7 @@ double parse_seconds(const std::string& text) {
 }
 
 std::string CampaignSpec::where(const std::string& section, const std::string& key) const {
-  for (const SpecEntry& e : file.entries) {
+  for (const ini::Entry& e : file.entries) {
     if (e.section == section && e.key == key) return file.where(e.line);
   }
   return file.path;
@@ -372,7 +373,8 @@ const BatchSettings& CampaignSpec::batch() const {
 
 CampaignSpec load_spec(const std::string& path, const SpecOverrides& overrides) {
   CampaignSpec spec;
-  spec.file = read_spec_file(path);
+  if (!std::ifstream(path)) throw UsageError(path + ": cannot read the campaign spec");
+  spec.file = ini::read_ini(path);
   spec.dir = fs::absolute(fs::path(path)).parent_path().lexically_normal().string();
   const SpecReader reader(spec.file);
   reader.check_keys();
@@ -386,7 +388,7 @@ CampaignSpec load_spec(const std::string& path, const SpecOverrides& overrides) 
                        "'" + spec.app + "' may hold only letters, digits, '-', '_' and '.'");
   }
 
-  if (const SpecEntry* e = reader.find("", "binary")) {
+  if (const ini::Entry* e = reader.find("", "binary")) {
     spec.binary = absolute_from(spec.dir, reader.text(*e));
     if (!fs::is_regular_file(spec.binary))
       throw reader.error(*e, "'" + spec.binary + "' does not exist");
@@ -403,7 +405,7 @@ CampaignSpec load_spec(const std::string& path, const SpecOverrides& overrides) 
 
   if (!overrides.folder.empty()) {
     spec.folder = fs::absolute(overrides.folder).lexically_normal().string();
-  } else if (const SpecEntry* e = reader.find("", "folder")) {
+  } else if (const ini::Entry* e = reader.find("", "folder")) {
     spec.folder = absolute_from(spec.dir, reader.text(*e));
   } else {
     std::string leaf = spec.name;
@@ -420,13 +422,13 @@ CampaignSpec load_spec(const std::string& path, const SpecOverrides& overrides) 
     if (spec.executor != "local" && spec.executor != "slurm" && spec.executor != "pbs") {
       throw UsageError("--executor: '" + spec.executor + "' is not one of local, slurm, pbs");
     }
-  } else if (const SpecEntry* e = reader.find("", "executor")) {
+  } else if (const ini::Entry* e = reader.find("", "executor")) {
     spec.executor = reader.text(*e);
     if (spec.executor != "local" && spec.executor != "slurm" && spec.executor != "pbs") {
       throw reader.error(*e, "'" + spec.executor + "' is not one of local, slurm, pbs");
     }
   }
-  if (const SpecEntry* e = reader.find("", "on-invalid")) {
+  if (const ini::Entry* e = reader.find("", "on-invalid")) {
     const std::string value = reader.text(*e);
     if (value == "skip") {
       spec.on_invalid = OnInvalid::skip;
@@ -437,7 +439,7 @@ CampaignSpec load_spec(const std::string& path, const SpecOverrides& overrides) 
     }
   }
   reader.set_seconds("", "timeout", spec.timeout, false);
-  for (const SpecEntry* e : reader.all("", "env")) {
+  for (const ini::Entry* e : reader.all("", "env")) {
     const std::string value = reader.text(*e);
     const auto equals = value.find('=');
     const std::string name = value.substr(0, equals);

@@ -4,7 +4,7 @@
 /// how many repetitions, which executor and its settings. Layout and meaning of every key:
 /// jobscripts/README.md.
 
-#include "jobscripts/spec_file.hpp"
+#include "common/ini.hpp"
 
 #include <optional>
 #include <string>
@@ -68,7 +68,7 @@ struct SpecOverrides {
 
 /// @brief A checked campaign spec. Paths are absolute.
 struct CampaignSpec {
-  SpecFile file;
+  ini::File file;   //!< the spec as read (common/ini.hpp: the suite's one INI dialect)
   std::string dir;  //!< folder of the spec file; relative paths start here
   std::string name;
   std::string app;

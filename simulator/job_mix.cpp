@@ -1,7 +1,7 @@
 #include "simulator/job_mix.hpp"
 
 #include "common/errors.hpp"
-#include "simulator/ini.hpp"
+#include "common/ini.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -103,17 +103,17 @@ JobMix load_mix(const std::string& name_or_path) {
   }
   JobMix mix;
   mix.name = name_or_path;
-  for (const IniSection& sec : read_ini(name_or_path, "--workload")) {
-    const auto where = [&](long line) {
-      return "--workload: " + name_or_path + ":" + std::to_string(line) + ": ";
-    };
-    if (sec.name.empty()) {
-      throw UsageError(where(sec.entries.front().line) + "'" + sec.entries.front().key +
-                       "' is outside an [application] section");
+  const ini::File file = ini::read_ini(name_or_path, "--workload: ");
+  const auto where = [&](int line) { return file.where(line) + ": "; };
+  for (const ini::Entry& e : file.entries) {
+    if (e.section.empty()) {
+      throw UsageError(where(e.line) + "'" + e.key + "' is outside an [application] section");
     }
+  }
+  for (const ini::Section& sec : file.sections) {
     AppMix app;
     app.name = sec.name;
-    for (const IniEntry& e : sec.entries) {
+    for (const ini::Entry& e : sec.entries) {
       const auto number = [&](const std::string& w, bool integer) {
         double v = 0;
         auto [p, err] = std::from_chars(w.data(), w.data() + w.size(), v);

@@ -71,9 +71,9 @@ json config_json(const EnsflowConfig& c, const harness::ClusterMap& map, int ran
             {"drag_days", m.drag_days},
             {"walls", m.no_slip ? "no-slip" : "free-slip"},
             {"viscosity", m.viscosity},
-            {"viscosity_option", o.viscosity},
+            {"viscosity_option", o.viscosity.text},
             {"steps_per_day", m.steps_per_day},
-            {"steps_per_day_option", o.steps_per_day},
+            {"steps_per_day_option", o.steps_per_day.text},
             {"time_step_s", m.time_step()},
             {"spacing_m", m.spacing()},
             {"coriolis", m.coriolis()},
@@ -177,7 +177,7 @@ void print_summary(const EnsflowConfig& config, const harness::ClusterMap& map, 
 }  // namespace
 
 int run_program(int argc, char** argv) {
-  return harness::mpi_main(kProgram, argc, argv, [&](MPI_Comm world) -> int {
+  return harness::mpi_main(kProgram, argc, argv, check_options, [&](MPI_Comm world) -> int {
     int rank = 0;
     int size = 0;
     MPI_Comm_rank(world, &rank);
@@ -192,11 +192,7 @@ int run_program(int argc, char** argv) {
     if (!proceed) return 0;
     harness::collective_check(world, [&] {
       map = harness::resolve_cluster_map(world, config.options.run, [&](int clusters) {
-        if (size % clusters != 0) {
-          throw UsageError("--clusters: '" + std::to_string(clusters) + "' does not divide the " +
-                           std::to_string(size) + " processes of this run");
-        }
-        return harness::ClusterMap::blocks(size, clusters);
+        return default_cluster_map(size, clusters);
       });
     });
     // Emulated links and/or the gateway relay between clusters; nullptr when not asked for.

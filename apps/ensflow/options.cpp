@@ -22,36 +22,21 @@ std::string text(T value) {
 
 void require_above(const std::string& option, double value, double bound, const std::string& what) {
   if (!(value > bound) || !std::isfinite(value))
-    throw UsageError("--" + option + ": '" + text(value) + "' must be " + what);
+    throw cli::ValueError(option, "--" + option + ": '" + text(value) + "' must be " + what);
 }
 
 // Physical bounds far beyond any ocean, so that the model never overflows and a typo is named.
 void require_at_most(const std::string& option, double value, double most, const std::string& unit) {
   if (value > most) {
-    throw UsageError("--" + option + ": '" + text(value) + "' must be at most " + text(most) +
-                     " " + unit);
+    throw cli::ValueError(option, "--" + option + ": '" + text(value) + "' must be at most " +
+                                      text(most) + " " + unit);
   }
 }
 
 void require_at_least(const std::string& option, double value, double bound,
                       const std::string& what) {
   if (!(value >= bound))
-    throw UsageError("--" + option + ": '" + text(value) + "' must be " + what);
-}
-
-// "auto" or a number; returns false for auto.
-bool parse_number_or_auto(const std::string& option, const std::string& value, double& out) {
-  if (value == "auto") return false;
-  std::size_t used = 0;
-  try {
-    out = std::stod(value, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || used != value.size() || !std::isfinite(out)) {
-    throw UsageError("--" + option + ": '" + value + "' is not 'auto' or a number");
-  }
-  return true;
+    throw cli::ValueError(option, "--" + option + ": '" + text(value) + "' must be " + what);
 }
 
 std::string join(const std::vector<int>& values) {
@@ -89,7 +74,8 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
            ->default_value(o.obs_variance, text(o.obs_variance))
            ->value_name("V"),
        "observation error variance, m^2 (4e-4: 2 cm, altimetry)")
-      ("filter", po::value(&o.filter)->default_value(o.filter)->value_name("stochastic|sqrt"),
+      ("filter", po::value(&o.filter)->default_value(o.filter)->value_name("stochastic|sqrt")
+                     ->notifier(cli::one_of("filter", {"stochastic", "sqrt"})),
        "stochastic EnKF with perturbed observations, or the square-root form (ETKF)")
       ("inflation", po::value(&o.inflation)->default_value(o.inflation)->value_name("F"),
        "multiplicative inflation of the forecast anomalies (>= 1; 1 = none)")
@@ -139,7 +125,8 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
        "Rossby radius of deformation, km (0: barotropic, 1.5-layer otherwise)")
       ("drag-days", po::value(&o.drag_days)->default_value(o.drag_days)->value_name("DAYS"),
        "bottom-drag time scale, days (0: no drag)")
-      ("walls", po::value(&o.walls)->default_value(o.walls)->value_name("no-slip|free-slip"),
+      ("walls", po::value(&o.walls)->default_value(o.walls)->value_name("no-slip|free-slip")
+                    ->notifier(cli::one_of("walls", {"no-slip", "free-slip"})),
        "boundary condition of the lateral walls for the viscous term")
       ("viscosity", po::value(&o.viscosity)->default_value(o.viscosity)->value_name("A|auto"),
        "lateral viscosity, m^2/s; auto: beta (1.5 dx)^3, which resolves the western boundary layer")
@@ -157,16 +144,12 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
   const auto parsed = cli::parse(argc, argv, all, "mpirun -np P mcb-ensflow [options]");
   if (parsed.help_printed) return false;
 
-  harness::check_run_options(o.run, is_root);
+  harness::check_run_options(o.run, parsed.vm, is_root);
   cli::require_positive("members", o.members);
   if (o.members < 2) {
-    throw UsageError("--members: '" + std::to_string(o.members) +
-                     "' must be at least 2 (the ensemble spread needs two members)");
-  }
-  if (o.members % ranks != 0) {
-    throw UsageError("--members: '" + std::to_string(o.members) + "' is not divisible by the " +
-                     std::to_string(ranks) + " processes of this run; valid process counts: " +
-                     join(valid_process_counts(o.members)));
+    throw cli::ValueError("members",
+                          "--members: '" + std::to_string(o.members) +
+                              "' must be at least 2 (the ensemble spread needs two members)");
   }
   cli::require_positive("days", o.days);
   cli::require_positive("analysis-every", o.analysis_every);
@@ -183,25 +166,20 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
                      std::to_string(o.grid) + " grid");
   }
   require_above("obs-variance", o.obs_variance, 0, "positive");
-  if (o.filter != "stochastic" && o.filter != "sqrt") {
-    throw UsageError("--filter: '" + o.filter + "' is not one of stochastic, sqrt");
-  }
   require_at_least("inflation", o.inflation, 1, "at least 1");
   require_at_least("localisation", o.localisation, 0, "at least 0");
   if (!(o.relaxation >= 0 && o.relaxation <= 1))
     throw UsageError("--relaxation: '" + text(o.relaxation) + "' must lie between 0 and 1");
-  if (o.walls != "no-slip" && o.walls != "free-slip")
-    throw UsageError("--walls: '" + o.walls + "' is not one of no-slip, free-slip");
   require_above("initial-spread", o.initial_spread, 0, "positive");
   require_above("initial-length", o.initial_length, 0, "positive");
   cli::require_non_negative("spinup-days", o.spinup_days);
-  if (o.truth_seed < 0)
-    throw UsageError("--truth-seed: '" + std::to_string(o.truth_seed) + "' must be >= 0");
+  cli::require_non_negative("truth-seed", static_cast<double>(o.truth_seed));
   require_above("basin-size", o.basin, 0, "positive");
   require_above("depth", o.depth, 0, "positive");
   if (!(std::fabs(o.latitude) >= 1 && std::fabs(o.latitude) <= 89)) {
-    throw UsageError("--latitude: '" + text(o.latitude) +
-                     "' must lie between 1 and 89 degrees north or south (SSH needs f0 != 0)");
+    throw cli::ValueError(
+        "latitude", "--latitude: '" + text(o.latitude) +
+                        "' must lie between 1 and 89 degrees north or south (SSH needs f0 != 0)");
   }
   require_at_most("basin-size", o.basin, 40000, "km (the Earth's circumference)");
   require_at_most("depth", o.depth, 11000, "m (the deepest ocean)");
@@ -209,6 +187,12 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
   require_at_most("wind-stress", o.wind_stress, 10, "N/m^2 (twice a hurricane's)");
   cli::require_non_negative("deformation-radius", o.deformation_radius);
   cli::require_non_negative("drag-days", o.drag_days);
+  // Combinations last: every value above is wrong on its own, these only together.
+  if (o.members % ranks != 0) {
+    throw UsageError("--members: '" + std::to_string(o.members) + "' is not divisible by the " +
+                     std::to_string(ranks) + " processes of this run; valid process counts: " +
+                     join(valid_process_counts(o.members)));
+  }
 
   ExperimentSettings& s = config.settings;
   ModelParameters& m = s.model;
@@ -220,21 +204,21 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
   m.deformation_radius_km = o.deformation_radius;
   m.drag_days = o.drag_days;
   m.no_slip = o.walls == "no-slip";
-  double value = 0;
-  if (parse_number_or_auto("viscosity", o.viscosity, value)) {
-    cli::require_non_negative("viscosity", value);
-    m.viscosity = value;
-  } else {
+  if (o.viscosity.automatic()) {
     m.viscosity = resolving_viscosity(m);
-  }
-  if (parse_number_or_auto("steps-per-day", o.steps_per_day, value)) {
-    if (!(value >= 1 && value == std::floor(value) && value <= 1e6)) {
-      throw UsageError("--steps-per-day: '" + o.steps_per_day +
-                       "' is not 'auto' or a positive whole number");
-    }
-    m.steps_per_day = static_cast<int>(value);
   } else {
+    cli::require_non_negative("viscosity", *o.viscosity.number);
+    m.viscosity = *o.viscosity.number;
+  }
+  if (o.steps_per_day.automatic()) {
     m.steps_per_day = stable_steps_per_day(m);
+  } else {
+    const double steps = *o.steps_per_day.number;
+    if (!(steps >= 1 && steps == std::floor(steps) && steps <= 1e6)) {
+      throw cli::ValueError("steps-per-day", "--steps-per-day: '" + o.steps_per_day.text +
+                                                 "' is not 'auto' or a positive whole number");
+    }
+    m.steps_per_day = static_cast<int>(steps);
   }
 
   s.members = o.members;
@@ -253,6 +237,29 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
   s.truth_seed = o.truth_seed;
   s.free_run = !o.no_free_run;
   return true;
+}
+
+}  // namespace mcb::ensflow
+
+namespace mcb::ensflow {
+
+cli::RunShape check_options(int argc, const char* const* argv, int ranks) {
+  if (ranks <= 0) {
+    throw cli::ValueError("ranks", "--ranks: missing; mcb-ensflow needs the process count P");
+  }
+  EnsflowConfig config;
+  if (!parse_options(argc, argv, ranks, true, config)) return {};
+  const int clusters = harness::check_clusters(
+      config.options.run, ranks, [&](int c) { return default_cluster_map(ranks, c); });
+  return {ranks, clusters};
+}
+
+harness::ClusterMap default_cluster_map(int ranks, int clusters) {
+  if (ranks % clusters != 0) {
+    throw UsageError("--clusters: '" + std::to_string(clusters) + "' does not divide the " +
+                     std::to_string(ranks) + " processes of this run");
+  }
+  return harness::ClusterMap::blocks(ranks, clusters);
 }
 
 }  // namespace mcb::ensflow

@@ -3,6 +3,8 @@
 /// @brief mcb-ensflow's options: one struct, defaults here, checked at parse time.
 
 #include "apps/ensflow/settings.hpp"
+#include "common/check.hpp"
+#include "common/option_types.hpp"
 #include "harness/run_options.hpp"
 
 #include <cstdint>
@@ -42,8 +44,8 @@ struct EnsflowOptions {
       ModelParameters{}.deformation_radius_km;                  //!< --deformation-radius: km
   double drag_days = ModelParameters{}.drag_days;               //!< --drag-days
   std::string walls = ModelParameters{}.no_slip ? "no-slip" : "free-slip";  //!< --walls
-  std::string viscosity = "auto";    //!< --viscosity A|auto (m^2/s)
-  std::string steps_per_day = "auto";  //!< --steps-per-day K|auto
+  cli::NumberOrAuto viscosity;                                  //!< --viscosity A|auto (m^2/s)
+  cli::NumberOrAuto steps_per_day;                              //!< --steps-per-day K|auto
   harness::RunOptions run;
 };
 
@@ -58,6 +60,14 @@ struct EnsflowConfig {
 /// divide --members, the message lists the counts that do).
 bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
                    EnsflowConfig& config);
+
+/// @brief The --check mode: parse_options for @p ranks processes and the run's clusters,
+/// without MPI. @throws mcb::UsageError as a run would (and for a missing rank count).
+cli::RunShape check_options(int argc, const char* const* argv, int ranks);
+
+/// @brief The run's map without --cluster-map: @p clusters equal blocks of consecutive ranks.
+/// @throws mcb::UsageError when @p clusters does not divide @p ranks.
+harness::ClusterMap default_cluster_map(int ranks, int clusters);
 
 /// @brief "m<M>-d<D>-g<G>", the problem label runtime tables group by.
 std::string problem_label(const ExperimentSettings& settings);

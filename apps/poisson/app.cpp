@@ -52,7 +52,7 @@ json config_json(const PoissonConfig& c, const harness::ClusterMap& map,
 }  // namespace
 
 int run_program(int argc, char** argv) {
-  return harness::mpi_main(kProgram, argc, argv, [&](MPI_Comm world) -> int {
+  return harness::mpi_main(kProgram, argc, argv, check_options, [&](MPI_Comm world) -> int {
     int rank = 0;
     int size = 0;
     MPI_Comm_rank(world, &rank);

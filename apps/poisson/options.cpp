@@ -51,7 +51,8 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
        "interior grid points per side (the domain is the unit square)")
       ("procs", po::value(&o.procs)->value_name("HxV"),
        "process grid, H across and V up, ranks column-major (default: from the rank count)")
-      ("halo", po::value(&o.halo)->default_value(o.halo)->value_name("paper|exact"),
+      ("halo", po::value(&o.halo)->default_value(o.halo)->value_name("paper|exact")
+                   ->notifier(cli::one_of("halo", {"paper", "exact"})),
        "paper: one border exchange per iteration; exact: each colour's border after its update")
       ("sync", po::bool_switch(&o.sync), "synchronize (barrier) before every communication phase")
       ("omega", po::value(&o.omega)->default_value(o.omega)->value_name("W|auto"),
@@ -63,7 +64,8 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
       ("max-iterations",
        po::value(&o.max_iterations)->default_value(o.max_iterations)->value_name("K"),
        "iteration cap; a run that reaches it without converging is INVALID")
-      ("kernel", po::value(&o.kernel)->default_value(o.kernel)->value_name("tuned|reference"),
+      ("kernel", po::value(&o.kernel)->default_value(o.kernel)->value_name("tuned|reference")
+                     ->notifier(cli::one_of("kernel", {"tuned", "reference"})),
        "sweep implementation (they agree bit for bit)")
       ("no-instrument", po::bool_switch(&o.no_instrument),
        "turn off communication bookkeeping and phase timing (to measure their cost)");
@@ -73,37 +75,31 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
   const auto parsed = cli::parse(argc, argv, desc, "mpirun -np P mcb-poisson [options]");
   if (parsed.help_printed) return false;
 
-  harness::check_run_options(o.run, is_root);
+  harness::check_run_options(o.run, parsed.vm, is_root);
   cli::require_positive("grid", o.grid);
   cli::require_positive("max-iterations", o.max_iterations);
-  if (!(o.tolerance > 0)) {
-    std::ostringstream os;
-    os << "--tolerance: '" << o.tolerance << "' must be positive";
-    throw UsageError(os.str());
-  }
+  cli::require_positive_real("tolerance", o.tolerance);
   if (!(o.tolerance < 1)) {
     std::ostringstream os;
     os << "--tolerance: '" << o.tolerance
        << "' must be below 1 (a relative tolerance of 1 or more accepts the first iterate)";
-    throw UsageError(os.str());
-  }
-  if (o.halo != "paper" && o.halo != "exact") {
-    throw UsageError("--halo: '" + o.halo + "' is not one of paper, exact");
-  }
-  if (o.kernel != "tuned" && o.kernel != "reference") {
-    throw UsageError("--kernel: '" + o.kernel + "' is not one of tuned, reference");
+    throw cli::ValueError("tolerance", os.str());
   }
 
   if (o.procs.empty()) {
+    // Only --check runs without a rank count; the run's shape then comes from --procs.
+    if (ranks <= 0) {
+      throw cli::ValueError("ranks", "--procs: missing; give the rank count or --procs HxV");
+    }
     config.grid = default_process_grid(ranks, o.run.clusters);
   } else {
     try {
       config.grid = harness::ProcessGrid::parse(o.procs);
     } catch (const std::invalid_argument& e) {
-      throw UsageError(std::string("--procs: ") + e.what());
+      throw cli::ValueError("procs", std::string("--procs: ") + e.what());
     }
   }
-  if (config.grid.size() != ranks) {
+  if (ranks > 0 && config.grid.size() != ranks) {
     throw UsageError("--procs: '" + config.grid.to_string() + "' has " +
                      std::to_string(config.grid.size()) + " processes but the run has " +
                      std::to_string(ranks) + " ranks");
@@ -127,22 +123,29 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
   s.max_iterations = o.max_iterations;
   s.tuned = o.kernel == "tuned";
   s.instrumented = !o.no_instrument;
-  if (o.omega == "auto") {
+  if (o.omega.automatic()) {
     s.omega = s.halo == HaloMode::exact ? optimal_omega(1.0 / (o.grid + 1)) : 1.0;
   } else {
-    std::size_t used = 0;
-    double w = 0;
-    try {
-      w = std::stod(o.omega, &used);
-    } catch (const std::exception&) {
-      used = 0;
+    s.omega = *o.omega.number;
+    if (!(s.omega > 0 && s.omega < 2)) {
+      throw cli::ValueError("omega",
+                            "--omega: '" + o.omega.text + "' is not 'auto' or a number in (0, 2)");
     }
-    if (used != o.omega.size() || !(w > 0 && w < 2)) {
-      throw UsageError("--omega: '" + o.omega + "' is not 'auto' or a number in (0, 2)");
-    }
-    s.omega = w;
   }
   return true;
+}
+
+}  // namespace mcb::poisson
+
+namespace mcb::poisson {
+
+cli::RunShape check_options(int argc, const char* const* argv, int ranks) {
+  PoissonConfig config;
+  if (!parse_options(argc, argv, ranks, true, config)) return {};
+  const int clusters = harness::check_clusters(config.options.run, config.grid.size(), [&](int c) {
+    return harness::ClusterMap::strips(config.grid, c);
+  });
+  return {config.grid.size(), clusters};
 }
 
 }  // namespace mcb::poisson

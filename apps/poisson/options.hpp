@@ -3,6 +3,8 @@
 /// @brief mcb-poisson's options: one struct, defaults here, checked at parse time.
 
 #include "apps/poisson/solver.hpp"
+#include "common/check.hpp"
+#include "common/option_types.hpp"
 #include "harness/grid.hpp"
 #include "harness/run_options.hpp"
 
@@ -16,7 +18,7 @@ struct PoissonOptions {
   std::string procs;                //!< --procs HxV; empty: chosen from the rank count
   std::string halo = "paper";       //!< --halo paper|exact
   bool sync = false;                //!< --sync: barrier before communicating
-  std::string omega = "auto";       //!< --omega W|auto
+  cli::NumberOrAuto omega;          //!< --omega W|auto
   double tolerance = 1e-6;          //!< --tolerance: relative residual limit
   long max_iterations = 200000;     //!< --max-iterations
   std::string kernel = "tuned";     //!< --kernel tuned|reference
@@ -35,6 +37,10 @@ struct PoissonConfig {
 /// @throws mcb::UsageError naming the option and value.
 bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
                    PoissonConfig& config);
+
+/// @brief The --check mode: parse_options for @p ranks (0: the ranks --procs asks for) and the
+/// run's clusters, without MPI.
+cli::RunShape check_options(int argc, const char* const* argv, int ranks);
 
 /// @brief The h x v grid for @p ranks when --procs is absent: h >= v, as square as possible,
 /// with h divisible by @p clusters when such a split exists.

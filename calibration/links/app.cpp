@@ -158,7 +158,7 @@ void print_relay(const RelayStudy& study) {
 }  // namespace
 
 int run_program(int argc, char** argv) {
-  return harness::mpi_main(kProgram, argc, argv, [&](MPI_Comm world) -> int {
+  return harness::mpi_main(kProgram, argc, argv, check_options, [&](MPI_Comm world) -> int {
     int rank = 0;
     int size = 0;
     MPI_Comm_rank(world, &rank);
@@ -169,20 +169,15 @@ int run_program(int argc, char** argv) {
     bool proceed = true;
     harness::collective_check(world, [&] {
       proceed = parse_options(argc, argv, root, config);
-      if (proceed && size < 2) throw UsageError("mcb-links needs at least 2 ranks (mpirun -np 2)");
+      if (proceed) check_ranks(size);
     });
     if (!proceed) return 0;
     const LinksOptions& o = config.options;
     std::optional<harness::ClusterMap> map;
     std::shared_ptr<harness::WideArea> wide;
     harness::collective_check(world, [&] {
-      map = harness::resolve_cluster_map(world, o.run, [&](int clusters) {
-        try {
-          return harness::ClusterMap::blocks(size, clusters);
-        } catch (const std::invalid_argument& e) {
-          throw UsageError("--clusters: '" + std::to_string(clusters) + "': " + e.what());
-        }
-      });
+      map = harness::resolve_cluster_map(
+          world, o.run, [&](int clusters) { return default_cluster_map(size, clusters); });
     });
     harness::collective_check(world, [&] { wide = harness::WideArea::create(world, o.run, *map); });
 

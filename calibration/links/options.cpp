@@ -21,14 +21,15 @@ std::size_t power_of_two(const std::string& word, const std::string& whole) {
   try {
     value = parse_bytes(word);
   } catch (const std::invalid_argument& e) {
-    throw UsageError("--sizes: '" + whole + "': " + e.what());
+    throw cli::ValueError("sizes", "--sizes: '" + whole + "': " + e.what());
   }
   const auto bytes = static_cast<std::size_t>(value);
   if (value < 1 || static_cast<double>(bytes) != value || (bytes & (bytes - 1)) != 0) {
-    throw UsageError("--sizes: '" + whole + "': '" + word + "' is not a power of two of bytes");
+    throw cli::ValueError(
+        "sizes", "--sizes: '" + whole + "': '" + word + "' is not a power of two of bytes");
   }
   if (bytes > (std::size_t{1} << 30)) {
-    throw UsageError("--sizes: '" + whole + "': '" + word + "' is above 1GiB");
+    throw cli::ValueError("sizes", "--sizes: '" + whole + "': '" + word + "' is above 1GiB");
   }
   return bytes;
 }
@@ -40,21 +41,22 @@ std::vector<std::size_t> parse_sizes(const std::string& text) {
   if (const auto colon = text.find(':'); colon != std::string::npos) {
     const std::size_t low = power_of_two(text.substr(0, colon), text);
     const std::size_t high = power_of_two(text.substr(colon + 1), text);
-    if (low > high) throw UsageError("--sizes: '" + text + "': the range runs backwards");
+    if (low > high)
+      throw cli::ValueError("sizes", "--sizes: '" + text + "': the range runs backwards");
     for (std::size_t n = low; n <= high; n *= 2) sizes.push_back(n);
     return sizes;
   }
   std::stringstream words(text);
   std::set<std::size_t> seen;
   for (std::string word; std::getline(words, word, ',');) {
-    if (word.empty()) throw UsageError("--sizes: '" + text + "': an empty entry");
+    if (word.empty()) throw cli::ValueError("sizes", "--sizes: '" + text + "': an empty entry");
     const std::size_t bytes = power_of_two(word, text);
     if (!seen.insert(bytes).second) {
-      throw UsageError("--sizes: '" + text + "': '" + word + "' appears twice");
+      throw cli::ValueError("sizes", "--sizes: '" + text + "': '" + word + "' appears twice");
     }
     sizes.push_back(bytes);
   }
-  if (sizes.empty()) throw UsageError("--sizes: '" + text + "': no size");
+  if (sizes.empty()) throw cli::ValueError("sizes", "--sizes: '" + text + "': no size");
   std::sort(sizes.begin(), sizes.end());
   return sizes;
 }
@@ -87,24 +89,22 @@ bool parse_options(int argc, const char* const* argv, bool is_root, LinksConfig&
                                  "mpirun -np P mcb-links [options]   (P >= 2)");
   if (parsed.help_printed) return false;
 
-  harness::check_run_options(o.run, is_root);
+  harness::check_run_options(o.run, parsed.vm, is_root);
   cli::require_positive("iterations", o.iterations);
   cli::require_positive("repetitions", o.repetitions);
   cli::require_positive("window", o.window);
-  if (o.warmup < 0) throw UsageError("--warmup: '" + std::to_string(o.warmup) + "' must be >= 0");
+  cli::require_non_negative("warmup", o.warmup);
   config.sizes = parse_sizes(o.sizes);
   MeasureSettings& s = config.settings;
   s.warmup = o.warmup;
   s.iterations = o.iterations;
   s.repetitions = o.repetitions;
   s.window = o.window;
-  try {
-    s.max_time = parse_duration(o.max_time);
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(std::string("--max-time: ") + e.what());
+  s.max_time = o.max_time.seconds;
+  if (!(s.max_time > 0) || !std::isfinite(s.max_time)) {
+    throw cli::ValueError("max-time",
+                          "--max-time: '" + o.max_time.text + "' must be positive and finite");
   }
-  if (!(s.max_time > 0) || !std::isfinite(s.max_time))
-    throw UsageError("--max-time: '" + o.max_time + "' must be positive and finite");
   try {
     const double bytes = parse_bytes(o.window_bytes);
     if (!(bytes >= 1)) throw std::invalid_argument("'" + o.window_bytes + "' must be at least 1 byte");
@@ -112,9 +112,33 @@ bool parse_options(int argc, const char* const* argv, bool is_root, LinksConfig&
     if (bytes > 1e12) throw std::invalid_argument("'" + o.window_bytes + "' is more than 1 TB");
     s.window_bytes = static_cast<std::size_t>(bytes);
   } catch (const std::invalid_argument& e) {
-    throw UsageError(std::string("--window-bytes: ") + e.what());
+    throw cli::ValueError("window-bytes", std::string("--window-bytes: ") + e.what());
   }
   return true;
+}
+
+void check_ranks(int ranks) {
+  if (ranks < 2) throw UsageError("mcb-links needs at least 2 ranks (mpirun -np 2)");
+}
+
+harness::ClusterMap default_cluster_map(int ranks, int clusters) {
+  try {
+    return harness::ClusterMap::blocks(ranks, clusters);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError("--clusters: '" + std::to_string(clusters) + "': " + e.what());
+  }
+}
+
+cli::RunShape check_options(int argc, const char* const* argv, int ranks) {
+  if (ranks <= 0) {
+    throw cli::ValueError("ranks", "--ranks: missing; mcb-links needs the process count");
+  }
+  LinksConfig config;
+  if (!parse_options(argc, argv, true, config)) return {};
+  check_ranks(ranks);
+  const int clusters = harness::check_clusters(
+      config.options.run, ranks, [&](int c) { return default_cluster_map(ranks, c); });
+  return {ranks, clusters};
 }
 
 }  // namespace mcb::links

@@ -42,8 +42,8 @@ TEST(CampaignDryRun, ListsEveryRunWithStableIdsAndEachInvalidCombinationWithItsR
       << text.out;
   EXPECT_NE(
       text.out.find(
-          "#4 counters='' grid=16 procs=3x1 clusters=2: process grid 3x1 has 3 columns, which "
-          "cannot be split over 2 clusters"),
+          "#4 counters='' grid=16 procs=3x1 clusters=2: --clusters: '2' does not divide the 3 "
+          "columns of process grid 3x1"),
       std::string::npos)
       << text.out;
   EXPECT_NE(text.out.find("#8 counters='' grid=24 procs=3x1 clusters=2"), std::string::npos)
@@ -65,7 +65,7 @@ TEST(CampaignDryRun, ListsEveryRunWithStableIdsAndEachInvalidCombinationWithItsR
   EXPECT_EQ(ids.size(), 12u);
   EXPECT_EQ(ids.count("dry-4-r1"), 0u);
   EXPECT_EQ(plan["configurations"][3]["invalid"],
-            "process grid 3x1 has 3 columns, which cannot be split over 2 clusters");
+            "--clusters: '2' does not divide the 3 columns of process grid 3x1");
   EXPECT_EQ(plan["configurations"][0]["args"],
             json({"--counters", "", "--grid", "16", "--procs", "2x1", "--clusters", "1"}));
   // A dry run writes nothing.
@@ -82,7 +82,7 @@ TEST(CampaignDryRun, RefusesInvalidCombinationsWhenTheSpecSaysSo) {
     ASSERT_EQ(r.err_lines().size(), 1u) << r.err;
     EXPECT_NE(
         r.err.find("on-invalid = refuse, and 1 combination(s) cannot run; first #2 "
-                   "(counters='' grid=16 procs=3x1 clusters=2): process grid 3x1 has 3 columns"),
+                   "(counters='' grid=16 procs=3x1 clusters=2): --clusters: '2' does not divide"),
         std::string::npos)
         << r.err;
   }
@@ -102,7 +102,18 @@ TEST(CampaignBadInput, EndsWithExitCodeTwoAndOneLineNamingTheKeyOrValue) {
       {"unknown key", poisson_spec("b", "repetiton = 2", ok), "run SPEC",
        "s.ini:4: unknown key 'repetiton'"},
       {"unknown option", poisson_spec("b", "", ok + "gird = 16\n"), "run SPEC",
-       "'gird' is not an option of mcb-poisson"},
+       "s.ini:9: gird: mcb-poisson refuses it: unknown option 'gird'"},
+      {"value the application refuses", poisson_spec("b", "", ok + "tolerance = -1\n"), "run SPEC",
+       "s.ini:9: tolerance: mcb-poisson refuses it: --tolerance: '-1' must be positive"},
+      {"value the application refuses, dry-run", poisson_spec("b", "", ok + "tolerance = -1\n"),
+       "dry-run SPEC", "tolerance: mcb-poisson refuses it: --tolerance: '-1' must be positive"},
+      {"value the application refuses, scripts",
+       poisson_spec("b", "executor = slurm\n[slurm]\npartitions = a", ok + "tolerance = -1\n"),
+       "scripts SPEC", "tolerance: mcb-poisson refuses it: --tolerance: '-1' must be positive"},
+      {"one bad value in a sweep", poisson_spec("b", "", ok + "tolerance = 1e-6 0\n"),
+       "dry-run SPEC", "tolerance: mcb-poisson refuses it: --tolerance: '0' must be positive"},
+      {"a program without --check", "name = b\napp = poisson\nbinary = /bin/true\n", "run SPEC",
+       "binary: '/bin/true --check' gave no answer"},
       {"empty sweep", poisson_spec("b", "", "grid =\nprocs = 2x1\n"), "run SPEC",
        "grid: empty list of values"},
       {"unknown executor", poisson_spec("b", "executor = lsf", ok), "run SPEC",
@@ -114,9 +125,9 @@ TEST(CampaignBadInput, EndsWithExitCodeTwoAndOneLineNamingTheKeyOrValue) {
       {"application without a program", "name = b\napp = nosuch\n", "run SPEC",
        "app: 'nosuch': no program '" + bin("mcb-nosuch") + "'"},
       {"switch value", poisson_spec("b", "", ok + "sync = maybe\n"), "run SPEC",
-       "sync: 'maybe' is not on or off"},
+       "sync: mcb-poisson refuses it: the argument ('maybe') for option 'sync' is invalid"},
       {"option value", poisson_spec("b", "", ok + "halo = sideways\n"), "run SPEC",
-       "halo: 'sideways' is not one of paper, exact"},
+       "halo: mcb-poisson refuses it: --halo: 'sideways' is not one of paper, exact"},
       {"reserved key", poisson_spec("b", "", ok + "output = x.jsonl\n"), "run SPEC",
        "'output' is set by mcb-campaign for each run"},
       {"unknown command", poisson_spec("b", "", ok), "launch SPEC", "'launch' is not a command"},
@@ -125,6 +136,10 @@ TEST(CampaignBadInput, EndsWithExitCodeTwoAndOneLineNamingTheKeyOrValue) {
        "/no/such/spec.ini: cannot read the campaign spec"},
       {"unknown option of mcb-campaign", poisson_spec("b", "", ok), "run SPEC --fast",
        "unrecognised option '--fast'"},
+      {"progress typed at parse time", poisson_spec("b", "", ok), "run SPEC --progress fast",
+       "--progress: 'fast' is not one of auto, live, lines"},
+      {"duration typed at parse time", poisson_spec("b", "", ok), "collect SPEC --poll 0s",
+       "--poll: '0s' must be positive"},
       {"scripts for the local executor", poisson_spec("b", "", ok), "scripts SPEC",
        "executor: 'local' writes no jobscripts"},
       {"slurm without partitions", poisson_spec("b", "executor = slurm", ok), "run SPEC",
@@ -205,9 +220,11 @@ TEST(CampaignLocal, RecordsEveryRunOnceAndARestartHasNothingToDo) {
 
 TEST(CampaignLocal, RecordsFailuresWithTheirReasonAndGoesOn) {
   TempDir dir;
-  // grid 2000 cannot finish in 3 s; tolerance -1 is refused by mcb-poisson when it starts.
-  const std::string spec = write_poisson_spec(dir.path(), "fail", "timeout = 3s",
-                                              "grid = 2000 16\nprocs = 2x1\ntolerance = 1e-6 -1\n");
+  // grid 2000 cannot finish in 3 s; a cluster map from a variable the ranks do not have passes
+  // the check (only the run sees the ranks' environment) and is refused when the run starts.
+  const std::string spec =
+      write_poisson_spec(dir.path(), "fail", "timeout = 3s",
+                         "grid = 2000 16\nprocs = 2x1\ncluster-map = \"\" env:MCB_TEST_UNSET\n");
   const CommandResult r = mcb_campaign(campaign_args("run", spec));
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   const auto by_id = records_by_id(dir.path() / "campaigns/fail/records.jsonl");
@@ -217,13 +234,15 @@ TEST(CampaignLocal, RecordsFailuresWithTheirReasonAndGoesOn) {
   for (const char* id : {"fail-2-r1", "fail-4-r1"}) {
     const json& rec = by_id.at(id);
     EXPECT_EQ(rec["status"], "failed");
-    EXPECT_EQ(rec["reason"], "mpirun exit code 2: mcb-poisson: --tolerance: '-1' must be positive")
+    EXPECT_EQ(rec["reason"],
+              "mpirun exit code 2: mcb-poisson: --cluster-map: 'env:MCB_TEST_UNSET': variable "
+              "MCB_TEST_UNSET is not set on rank 0")
         << id;
     EXPECT_EQ(rec["failure"]["exit_code"], 2);
     EXPECT_EQ(rec["schema"], "mcb-run/1");
     EXPECT_EQ(rec["app"], "poisson");
     EXPECT_EQ(rec["config"]["total_size"], 2);
-    EXPECT_EQ(rec["config"]["options"]["tolerance"], "-1");
+    EXPECT_EQ(rec["config"]["options"]["cluster-map"], "env:MCB_TEST_UNSET");
   }
   EXPECT_EQ(by_id.at("fail-3-r1")["status"], "valid");
   EXPECT_NE(r.out.find("4 runs: 1 valid, 0 invalid, 3 failed"), std::string::npos) << r.out;
@@ -348,7 +367,8 @@ TEST(CampaignLocal, EnsflowRunsItsValidCombinationsAndReportsTheOthers) {
   const CommandResult dry = mcb_campaign(campaign_args("dry-run", spec));
   ASSERT_EQ(dry.exit_code, 0) << dry.err;
   EXPECT_NE(dry.out.find("#2 members=4 ranks=3 days=2 analysis-every=1 grid=15 observations=10 "
-                         "spinup-days=1 counters='': P = 3 processes do not divide M = 4 members"),
+                         "spinup-days=1 counters='': --members: '4' is not divisible by the 3 "
+                         "processes of this run"),
             std::string::npos)
       << dry.out;
   const CommandResult r = mcb_campaign(campaign_args("run", spec));

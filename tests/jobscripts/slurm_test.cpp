@@ -111,7 +111,8 @@ TEST_F(LocalSlurm, CampaignOfPlainAndHeterogeneousJobsEndsWithEveryRunRecordedOn
       "name = " + name + "\napp = poisson\nbinary = " + poisson_binary() +
           "\nfolder = camp $(touch pwned-c) dir\nexecutor = slurm\ntimeout = 90s\n" + kOneHostEnv +
           "[slurm]\npartitions = clusterA clusterB\nlinger = 10s\n"
-          "[options]\ngrid = 16\nhalo = exact\nprocs = 2x2\nclusters = 1 2\ntolerance = 1e-6 -1\n"
+          "[options]\ngrid = 16\nhalo = exact\nprocs = 2x2\nclusters = 1 2\nplatform = \"\" "
+          "/nonexistent/p\n"
           "counters = \"\"\n");
   const fs::path folder = dir.path() / "camp $(touch pwned-c) dir";
 
@@ -125,7 +126,8 @@ TEST_F(LocalSlurm, CampaignOfPlainAndHeterogeneousJobsEndsWithEveryRunRecordedOn
 
   const CommandResult collect =
       mcb_campaign("collect " + quote(spec) + " --wait --wait-limit 300 --poll 1s");
-  // Two runs are refused by mcb-poisson (tolerance -1): the campaign is not all valid.
+  // Two runs are refused by mcb-poisson when they start (a platform file only the run reads):
+  // the campaign is not all valid.
   EXPECT_EQ(collect.exit_code, 1) << collect.out << collect.err;
   EXPECT_NE(collect.out.find("4 runs: 2 valid, 0 invalid, 2 failed, 0 without a record"),
             std::string::npos)
@@ -151,7 +153,8 @@ TEST_F(LocalSlurm, CampaignOfPlainAndHeterogeneousJobsEndsWithEveryRunRecordedOn
     EXPECT_EQ(failed["status"], "failed");
     const std::string reason = failed["reason"];
     EXPECT_NE(reason.find("srun exit code"), std::string::npos) << reason;
-    EXPECT_NE(reason.find("mcb-poisson: --tolerance: '-1' must be positive"), std::string::npos)
+    EXPECT_NE(reason.find("mcb-poisson: --platform: cannot read '/nonexistent/p'"),
+              std::string::npos)
         << reason;
   }
   EXPECT_EQ(slurp(folder / "jobs/1-r1.sbatch").find("#SBATCH hetjob"), std::string::npos);

@@ -1,55 +1,25 @@
-// The campaign library's pieces: the spec file and its checks, an application's options read
-// from its help, the expansion with its rules and stable ids, quoting, and the record book.
+// The campaign library's pieces: the spec file and its checks, the expansion with the
+// applications' own checks (their --check mode) and stable ids, quoting, and the record book.
 #include "common/errors.hpp"
-#include "jobscripts/app_options.hpp"
-#include "jobscripts/app_rules.hpp"
+#include "jobscripts/app_check.hpp"
 #include "jobscripts/expansion.hpp"
 #include "jobscripts/record_book.hpp"
 #include "jobscripts/shell.hpp"
 #include "jobscripts/spec.hpp"
-#include "jobscripts/spec_file.hpp"
 #include "tests/support/command.hpp"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <fstream>
+#include <map>
 #include <set>
 
 namespace {
 
 using namespace mcb::campaign;
 using mcb::testing::TempDir;
-
-// What mcb-poisson --help prints (its option lines), the input the expansion reads.
-constexpr const char* kPoissonHelp = R"(Usage: mpirun -np P mcb-poisson [options]
-
-General:
-  -h [ --help ]                         print this help and exit
-  --config FILE                         read options from an INI file (key = 
-
-mcb-poisson: red-black Gauss-Seidel Poisson solver:
-  --grid N (=200)                       interior grid points per side (the 
-                                        domain is the unit square)
-  --procs HxV                           process grid, H across and V up, ranks 
-  --halo paper|exact (=paper)           paper: one border exchange per 
-  --sync                                synchronize (barrier) before every 
-  --tolerance T (=9.9999999999999995e-07)
-                                        stop when the residual max-norm falls 
-  --max-iterations K (=200000)          iteration cap; a run that reaches it 
-  --clusters C (=1)                     number of clusters the ranks are split 
-  --cluster-map FILE|env:VAR            explicit rank-to-cluster map: a file 
-  --output FILE (=runs.jsonl)           JSON Lines file the run record is 
-  --seed S (=1)                         random seed (recorded)
-  --platform FILE                       wide-area platform description
-  --counters LIST (=PAPI_TOT_INS,PAPI_TOT_CYC)
-  --quiet                               print only the verdict line
-)";
-
-constexpr const char* kEnsflowHelp = R"(
-  --members M (=60)                     ensemble members; the process count 
-  --days D (=20)                        days of assimilation (one outer step 
-  --clusters C (=1)                     number of clusters the ranks are split 
-)";
+namespace ini = mcb::ini;
 
 std::string write(const TempDir& dir, const std::string& name, const std::string& text) {
   std::ofstream(dir / name) << text;
@@ -71,15 +41,22 @@ std::string head(const std::string& more = "") {
   return "name = t\napp = poisson\nbinary = /bin/true\n" + more;
 }
 
-Plan plan_of(const std::string& text, const char* help = kPoissonHelp) {
-  TempDir dir;
-  const CampaignSpec spec = load_spec(write(dir, "spec.ini", text));
-  return expand(spec, AppOptions::from_help(help));
+// A spec of the real application @p app (its --check answers for every configuration).
+std::string app_head(const std::string& app, const std::string& more = "") {
+  return "name = t\napp = " + app + "\nbinary = " + mcb::testing::bin("mcb-" + app) + "\n" + more;
 }
 
-std::string expand_error(const std::string& text, const char* help = kPoissonHelp) {
+std::string poisson(const std::string& more = "") { return app_head("poisson", more); }
+
+Plan plan_of(const std::string& text) {
+  TempDir dir;
+  const CampaignSpec spec = load_spec(write(dir, "spec.ini", text));
+  return expand(spec, application_checker(spec));
+}
+
+std::string expand_error(const std::string& text) {
   try {
-    plan_of(text, help);
+    plan_of(text);
   } catch (const mcb::UsageError& e) {
     return e.what();
   }
@@ -88,34 +65,34 @@ std::string expand_error(const std::string& text, const char* help = kPoissonHel
 
 TEST(SpecFile, KeepsSectionsLinesAndQuotedValues) {
   TempDir dir;
-  const SpecFile f = read_spec_file(
+  const ini::File f = ini::read_ini(
       write(dir, "s.ini",
             "# comment\nname = a#b   # trailing comment\n\n[options]\ngrid = 16 \"a b\" \"\"\n"));
   ASSERT_EQ(f.entries.size(), 2u);
   EXPECT_EQ(f.entries[0].key, "name");
-  EXPECT_EQ(f.entries[0].raw, "a#b");
+  EXPECT_EQ(f.entries[0].value, "a#b");
   EXPECT_EQ(f.entries[1].section, "options");
   EXPECT_EQ(f.entries[1].line, 5);
-  EXPECT_EQ(split_words(f.entries[1].raw), (std::vector<std::string>{"16", "a b", ""}));
+  EXPECT_EQ(ini::split_words(f.entries[1].value), (std::vector<std::string>{"16", "a b", ""}));
 }
 
 TEST(SpecFile, NamesTheLineOfAMalformedEntry) {
   TempDir dir;
   try {
-    read_spec_file(write(dir, "s.ini", "name = a\njust words\n"));
+    ini::read_ini(write(dir, "s.ini", "name = a\njust words\n"));
     FAIL() << "accepted a line without '='";
   } catch (const mcb::UsageError& e) {
     EXPECT_NE(std::string(e.what()).find("s.ini:2:"), std::string::npos) << e.what();
   }
-  EXPECT_THROW(read_spec_file(dir / "missing.ini"), mcb::UsageError);
+  EXPECT_THROW(ini::read_ini(dir / "missing.ini"), mcb::UsageError);
 }
 
 TEST(SpecFile, SplitsWordsWithQuotesAndEscapes) {
-  EXPECT_EQ(split_words(R"(a  "b c" "d\"e" x"y z")"),
+  EXPECT_EQ(ini::split_words(R"(a  "b c" "d\"e" x"y z")"),
             (std::vector<std::string>{"a", "b c", "d\"e", "xy z"}));
-  EXPECT_THROW(split_words("\"open"), std::invalid_argument);
-  EXPECT_EQ(single_value("\"a b\""), "a b");
-  EXPECT_EQ(single_value("x $(y) 'z'"), "x $(y) 'z'");
+  EXPECT_THROW(ini::split_words("\"open"), std::invalid_argument);
+  EXPECT_EQ(ini::single_value("\"a b\""), "a b");
+  EXPECT_EQ(ini::single_value("x $(y) 'z'"), "x $(y) 'z'");
 }
 
 TEST(Spec, ParsesDurations) {
@@ -185,23 +162,9 @@ TEST(Spec, ResolvesPathsFromTheSpecFolder) {
   EXPECT_THROW(load_spec(dir / "spec2.ini", {"", "lsf"}), mcb::UsageError);
 }
 
-TEST(AppOptions, ReadsSwitchesValuesAndDefaultsFromHelp) {
-  const AppOptions o = AppOptions::from_help(kPoissonHelp);
-  ASSERT_NE(o.find("grid"), nullptr);
-  EXPECT_TRUE(o.find("grid")->takes_value);
-  EXPECT_EQ(o.find("grid")->default_value.value_or(""), "200");
-  ASSERT_NE(o.find("sync"), nullptr);
-  EXPECT_FALSE(o.find("sync")->takes_value);
-  EXPECT_EQ(o.find("halo")->value_name, "paper|exact");
-  EXPECT_EQ(o.find("tolerance")->default_value.value_or(""), "9.9999999999999995e-07");
-  EXPECT_FALSE(o.find("procs")->default_value.has_value());
-  EXPECT_NE(o.find("help"), nullptr);
-  EXPECT_EQ(o.find("domain"), nullptr);  // words of a description are not options
-  EXPECT_FALSE(o.find("quiet")->takes_value);
-}
-
 TEST(Expansion, CountsCombinationsAndNumbersThemFirstAxisSlowest) {
-  const Plan p = plan_of(head("repetitions = 2\n[options]\ngrid = 16 32\nprocs = 2x1 2x2 4x1\n"));
+  const Plan p =
+      plan_of(poisson("repetitions = 2\n[options]\ngrid = 16 32\nprocs = 2x1 2x2 4x1\n"));
   ASSERT_EQ(p.configurations.size(), 6u);
   EXPECT_EQ(p.invalid_count(), 0u);
   EXPECT_EQ(p.runs.size(), 12u);
@@ -218,98 +181,121 @@ TEST(Expansion, CountsCombinationsAndNumbersThemFirstAxisSlowest) {
 }
 
 TEST(Expansion, IdsStayWhenTheFirstAxisGrows) {
-  const Plan before = plan_of(head("[options]\ngrid = 16 32\nprocs = 2x1 2x2\n"));
-  const Plan after = plan_of(head("[options]\ngrid = 16 32 64\nprocs = 2x1 2x2\n"));
+  const Plan before = plan_of(poisson("[options]\ngrid = 16 32\nprocs = 2x1 2x2\n"));
+  const Plan after = plan_of(poisson("[options]\ngrid = 16 32 64\nprocs = 2x1 2x2\n"));
   ASSERT_EQ(after.configurations.size(), 6u);
   for (std::size_t i = 0; i < before.configurations.size(); ++i) {
     EXPECT_EQ(before.configurations[i].app_args, after.configurations[i].app_args);
     EXPECT_EQ(before.runs[i].id, after.runs[i].id);
   }
   // The same spec expands the same way every time.
-  const Plan again = plan_of(head("[options]\ngrid = 16 32\nprocs = 2x1 2x2\n"));
+  const Plan again = plan_of(poisson("[options]\ngrid = 16 32\nprocs = 2x1 2x2\n"));
   for (std::size_t i = 0; i < before.runs.size(); ++i)
     EXPECT_EQ(before.runs[i].id, again.runs[i].id);
 }
 
+// Combinations mcb-poisson cannot run are invalid with its own words; the rest run.
 TEST(Expansion, ReportsPoissonCombinationsThatCannotRunWithTheirReason) {
-  const Plan p = plan_of(head("[options]\ngrid = 2 16\nprocs = 3x1 4x2\nclusters = 1 2\n"));
+  const Plan p = plan_of(poisson("[options]\ngrid = 2 16\nprocs = 3x1 4x2\nclusters = 1 2\n"));
   ASSERT_EQ(p.configurations.size(), 8u);
   std::map<int, std::string> invalid;
   for (const Configuration& c : p.configurations) {
     if (!c.invalid.empty()) invalid[c.index] = c.invalid;
   }
   // Index order: grid slowest, clusters fastest. Grid 2 is too small for both process grids.
-  EXPECT_EQ(invalid.at(2), "process grid 3x1 has 3 columns, which cannot be split over 2 clusters");
-  EXPECT_NE(invalid.at(1).find("grid 2 is too small for process grid 3x1"), std::string::npos);
+  EXPECT_EQ(invalid.at(6), "--clusters: '2' does not divide the 3 columns of process grid 3x1");
+  EXPECT_NE(invalid.at(1).find("--grid: '2' is too small for process grid 3x1"), std::string::npos);
   EXPECT_NE(invalid.at(3).find("too small"), std::string::npos);
   EXPECT_EQ(invalid.count(7), 0u);  // grid 16, 4x2, 1 cluster
   EXPECT_EQ(invalid.count(8), 0u);  // grid 16, 4x2, 2 clusters
   EXPECT_EQ(p.runs.size(), 8u - invalid.size());
+  EXPECT_EQ(p.configurations[7].clusters, 2);
   // Ranks that contradict the process grid, and a rank count without any split.
-  const Plan q = plan_of(head("[options]\nprocs = 2x2\nranks = 4 8\n"));
+  const Plan q = plan_of(poisson("[options]\nprocs = 2x2\nranks = 4 8\n"));
   EXPECT_EQ(q.configurations[0].invalid, "");
-  EXPECT_EQ(q.configurations[1].invalid, "process grid 2x2 has 4 processes but ranks = 8");
-  const Plan r = plan_of(head("[options]\nranks = 5 6\nclusters = 2\n"));
-  EXPECT_NE(r.configurations[0].invalid.find("no process grid of 5 ranks"), std::string::npos);
+  EXPECT_EQ(q.configurations[1].invalid, "--procs: '2x2' has 4 processes but the run has 8 ranks");
+  const Plan r = plan_of(poisson("[options]\nranks = 5 6\nclusters = 2\n"));
+  EXPECT_EQ(r.configurations[0].invalid,
+            "--clusters: '2' does not divide the 5 columns of process grid 5x1");
   EXPECT_EQ(r.configurations[1].invalid, "");
+  EXPECT_EQ(r.configurations[1].ranks, 6);
+  EXPECT_EQ(r.configurations[1].app_args, (std::vector<std::string>{"--clusters", "2"}));
 }
 
 TEST(Expansion, ChecksTheExecutorsClusters) {
   const Plan p =
-      plan_of(head("executor = slurm\n[slurm]\npartitions = A B\n[options]\nprocs = 6x1\n"
-                   "clusters = 1 2 3\n"));
+      plan_of(poisson("executor = slurm\n[slurm]\npartitions = A B\n[options]\nprocs = 6x1\n"
+                      "clusters = 1 2 3\n"));
   EXPECT_EQ(p.configurations[0].invalid, "");
   EXPECT_EQ(p.configurations[1].invalid, "");
   EXPECT_EQ(p.configurations[2].invalid, "the slurm executor lists 2 cluster(s); this run needs 3");
   const Plan q =
-      plan_of(head("executor = pbs\n[pbs]\nprocs-per-chunk = 4\n[options]\nprocs = 4x1 2x1\n"));
+      plan_of(poisson("executor = pbs\n[pbs]\nprocs-per-chunk = 4\n[options]\nprocs = 4x1 2x1\n"));
   EXPECT_EQ(q.configurations[0].invalid, "");
   EXPECT_EQ(q.configurations[1].invalid,
             "2 ranks per cluster do not fill chunks of 4 (procs-per-chunk)");
 }
 
+// A value the application refuses on its own refuses the spec, at that value's line, in the
+// application's words; so does a key it does not take.
+TEST(Expansion, RefusesTheSpecForAValueTheApplicationRefuses) {
+  const std::string e = expand_error(poisson("[options]\nprocs = 2x1\ntolerance = -1\n"));
+  const std::string expected =
+      "/spec.ini:6: tolerance: mcb-poisson refuses it: --tolerance: '-1' must be positive";
+  EXPECT_EQ(e.substr(e.size() - std::min(e.size(), expected.size())), expected) << e;
+}
+
 TEST(Expansion, RefusesKeysTheApplicationDoesNotTakeOrTheExecutorSets) {
-  EXPECT_NE(expand_error(head("[options]\ngird = 16\nprocs = 2x1\n"))
-                .find("'gird' is not an option of true"),
-            std::string::npos);
-  EXPECT_NE(expand_error(head("[options]\noutput = x\nprocs = 2x1\n")).find("set by mcb-campaign"),
-            std::string::npos);
-  EXPECT_NE(expand_error(head("executor = slurm\n[slurm]\npartitions = A\n[options]\nprocs = 2x1\n"
-                              "cluster-map = m\n"))
-                .find("set by the slurm executor"),
-            std::string::npos);
-  EXPECT_NE(
-      expand_error(head("[options]\nprocs = 2x1\nsync = maybe\n")).find("'maybe' is not on or off"),
-      std::string::npos);
-  EXPECT_NE(expand_error(head("[options]\nprocs = 2x1\nhalo = sideways\n"))
-                .find("'sideways' is not one of paper, exact"),
-            std::string::npos);
-  EXPECT_NE(expand_error(head("[options]\nprocs = 2y1\n")).find("procs: '2y1' is not HxV"),
-            std::string::npos);
-  EXPECT_NE(expand_error(head("[options]\ngrid = many\nprocs = 2x1\n"))
-                .find("grid: 'many' is not a whole number"),
-            std::string::npos);
-  EXPECT_NE(expand_error(head("[options]\ngrid = 16\n")).find("needs 'procs' (HxV) or 'ranks'"),
-            std::string::npos);
+  auto has = [](const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+  };
+  std::string e = expand_error(poisson("[options]\ngird = 16\nprocs = 2x1\n"));
+  EXPECT_TRUE(has(e, "spec.ini:5: gird: mcb-poisson refuses it: unknown option 'gird'")) << e;
+  e = expand_error(poisson("[options]\nprocs = 2x1\ntolerance = 1e-6 -1\n"));
+  EXPECT_TRUE(has(e, "spec.ini:6: tolerance:")) << e;
+  e = expand_error(poisson("[options]\noutput = x\nprocs = 2x1\n"));
+  EXPECT_TRUE(has(e, "set by mcb-campaign")) << e;
+  e =
+      expand_error(poisson("executor = slurm\n[slurm]\npartitions = A\n[options]\nprocs = 2x1\n"
+                           "cluster-map = m\n"));
+  EXPECT_TRUE(has(e, "set by the slurm executor")) << e;
+  e = expand_error(poisson("[options]\nprocs = 2x1\nsync = maybe\n"));
+  EXPECT_TRUE(has(e, "spec.ini:6: sync:") && has(e, "'maybe'")) << e;
+  e = expand_error(poisson("[options]\nprocs = 2x1\nhalo = sideways\n"));
+  EXPECT_TRUE(has(e, "halo: mcb-poisson refuses it: --halo: 'sideways' is not one of paper, exact"))
+      << e;
+  e = expand_error(poisson("[options]\nprocs = 2y1\n"));
+  EXPECT_TRUE(has(e, "spec.ini:5: procs: mcb-poisson refuses it: --procs:")) << e;
+  e = expand_error(poisson("[options]\ngrid = many\nprocs = 2x1\n"));
+  EXPECT_TRUE(has(e, "spec.ini:5: grid: mcb-poisson refuses it:") && has(e, "'many'")) << e;
+  EXPECT_FALSE(has(e, "mcb-check")) << "the check's own file is not the user's business: " << e;
+  e = expand_error(poisson("[options]\ngrid = 16\n"));
+  EXPECT_TRUE(has(e, "ranks: mcb-poisson refuses it: --procs: missing")) << e;
+  e = expand_error(poisson("[options]\nranks = 0\n"));
+  EXPECT_TRUE(has(e, "ranks: '0' must be a positive process count")) << e;
 }
 
 TEST(Expansion, TurnsSwitchesIntoFlagsAndFilesIntoAbsolutePaths) {
   TempDir dir;
   const CampaignSpec spec = load_spec(write(dir, "s.ini",
-                                            head("[options]\nprocs = 2x1\nsync = on off\n"
-                                                 "platform = links.ini\n")));
-  const Plan p = expand(spec, AppOptions::from_help(kPoissonHelp));
+                                            poisson("[options]\nprocs = 2x1\nsync = on off\n"
+                                                    "platform = links.ini\ncounters = \"\"\n")));
+  const Plan p = expand(spec, application_checker(spec));
   const std::string platform = (dir.path() / "links.ini").string();
   EXPECT_EQ(p.configurations[0].app_args,
-            (std::vector<std::string>{"--procs", "2x1", "--sync", "--platform", platform}));
+            (std::vector<std::string>{"--procs", "2x1", "--sync", "--platform", platform,
+                                      "--counters", ""}));
   EXPECT_EQ(p.configurations[1].app_args,
-            (std::vector<std::string>{"--procs", "2x1", "--platform", platform}));
+            (std::vector<std::string>{"--procs", "2x1", "--platform", platform, "--counters", ""}));
+}
+
+TEST(Expansion, RefusesAProgramThatDoesNotAnswerTheCheck) {
+  EXPECT_NE(expand_error(head("[options]\nranks = 2\n")).find("gave no answer"), std::string::npos);
 }
 
 TEST(Rules, EnsflowNeedsRanksThatDivideTheMembers) {
-  const std::string h = "name = e\napp = ensflow\nbinary = /bin/true\n";
   const Plan p =
-      plan_of(h + "[options]\nmembers = 6 8\nranks = 2 3\nclusters = 1 2\n", kEnsflowHelp);
+      plan_of(app_head("ensflow", "[options]\nmembers = 6 8\nranks = 2 3\nclusters = 1 2\n"));
   std::map<std::string, std::string> reason;
   for (const Configuration& c : p.configurations) {
     std::string key;
@@ -318,25 +304,63 @@ TEST(Rules, EnsflowNeedsRanksThatDivideTheMembers) {
   }
   EXPECT_EQ(reason.at("members=6 ranks=2 clusters=1 "), "");
   EXPECT_EQ(reason.at("members=6 ranks=3 clusters=1 "), "");
-  EXPECT_EQ(reason.at("members=8 ranks=3 clusters=1 "),
-            "P = 3 processes do not divide M = 8 members");
+  EXPECT_NE(reason.at("members=8 ranks=3 clusters=1 ")
+                .find("--members: '8' is not divisible by "
+                      "the 3 processes"),
+            std::string::npos);
   EXPECT_EQ(reason.at("members=6 ranks=3 clusters=2 "),
-            "3 ranks cannot be split evenly over 2 clusters");
+            "--clusters: '2' does not divide the 3 processes of this run");
   EXPECT_EQ(reason.at("members=8 ranks=2 clusters=2 "), "");
-  // The default member count (60) applies when members is not swept.
-  const Plan d = plan_of(h + "[options]\nranks = 7\n", kEnsflowHelp);
-  EXPECT_EQ(d.configurations[0].invalid, "P = 7 processes do not divide M = 60 members");
-  EXPECT_NE(expand_error(h + "[options]\nmembers = 6\n", kEnsflowHelp).find("needs 'ranks'"),
+  // The application's default member count applies when members is not swept.
+  const Plan d = plan_of(app_head("ensflow", "[options]\nranks = 7\n"));
+  EXPECT_NE(d.configurations[0].invalid.find("is not divisible by the 7 processes"),
+            std::string::npos);
+  EXPECT_NE(expand_error(app_head("ensflow", "[options]\nmembers = 6\n")).find("--ranks: missing"),
             std::string::npos);
 }
 
-TEST(Rules, OtherApplicationsTakeRanksAsGiven) {
-  const Plan p = plan_of(
-      "name = g\napp = links\nbinary = /bin/true\n[options]\nranks = 2 3\n"
-      "clusters = 2\n",
-      kEnsflowHelp);
+TEST(Rules, LinksTakeRanksAsGiven) {
+  const Plan p = plan_of(app_head("links", "[options]\nranks = 2 3\nclusters = 2\n"));
   EXPECT_EQ(p.configurations[0].invalid, "");
-  EXPECT_EQ(p.configurations[1].invalid, "3 ranks cannot be split evenly over 2 clusters");
+  EXPECT_EQ(p.configurations[1].invalid,
+            "--clusters: '2': 2 clusters do not divide 3 ranks into equal blocks");
+}
+
+// The check mode itself, as a user runs it: one JSON line, exit 0 or 2 with one line.
+TEST(Check, AnswersWithTheRunsShapeOrRefusesWithOneLine) {
+  using mcb::testing::run_command;
+  const std::string poisson_bin = mcb::testing::quote(mcb::testing::bin("mcb-poisson"));
+  const auto ok = run_command(poisson_bin + " --check --procs 4x2 --clusters 2 --sync");
+  EXPECT_EQ(ok.exit_code, 0) << ok.err;
+  const auto answer = nlohmann::json::parse(ok.out);
+  EXPECT_EQ(answer["ranks"], 8);
+  EXPECT_EQ(answer["clusters"], 2);
+  EXPECT_EQ(answer["args"], nlohmann::json({"--procs", "4x2", "--clusters", "2", "--sync"}));
+  const auto bad = run_command(poisson_bin + " --check --ranks 4 --tolerance -1");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_EQ(bad.err, "mcb-poisson: --tolerance: '-1' must be positive\n");
+  EXPECT_EQ(nlohmann::json::parse(bad.out)["value"], true);
+  const auto combination = run_command(poisson_bin + " --check --ranks 8 --procs 2x2");
+  EXPECT_EQ(combination.exit_code, 2);
+  EXPECT_EQ(nlohmann::json::parse(combination.out)["value"], false);
+  const auto omega = run_command(poisson_bin + " --check --ranks 1 --omega fast");
+  EXPECT_EQ(omega.err, "mcb-poisson: --omega: 'fast' is not 'auto' or a number\n");
+}
+
+// "Not given" is read from the parse, not from a default value: --clusters 1 is a choice that
+// contradicts a two-cluster map; leaving --clusters out lets the map decide.
+TEST(Check, ClustersGivenAsOneContradictATwoClusterMap) {
+  TempDir dir;
+  const std::string map = write(dir, "map.txt", "a b\na b\n");
+  const std::string poisson_bin = mcb::testing::quote(mcb::testing::bin("mcb-poisson")) +
+                                  " --check --procs 2x2 --cluster-map " + mcb::testing::quote(map);
+  const auto by_map = mcb::testing::run_command(poisson_bin);
+  EXPECT_EQ(by_map.exit_code, 0) << by_map.err;
+  EXPECT_EQ(nlohmann::json::parse(by_map.out)["clusters"], 2);
+  const auto one = mcb::testing::run_command(poisson_bin + " --clusters 1");
+  EXPECT_EQ(one.exit_code, 2);
+  EXPECT_NE(one.err.find("--clusters: '1' disagrees with --cluster-map"), std::string::npos)
+      << one.err;
 }
 
 TEST(Shell, QuotedWordsReachBashUnchanged) {

@@ -216,6 +216,23 @@ void expect_usage_error(int ranks, const std::string& program, const std::string
   EXPECT_FALSE(std::ifstream(out).good()) << "a record was written for: " << args;
 }
 
+// relay = true in a --config file turns the relay on as --relay does: MPI starts with the
+// thread support the gateways need, and the record says so.
+TEST(WanPoisson, RelayFromAConfigFile) {
+  TempDir dir;
+  std::ofstream(dir / "run.ini") << "# the relay from a file\nrelay = true   # as --relay\n"
+                                    "system = \"two clusters\"\n";
+  const std::string base = "--grid 12 --procs 2x2 --clusters 2 --halo paper --tolerance 1e-3 ";
+  const json rec = run_one(4, "mcb-poisson", base + "--config " + quote(dir / "run.ini"), dir);
+  ASSERT_FALSE(rec.is_null());
+  EXPECT_EQ(rec["status"], "valid");
+  EXPECT_EQ(rec["config"]["relay"]["gateways"], json({0, 2}));
+  EXPECT_EQ(rec["config"]["system"], "two clusters");
+  std::ofstream(dir / "off.ini") << "relay = false\n";
+  const json off = run_one(4, "mcb-poisson", base + "--config " + quote(dir / "off.ini"), dir);
+  EXPECT_TRUE(off["config"]["relay"].is_null());
+}
+
 TEST(WanBadInput, OptionsNameTheOptionAndValue) {
   const std::string p = "--grid 16 --procs 2x1 --clusters 2 ";
   expect_usage_error(2, "mcb-poisson", p + "--wan-latency 1ms --wan-bandwidth 0Mbit/s",

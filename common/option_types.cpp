@@ -1,0 +1,64 @@
+#include "common/option_types.hpp"
+
+#include "common/cli.hpp"
+#include "common/units.hpp"
+
+#include <cmath>
+#include <ostream>
+#include <stdexcept>
+
+namespace mcb::cli {
+
+namespace po = boost::program_options;
+
+BadValue::BadValue(const std::string& value, const std::string& why)
+    : po::error_with_option_name("%canonical_option%: '%value%' " + why) {
+  set_substitute("value", value);
+}
+
+void validate(boost::any& v, const std::vector<std::string>& values, NumberOrAuto*, int) {
+  po::validators::check_first_occurrence(v);
+  const std::string& text = po::validators::get_single_string(values);
+  NumberOrAuto result;
+  result.text = text;
+  if (text != "auto") {
+    std::size_t used = 0;
+    double number = 0;
+    try {
+      number = std::stod(text, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || used != text.size() || !std::isfinite(number)) {
+      throw BadValue(text, "is not 'auto' or a number");
+    }
+    result.number = number;
+  }
+  v = result;
+}
+
+std::ostream& operator<<(std::ostream& os, const NumberOrAuto& value) { return os << value.text; }
+
+void validate(boost::any& v, const std::vector<std::string>& values, Duration*, int) {
+  po::validators::check_first_occurrence(v);
+  const std::string& text = po::validators::get_single_string(values);
+  try {
+    v = Duration{parse_duration(text), text};
+  } catch (const std::invalid_argument& e) {
+    // parse_duration's message starts with the quoted value; keep only why.
+    const std::string why = e.what();
+    const std::string quoted = "'" + text + "' ";
+    throw BadValue(text, why.rfind(quoted, 0) == 0 ? why.substr(quoted.size()) : why);
+  }
+}
+
+std::ostream& operator<<(std::ostream& os, const Duration& value) { return os << value.text; }
+
+std::function<void(const std::string&)> one_of(const std::string& option,
+                                               std::vector<std::string> choices) {
+  return [option, choices = std::move(choices)](const std::string& value) {
+    require_choice(option, value, choices);
+  };
+}
+
+}  // namespace mcb::cli
