@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <iostream>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -261,7 +262,7 @@ int run_local(const CampaignSpec& spec, const Plan& plan, const LocalRunOptions&
     out.flush();
   }
 
-  const Tally t = tally(plan, RecordBook::read(folder.records()));
+  const Tally t = tally(plan, RecordBook::read(folder.records(), &std::cerr));
   print_summary(out, spec, t, folder);
   return t.invalid + t.failed + t.missing == 0 ? 0 : 1;
 }
