@@ -83,9 +83,9 @@ std::string optional_number(const std::optional<double>& value) {
 }
 
 std::string field(std::string_view text) {
-  const bool needs_quotes = text.find_first_of(",\"\r\n") != std::string_view::npos ||
-                            (!text.empty() && (text.front() == '#' || blank(text.front()) ||
-                                               blank(text.back())));
+  const bool needs_quotes =
+      text.find_first_of(",\"\r\n") != std::string_view::npos ||
+      (!text.empty() && (text.front() == '#' || blank(text.front()) || blank(text.back())));
   if (!needs_quotes) return std::string(text);
   std::string out = "\"";
   for (char c : text) {

@@ -65,8 +65,8 @@ Contents read(const std::string& path, From from, bool missing_ok) {
 
 std::string torn_notice(const Contents& contents) {
   if (!contents.torn) return "";
-  return contents.file + ":" + std::to_string(contents.torn->line) +
-         ": torn last line ignored (" + std::to_string(contents.torn->bytes) +
+  return contents.file + ":" + std::to_string(contents.torn->line) + ": torn last line ignored (" +
+         std::to_string(contents.torn->bytes) +
          " bytes without a newline; the next append cuts it off)";
 }
 

@@ -34,10 +34,10 @@ struct TornTail {
 /// @brief What a read found.
 struct Contents {
   std::string file;
-  std::vector<Line> lines;         //!< whole, non-blank lines in file order
-  std::optional<TornTail> torn;    //!< the torn last line, when there is one
+  std::vector<Line> lines;          //!< whole, non-blank lines in file order
+  std::optional<TornTail> torn;     //!< the torn last line, when there is one
   std::uintmax_t end_of_whole = 0;  //!< byte offset just past the last whole line
-  std::size_t last_line = 0;       //!< number of the last whole line (blank ones included)
+  std::size_t last_line = 0;        //!< number of the last whole line (blank ones included)
 };
 
 /// @brief Where reading starts, for readers that follow a growing file.

@@ -58,21 +58,24 @@ RunRecord RunRecord::from_json(const json& source) {
                                 "'; expected valid, invalid or failed");
   }
   const auto is_object = [](const json& v) { return v.is_object(); };
-  if (auto v = take(doc, "campaign", [](const json& x) { return x.is_null() || x.is_string(); },
-                    "a string or null")) {
+  if (auto v = take(
+          doc, "campaign", [](const json& x) { return x.is_null() || x.is_string(); },
+          "a string or null")) {
     if (v->is_string()) r.campaign = v->get<std::string>();
   }
-  if (auto v = take(doc, "repetition", [](const json& x) { return x.is_number_integer(); },
-                    "an integer")) {
+  if (auto v = take(
+          doc, "repetition", [](const json& x) { return x.is_number_integer(); }, "an integer")) {
     r.repetition = v->get<long long>();
   }
-  if (auto v = take(doc, "reason", [](const json& x) { return x.is_string(); }, "a string")) {
+  if (auto v = take(
+          doc, "reason", [](const json& x) { return x.is_string(); }, "a string")) {
     r.reason = v->get<std::string>();
   }
   r.config = take(doc, "config", is_object, "an object");
   r.env = take(doc, "env", is_object, "an object");
   r.result = take(doc, "result", is_object, "an object");
-  r.ranks = take(doc, "ranks", [](const json& x) { return x.is_array(); }, "an array");
+  r.ranks = take(
+      doc, "ranks", [](const json& x) { return x.is_array(); }, "an array");
   for (auto& [key, value] : doc.items()) r.extra[key] = std::move(value);
   return r;
 }

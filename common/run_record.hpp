@@ -25,12 +25,12 @@ struct RunRecord {
   std::optional<std::string> campaign;  //!< written as null when run outside a campaign
   std::optional<long long> repetition;
   std::string app;
-  std::string status;                   //!< valid, invalid or failed
-  std::optional<std::string> reason;    //!< why a run is invalid or failed
-  std::optional<nlohmann::json> config;  //!< object: what the run was given
-  std::optional<nlohmann::json> env;     //!< object: where and with what it ran
-  std::optional<nlohmann::json> result;  //!< object: what it measured
-  std::optional<nlohmann::json> ranks;   //!< array: one object per rank, in rank order
+  std::string status;                               //!< valid, invalid or failed
+  std::optional<std::string> reason;                //!< why a run is invalid or failed
+  std::optional<nlohmann::json> config;             //!< object: what the run was given
+  std::optional<nlohmann::json> env;                //!< object: where and with what it ran
+  std::optional<nlohmann::json> result;             //!< object: what it measured
+  std::optional<nlohmann::json> ranks;              //!< array: one object per rank, in rank order
   nlohmann::json extra = nlohmann::json::object();  //!< the other top-level fields
 
   /// @brief Reads @p doc. Checks the header: an object with string `schema`, `run_id`, `app`,

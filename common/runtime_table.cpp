@@ -105,8 +105,8 @@ RuntimeTable RuntimeTable::read(const std::string& path) {
   std::map<std::vector<std::string>, std::size_t> line_of_key;
   for (const csv::Record& record : doc.rows) {
     const At at{doc, record.line};
-    RuntimeRow row = table.service_time_layout ? service_row(at, record.fields)
-                                               : runtime_row(at, record.fields);
+    RuntimeRow row =
+        table.service_time_layout ? service_row(at, record.fields) : runtime_row(at, record.fields);
     row.line = record.line;
     if (row.components > row.total_size) {
       at.fail("components exceed total_size (" + std::to_string(row.components) + " > " +
@@ -114,8 +114,7 @@ RuntimeTable RuntimeTable::read(const std::string& path) {
     }
     const auto [it, inserted] = line_of_key.emplace(row_key(row), record.line);
     if (!inserted) {
-      at.fail("row for " + csv::join(row_key(row)) + " repeats line " +
-              std::to_string(it->second));
+      at.fail("row for " + csv::join(row_key(row)) + " repeats line " + std::to_string(it->second));
     }
     table.rows.push_back(std::move(row));
   }
@@ -123,12 +122,12 @@ RuntimeTable RuntimeTable::read(const std::string& path) {
 }
 
 std::string RuntimeTable::to_csv() const {
-  csv::Writer out({"app", "problem", "total_size", "components", "system", "n", "min", "avg",
-                   "max", "median", "stddev"});
+  csv::Writer out({"app", "problem", "total_size", "components", "system", "n", "min", "avg", "max",
+                   "median", "stddev"});
   for (const RuntimeRow& r : rows) {
-    out.row({r.app, r.problem, std::to_string(r.total_size), std::to_string(r.components),
-             r.system, std::to_string(r.stats.n), csv::number(r.stats.min),
-             csv::number(r.stats.avg), csv::number(r.stats.max), csv::number(r.stats.median),
+    out.row({r.app, r.problem, std::to_string(r.total_size), std::to_string(r.components), r.system,
+             std::to_string(r.stats.n), csv::number(r.stats.min), csv::number(r.stats.avg),
+             csv::number(r.stats.max), csv::number(r.stats.median),
              csv::optional_number(r.stats.stddev)});
   }
   return out.text();

@@ -28,7 +28,7 @@ struct RuntimeRow {
   std::string problem;  //!< empty in the service-time layout
   std::int64_t total_size = 0;
   std::int64_t components = 0;
-  std::string system;   //!< empty in the service-time layout
+  std::string system;  //!< empty in the service-time layout
   Summary stats;
   std::size_t line = 0;  //!< line of the file it was read from (0 when built)
 };

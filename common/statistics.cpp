@@ -42,9 +42,7 @@ double student_t_quantile(double p, double df) {
   return boost::math::quantile(boost::math::students_t_distribution<double>(df), p);
 }
 
-Spread Spread::of(double min, double sum, double max, int count) {
-  return {min, sum / count, max};
-}
+Spread Spread::of(double min, double sum, double max, int count) { return {min, sum / count, max}; }
 
 nlohmann::json Spread::to_json() const { return {{"min", min}, {"avg", avg}, {"max", max}}; }
 

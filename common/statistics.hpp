@@ -16,9 +16,9 @@ namespace mcb {
 struct Summary {
   std::size_t n = 0;
   double min = 0;
-  double avg = 0;     //!< arithmetic mean
+  double avg = 0;  //!< arithmetic mean
   double max = 0;
-  double median = 0;  //!< middle value; the mean of the two middle values when n is even
+  double median = 0;             //!< middle value; the mean of the two middle values when n is even
   std::optional<double> stddev;  //!< sample standard deviation (divisor n - 1); none when n < 2
 };
 

@@ -41,8 +41,8 @@ std::string write(const TempDir& dir, const std::string& name, const std::string
 }
 
 TEST(Csv, FieldsNeedingQuotesRoundTrip) {
-  const std::vector<std::string> fields = {"das2, \"vu\"", "plain", "", " padded ", "#first",
-                                           "two\nlines", "1.5"};
+  const std::vector<std::string> fields = {"das2, \"vu\"", "plain",      "",   " padded ",
+                                           "#first",       "two\nlines", "1.5"};
   const std::string line = csv::join(fields);
   EXPECT_EQ(line, "\"das2, \"\"vu\"\"\",plain,,\" padded \",\"#first\",\"two\nlines\",1.5");
   std::istringstream in(line + "\n");
@@ -88,8 +88,9 @@ TEST(Jsonl, TornLastLineIsIgnoredWithOneNotice) {
   EXPECT_EQ(c.lines[1].number, 3u);
   EXPECT_EQ(c.lines[1].doc["a"], 2);
   ASSERT_TRUE(c.torn.has_value());
-  EXPECT_EQ(jsonl::torn_notice(c), path + ":4: torn last line ignored (5 bytes without a newline; "
-                                          "the next append cuts it off)");
+  EXPECT_EQ(jsonl::torn_notice(c), path +
+                                       ":4: torn last line ignored (5 bytes without a newline; "
+                                       "the next append cuts it off)");
   // The writer agrees: the next append cuts the torn line off.
   append_line(path, "{\"a\":3}");
   const jsonl::Contents after = jsonl::read(path);
@@ -184,7 +185,8 @@ TEST(RuntimeTableContract, ServiceTimeLayoutAndRefusals) {
   refused("poisson,p,8,two,s,1,1,1,1,1,\n", "components 'two' is not an integer");
   refused("poisson,p,8,9,s,1,1,1,1,1,\n", "components exceed total_size (9 > 8)");
   refused("poisson,p,8,1,s,2,1,1,1,1,\n", "stddev is empty but n is 2");
-  refused("poisson,p,8,1,s,1,2,1,1,1,\n", "statistics out of order (need min <= avg, median <= max)");
+  refused("poisson,p,8,1,s,1,2,1,1,1,\n",
+          "statistics out of order (need min <= avg, median <= max)");
   const std::string path = write(dir, "h.csv", "app,size\npoisson,8\n");
   EXPECT_NE(usage_error([&] { RuntimeTable::read(path); }).find(path + ":1: unknown header"),
             std::string::npos);

@@ -130,8 +130,8 @@ TEST(Chain, CampaignCalibrationSimulationAgreeThroughQuotedLabelAndTornTail) {
                          "3,20,poisson,unordered,1+1\n";
   const fs::path sim = dir.path() / "sim";
   const CommandResult simulate =
-      run_program("mcb-sim", {"--trace", jobs.string(), "--tables", tables.string(),
-                              "--clusters", "2x4", "--warmup", "0", "--output", sim.string()});
+      run_program("mcb-sim", {"--trace", jobs.string(), "--tables", tables.string(), "--clusters",
+                              "2x4", "--warmup", "0", "--output", sim.string()});
   ASSERT_EQ(simulate.exit_code, 0) << simulate.out << simulate.err;
   const auto done = read_table(sim / "jobs.csv");
   ASSERT_EQ(done.size(), 3u);
@@ -140,8 +140,8 @@ TEST(Chain, CampaignCalibrationSimulationAgreeThroughQuotedLabelAndTornTail) {
     const long components = std::stol(job.at("components"));
     EXPECT_DOUBLE_EQ(std::stod(job.at("service")), avg.at({size, components}))
         << "job " << job.at("id");
-    EXPECT_DOUBLE_EQ(std::stod(job.at("net_service")), avg.at({size, 1L})) << "job "
-                                                                              << job.at("id");
+    EXPECT_DOUBLE_EQ(std::stod(job.at("net_service")), avg.at({size, 1L}))
+        << "job " << job.at("id");
   }
 }
 
