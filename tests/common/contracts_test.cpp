@@ -35,7 +35,7 @@ std::string usage_error(F f) {
 }
 
 std::string write(const TempDir& dir, const std::string& name, const std::string& text) {
-  const std::string path = dir / name;
+  std::string path = dir / name;
   std::ofstream(path, std::ios::binary) << text;
   return path;
 }
