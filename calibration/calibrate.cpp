@@ -201,6 +201,9 @@ int run_calibration(const Options& o, int argc, const char* const* argv, std::os
   const std::vector<Filter> where = parse_filters("where", o.where);
   const std::vector<Filter> runtime_where = parse_filters("runtime-where", o.runtime_where);
   const RecordSet set = load_records(o.inputs);
+  for (const std::string& notice : set.summary.torn_tails) {
+    std::cerr << "mcb-calibrate: " << notice << "\n";
+  }
 
   for (const auto* filters : {&where, &runtime_where}) {
     for (const Filter& f : *filters) {
@@ -294,7 +297,7 @@ int run_calibration(const Options& o, int argc, const char* const* argv, std::os
 
   // Everything is consistent: render every output, then write them.
   const json env = environment_block(argc, argv);
-  const json records_block = {
+  json records_block = {
       {"files", set.summary.files},
       {"read", set.summary.lines},
       {"identical_duplicates_ignored", set.summary.duplicates},
@@ -303,6 +306,7 @@ int run_calibration(const Options& o, int argc, const char* const* argv, std::os
       {"left_out_by_runtime_where", not_runtime},
       {"used", app_runs.size() + link_runs.size()},
       {"schema", set.summary.schema}};
+  if (!set.summary.torn_tails.empty()) records_block["torn_tails_ignored"] = set.summary.torn_tails;
   const json filters = {{"where", o.where}, {"runtime_where", o.runtime_where}};
   const json sidecar_extra = {
       {"source", "valid runs read by mcb-calibrate; calibration.json describes the whole run"},

@@ -1,8 +1,8 @@
 #include "calibration/comm_tables.hpp"
 
-#include "calibration/csv.hpp"
+#include "common/csv.hpp"
 #include "calibration/grouping.hpp"
-#include "calibration/stats.hpp"
+#include "common/statistics.hpp"
 
 #include <algorithm>
 
@@ -32,8 +32,8 @@ std::vector<std::string> channel_order(const Group& group) {
 }
 
 std::vector<std::string> stats_fields(const Summary& s) {
-  return {std::to_string(s.n),        format_number(s.min),    format_number(s.avg),
-          format_number(s.max),       format_number(s.median), format_optional(s.stddev)};
+  return {std::to_string(s.n),        csv::number(s.min),    csv::number(s.avg),
+          csv::number(s.max),       csv::number(s.median), csv::optional_number(s.stddev)};
 }
 
 Summary over_runs(const Group& group, const char* path) {
@@ -49,7 +49,7 @@ double mean_iterations(const std::vector<const Record*>& runs) {
   return sum / static_cast<double>(runs.size());
 }
 
-void add_rank_rows(CsvWriter& csv, const Group& g) {
+void add_rank_rows(csv::Writer& table, const Group& g) {
   const std::int64_t v = integer_field(*g.runs.front(), "config.v");
   const std::int64_t size = integer_field(*g.runs.front(), "config.total_size");
   const json& map = g.config.at("cluster_map");
@@ -64,10 +64,10 @@ void add_rank_rows(CsvWriter& csv, const Group& g) {
       std::vector<std::string> f = {g.key[0], g.key[1], g.key[2], g.key[3], g.key[4], g.key[5],
                                     g.key[6], std::to_string(rank), std::to_string(rank / v),
                                     std::to_string(rank % v), map.at(rank).dump(), direction,
-                                    std::to_string(s.n), format_number(s.min),
-                                    format_number(s.avg), format_number(s.max),
-                                    format_number(intra_sum / n), format_number(inter_sum / n)};
-      csv.row(f);
+                                    std::to_string(s.n), csv::number(s.min),
+                                    csv::number(s.avg), csv::number(s.max),
+                                    csv::number(intra_sum / n), csv::number(inter_sum / n)};
+      table.row(f);
     };
     double all_intra = 0;
     double all_inter = 0;
@@ -111,16 +111,16 @@ CommTables build_comm_tables(const std::vector<const Record*>& poisson_runs,
   }
 
   CommTables out;
-  CsvWriter comm({"problem", "grid", "procs", "total_size", "components", "system", "sync",
+  csv::Writer comm({"problem", "grid", "procs", "total_size", "components", "system", "sync",
                   "iterations", "n", "min", "avg", "max", "median", "stddev"});
-  CsvWriter rates({"problem", "grid", "procs", "total_size", "components", "system", "sync", "n",
+  csv::Writer rates({"problem", "grid", "procs", "total_size", "components", "system", "sync", "n",
                    "min", "avg", "max", "median", "stddev"});
-  CsvWriter ranks({"problem", "grid", "procs", "total_size", "components", "system", "sync",
+  csv::Writer ranks({"problem", "grid", "procs", "total_size", "components", "system", "sync",
                    "rank", "column", "row", "cluster", "direction", "n", "min", "avg", "max",
                    "intra_avg", "inter_avg"});
   for (const Group& g : by_mode.groups()) {
     std::vector<std::string> f = g.key;
-    f.push_back(format_number(mean_iterations(g.runs)));
+    f.push_back(csv::number(mean_iterations(g.runs)));
     for (auto& s : stats_fields(over_runs(g, "result.comm_time_paper"))) f.push_back(s);
     comm.row(f);
     std::vector<std::string> r = g.key;
@@ -129,7 +129,7 @@ CommTables build_comm_tables(const std::vector<const Record*>& poisson_runs,
     add_rank_rows(ranks, g);
   }
 
-  CsvWriter sync({"problem", "grid", "procs", "total_size", "components", "system", "iterations",
+  csv::Writer sync({"problem", "grid", "procs", "total_size", "components", "system", "iterations",
                   "sync_n", "sync_avg", "nosync_n", "nosync_avg"});
   for (const Group& g : by_config.groups()) {
     std::vector<double> synced;
@@ -140,10 +140,10 @@ CommTables build_comm_tables(const std::vector<const Record*>& poisson_runs,
     }
     auto cells = [](const std::vector<double>& values) -> std::vector<std::string> {
       if (values.empty()) return {"0", ""};
-      return {std::to_string(values.size()), format_number(summarize(values).avg)};
+      return {std::to_string(values.size()), csv::number(summarize(values).avg)};
     };
     std::vector<std::string> f = g.key;
-    f.push_back(format_number(mean_iterations(g.runs)));
+    f.push_back(csv::number(mean_iterations(g.runs)));
     for (auto& c : cells(synced)) f.push_back(c);
     for (auto& c : cells(free)) f.push_back(c);
     sync.row(f);

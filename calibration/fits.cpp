@@ -1,6 +1,6 @@
 #include "calibration/fits.hpp"
 
-#include "calibration/csv.hpp"
+#include "common/csv.hpp"
 #include "common/errors.hpp"
 
 #include <Eigen/Dense>
@@ -241,7 +241,7 @@ Models fit_models(const std::vector<const Record*>& app_runs,
 }
 
 Target parse_target(const std::string& option, const std::string& text) {
-  const std::vector<std::string> f = split_csv_line(text);
+  const std::vector<std::string> f = csv::split(text);
   auto bad = [&](const std::string& why) {
     return UsageError("--" + option + ": '" + text + "' " + why);
   };
@@ -322,10 +322,10 @@ std::optional<Prediction> predict(const Target& target, const Models& models,
     }
     (k == 0 ? p.intra_class : p.inter_class) = link[k]->link_class;
     if (size_min[k] < link[k]->bytes_min || size_max[k] > link[k]->bytes_max) {
-      outside.push_back(link[k]->link_class + " message sizes " + format_number(size_min[k]) +
-                        ".." + format_number(size_max[k]) + " B outside the measured " +
-                        format_number(link[k]->bytes_min) + ".." +
-                        format_number(link[k]->bytes_max) + " B");
+      outside.push_back(link[k]->link_class + " message sizes " + csv::number(size_min[k]) +
+                        ".." + csv::number(size_max[k]) + " B outside the measured " +
+                        csv::number(link[k]->bytes_min) + ".." +
+                        csv::number(link[k]->bytes_max) + " B");
     }
   }
   if (target.total_size < cf->p_min || target.total_size > cf->p_max) {
@@ -375,51 +375,51 @@ std::vector<Prediction> predict_all(const Models& models, const std::vector<Runt
 }
 
 std::string compute_fits_csv(const std::vector<ComputeFit>& fits) {
-  CsvWriter csv({"app", "problem", "system", "a", "b", "r2", "rmse", "max_relative_gap", "points",
+  csv::Writer table({"app", "problem", "system", "a", "b", "r2", "rmse", "max_relative_gap", "points",
                  "sizes", "p_min", "p_max"});
   for (const ComputeFit& f : fits) {
-    csv.row({f.app, f.problem, f.system, format_number(f.a), format_number(f.b),
-             format_number(f.fit.r2), format_number(f.fit.rmse),
-             format_number(f.fit.max_relative_gap), std::to_string(f.fit.points),
+    table.row({f.app, f.problem, f.system, csv::number(f.a), csv::number(f.b),
+             csv::number(f.fit.r2), csv::number(f.fit.rmse),
+             csv::number(f.fit.max_relative_gap), std::to_string(f.fit.points),
              std::to_string(f.sizes), std::to_string(f.p_min), std::to_string(f.p_max)});
   }
-  return csv.text();
+  return table.text();
 }
 
 std::string link_fits_csv(const std::vector<LinkFit>& fits) {
-  CsvWriter csv({"system", "class", "t0", "bandwidth", "r2", "rmse", "max_relative_gap", "points",
+  csv::Writer table({"system", "class", "t0", "bandwidth", "r2", "rmse", "max_relative_gap", "points",
                  "runs", "bytes_min", "bytes_max", "usable"});
   for (const LinkFit& f : fits) {
-    csv.row({f.system, f.link_class, format_number(f.t0),
-             f.usable ? format_number(f.bandwidth) : std::string(), format_number(f.fit.r2),
-             format_number(f.fit.rmse), format_number(f.fit.max_relative_gap),
-             std::to_string(f.fit.points), std::to_string(f.runs), format_number(f.bytes_min),
-             format_number(f.bytes_max), f.usable ? "true" : "false"});
+    table.row({f.system, f.link_class, csv::number(f.t0),
+             f.usable ? csv::number(f.bandwidth) : std::string(), csv::number(f.fit.r2),
+             csv::number(f.fit.rmse), csv::number(f.fit.max_relative_gap),
+             std::to_string(f.fit.points), std::to_string(f.runs), csv::number(f.bytes_min),
+             csv::number(f.bytes_max), f.usable ? "true" : "false"});
   }
-  return csv.text();
+  return table.text();
 }
 
 std::string service_times_csv(const std::vector<Prediction>& predictions) {
-  CsvWriter csv({"app", "problem", "total_size", "components", "system", "compute", "comm",
+  csv::Writer table({"app", "problem", "total_size", "components", "system", "compute", "comm",
                  "service", "measured_n", "measured_avg", "relative_error", "extrapolated"});
   for (const Prediction& p : predictions) {
     std::vector<std::string> f = target_key(p.target);
-    f.push_back(format_number(p.compute));
-    f.push_back(format_number(p.comm));
-    f.push_back(format_number(p.service));
+    f.push_back(csv::number(p.compute));
+    f.push_back(csv::number(p.comm));
+    f.push_back(csv::number(p.service));
     if (p.measured) {
       f.push_back(std::to_string(p.measured->n));
-      f.push_back(format_number(p.measured->avg));
+      f.push_back(csv::number(p.measured->avg));
       f.push_back(p.measured->avg > 0
-                      ? format_number((p.service - p.measured->avg) / p.measured->avg)
+                      ? csv::number((p.service - p.measured->avg) / p.measured->avg)
                       : std::string());
     } else {
       f.insert(f.end(), {"0", "", ""});
     }
     f.push_back(p.extrapolated ? "true" : "false");
-    csv.row(f);
+    table.row(f);
   }
-  return csv.text();
+  return table.text();
 }
 
 json models_json(const Models& models, const std::vector<Prediction>& predictions) {

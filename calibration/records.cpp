@@ -2,11 +2,11 @@
 
 #include "calibration/grouping.hpp"
 #include "common/errors.hpp"
+#include "common/jsonl.hpp"
 #include "common/run_record.hpp"
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <set>
 
@@ -33,18 +33,6 @@ std::string type_name(const json& value) {
                              const json& value) {
   fail(record, "field '" + std::string(path) + "' must be " + wanted + ", not " +
                    type_name(value));
-}
-
-// nlohmann's parse messages start with "[json.exception.parse_error.101] "; the rest is the
-// useful part ("parse error at line 1, column 7: syntax error ...").
-std::string parse_detail(const std::string& what) {
-  const auto close = what.find("] ");
-  return close == std::string::npos ? what : what.substr(close + 2);
-}
-
-bool blank(const std::string& line) {
-  return std::all_of(line.begin(), line.end(),
-                     [](char c) { return c == ' ' || c == '\t' || c == '\r'; });
 }
 
 // Checks of the parts of a record; each names the full dotted path of what is wrong.
@@ -178,19 +166,13 @@ bool bool_field(const Record& record, std::string_view path) {
 }
 
 void validate_record(const Record& r) {
-  if (string_field(r, "run_id").empty()) fail(r, "field 'run_id' is empty");
+  try {
+    RunRecord::from_json(r.doc);  // schema, run_id, app, status, reason and the blocks' types
+  } catch (const std::invalid_argument& e) {
+    fail(r, e.what());
+  }
   const std::string app = string_field(r, "app");
-  if (app.empty()) fail(r, "field 'app' is empty");
-  const std::string status = string_field(r, "status");
-  if (status != "valid" && status != "invalid" && status != "failed") {
-    fail(r, "field 'status' is '" + status + "'; expected valid, invalid or failed");
-  }
-  if (status != "valid") {
-    if (const json* reason = lookup(r.doc, "reason"); reason && !reason->is_string()) {
-      wrong_type(r, "reason", "a string", *reason);
-    }
-    return;
-  }
+  if (string_field(r, "status") != "valid") return;
   for (const char* path : {"env.host", "env.date", "env.revision"}) string_field(r, path);
   if (!field(r, "config").is_object()) wrong_type(r, "config", "an object", field(r, "config"));
   if (app == "links") {
@@ -249,24 +231,17 @@ RecordSet load_records(const std::vector<std::string>& inputs) {
   std::map<std::string, std::size_t> index_of_run;  // run id -> index in set.records
   std::string first_schema_where;
   for (const std::string& file : set.summary.files) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) throw UsageError(file + ": cannot read the file");
-    std::string text;
-    std::size_t line_number = 0;
-    while (std::getline(in, text)) {
-      ++line_number;
-      if (blank(text)) continue;
-      Record record{json(), file, line_number};
-      try {
-        record.doc = json::parse(text);
-      } catch (const json::parse_error& e) {
-        fail(record, "malformed JSON: " + parse_detail(e.what()));
-      } catch (const json::exception& e) {  // e.g. a number out of range (1e999)
-        fail(record, "malformed JSON: " + parse_detail(e.what()));
-      }
-      if (!record.doc.is_object()) fail(record, "a record must be a JSON object");
+    jsonl::Contents contents = jsonl::read(file);
+    if (contents.torn) set.summary.torn_tails.push_back(jsonl::torn_notice(contents));
+    for (jsonl::Line& line : contents.lines) {
+      Record record{std::move(line.doc), file, line.number};
       ++set.summary.lines;
-      const std::string schema = string_field(record, "schema");
+      try {
+        RunRecord::from_json(record.doc);  // the header every record carries
+      } catch (const std::invalid_argument& e) {
+        fail(record, e.what());
+      }
+      const std::string schema = record.doc.at("schema").get<std::string>();
       if (set.summary.schema.empty()) {
         if (schema != kRunRecordSchema) {
           fail(record,
@@ -278,7 +253,7 @@ RecordSet load_records(const std::vector<std::string>& inputs) {
         fail(record, "schema '" + schema + "' differs from '" + set.summary.schema + "' of " +
                          first_schema_where + "; records of different schema versions do not mix");
       }
-      const std::string run_id = string_field(record, "run_id");
+      const std::string run_id = record.run_id();
       if (const auto it = index_of_run.find(run_id); it != index_of_run.end()) {
         const Record& first = set.records[it->second];
         if (first.doc != record.doc) {

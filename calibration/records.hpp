@@ -1,7 +1,9 @@
 #pragma once
 /// @file
 /// @brief Reading run records (docs/records.md) for calibration: JSON Lines files and campaign
-/// folders, checked line by line so that any problem is reported as "<file>:<line>: <what>".
+/// folders, read with the suite's JSON Lines reader (common/jsonl.hpp: a torn last line is
+/// ignored with a notice) and checked line by line, each header through mcb::RunRecord, so that
+/// any problem is reported as "<file>:<line>: <what>".
 
 #include <nlohmann/json.hpp>
 
@@ -47,6 +49,8 @@ struct LoadSummary {
   /// @brief "<file>:<line> repeats <file>:<line> (<run_id>)" for every identical repeat dropped
   std::vector<std::string> duplicates;
   std::string schema;  //!< the one schema all records carry
+  /// @brief the one-line notice for each file whose torn last line was ignored (common/jsonl.hpp)
+  std::vector<std::string> torn_tails;
 };
 
 /// @brief Records read from the inputs, each run id once, in reading order.
@@ -65,7 +69,8 @@ std::vector<std::string> expand_inputs(const std::vector<std::string>& inputs);
 /// @brief Reads and checks every record of @p inputs (see @ref expand_inputs): each line must be
 /// a JSON object of the known schema with the fields its status and application need (see
 /// @ref validate_record); a run id seen twice must carry identical content (the repeat is then
-/// dropped and listed in the summary). Blank lines are skipped.
+/// dropped and listed in the summary). Blank lines are skipped; a torn last line is ignored and
+/// its notice kept in the summary.
 /// @throws mcb::UsageError "<file>:<line>: <what>" on the first problem, or "<inputs>: no
 ///         records" when nothing was read.
 RecordSet load_records(const std::vector<std::string>& inputs);

@@ -1,13 +1,12 @@
 #pragma once
 /// @file
-/// @brief The runtime table the simulator replays (DESIGN.md): one row per configuration,
-/// `app,problem,total_size,components,system,n,min,avg,max,median,stddev` (seconds), made from
-/// records, written and read back; plus the paper's service-time layout
-/// (`app,total_size,components,service_time_s`, Tables 4 and 5) read as a table.
+/// @brief The runtime table the simulator replays, made from records. The table's format (both
+/// layouts, reading and writing) is owned by common/runtime_table.hpp; here the calibration
+/// builds its rows from runs and names the service-time layout's missing labels.
 
 #include "calibration/grouping.hpp"
 #include "calibration/records.hpp"
-#include "calibration/stats.hpp"
+#include "common/runtime_table.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -17,25 +16,6 @@
 #include <vector>
 
 namespace mcb::calib {
-
-/// @brief The header of runtimes.csv, exactly.
-inline constexpr const char* kRuntimeHeader =
-    "app,problem,total_size,components,system,n,min,avg,max,median,stddev";
-/// @brief The header of the paper's service-time tables (shared/reference/das2-study).
-inline constexpr const char* kServiceTimeHeader = "app,total_size,components,service_time_s";
-
-/// @brief One row: a configuration and the statistics of its runs' wall times.
-struct RuntimeRow {
-  std::string app;
-  std::string problem;
-  std::int64_t total_size = 0;
-  std::int64_t components = 0;
-  std::string system;
-  Summary stats;
-};
-
-/// @brief The row's key columns as written: app, problem, total_size, components, system.
-std::vector<std::string> row_key(const RuntimeRow& row);
 
 /// @brief Labels the service-time layout lacks: the problem of each application and the system.
 struct ServiceTimeLabels {

@@ -1,13 +1,48 @@
 #pragma once
 /// @file
-/// @brief The run-record contract's version, shared by the programs that write records, the
-/// campaign executor that writes failure records, and the calibration that reads them all.
-/// The fields each record carries are documented in docs/records.md.
+/// @brief The run-record contract (docs/records.md): one JSON object per run, written by the
+/// measurement programs (harness) and by the campaign executor for runs that ended without one,
+/// read by the campaign, the calibration and the tests. Its fields are typed here, once.
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
 
 namespace mcb {
 
 /// @brief Value of every record's `schema` field. A change that makes old records unreadable
 /// (a field renamed or its meaning changed) bumps the number.
 inline constexpr const char* kRunRecordSchema = "mcb-run/1";
+
+/// @brief One run record. The header fields are typed; the four blocks a run carries keep their
+/// JSON (their fields belong to each application and are documented in docs/records.md);
+/// anything else at the top level (verdict, counters, failure, ...) is kept in @ref extra, so
+/// reading and writing a record gives back the same text.
+struct RunRecord {
+  std::string schema = kRunRecordSchema;
+  std::string run_id;
+  std::optional<std::string> campaign;  //!< written as null when run outside a campaign
+  std::optional<long long> repetition;
+  std::string app;
+  std::string status;                               //!< valid, invalid or failed
+  std::optional<std::string> reason;                //!< why a run is invalid or failed
+  std::optional<nlohmann::json> config;             //!< object: what the run was given
+  std::optional<nlohmann::json> env;                //!< object: where and with what it ran
+  std::optional<nlohmann::json> result;             //!< object: what it measured
+  std::optional<nlohmann::json> ranks;              //!< array: one object per rank, in rank order
+  nlohmann::json extra = nlohmann::json::object();  //!< the other top-level fields
+
+  /// @brief Reads @p doc. Checks the header: an object with string `schema`, `run_id`, `app`,
+  /// `status` (valid, invalid or failed; `run_id` and `app` not empty), `campaign` a string or
+  /// null, `repetition` an integer, `reason` a string, `config`/`env`/`result` objects, `ranks`
+  /// an array. The schema version is not compared here (see @ref kRunRecordSchema).
+  /// @throws std::invalid_argument naming the field ("field 'status' is 'done'; ...").
+  static RunRecord from_json(const nlohmann::json& doc);
+  /// @brief The record as written.
+  nlohmann::json to_json() const;
+  /// @brief to_json() as one line (what is appended to a records file).
+  std::string line() const { return to_json().dump(); }
+};
 
 }  // namespace mcb

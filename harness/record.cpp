@@ -2,6 +2,7 @@
 
 #include "common/environment.hpp"
 #include "common/files.hpp"
+#include "common/statistics.hpp"
 
 #include <sched.h>
 #include <unistd.h>
@@ -163,12 +164,12 @@ nlohmann::json spread(MPI_Comm comm, double value) {
   MPI_Allreduce(&value, &lo, 1, MPI_DOUBLE, MPI_MIN, comm);
   MPI_Allreduce(&value, &hi, 1, MPI_DOUBLE, MPI_MAX, comm);
   MPI_Allreduce(&value, &sum, 1, MPI_DOUBLE, MPI_SUM, comm);
-  return {{"min", lo}, {"avg", sum / size}, {"max", hi}};
+  return Spread::of(lo, sum, hi, size).to_json();
 }
 
 void write_record(const std::string& path, const nlohmann::json& record) {
   if (path == "none") return;
-  append_line(path, record.dump());
+  append_line(path, RunRecord::from_json(record).line());  // the contract checks what it writes
 }
 
 int record_failure(MPI_Comm comm, const std::string& program, const std::string& path,

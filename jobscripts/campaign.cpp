@@ -153,7 +153,9 @@ int local_status(const CampaignSpec& spec, const Plan& plan, std::ostream& out) 
   const std::string pid = running_executor(folder);
   out << "campaign " << spec.name << " (local): "
       << (pid.empty() ? "no executor running" : "running (mcb-campaign pid " + pid + ")") << "\n";
-  print_summary(out, spec, tally(plan, RecordBook::read(folder.records())), folder);
+  // While an executor runs, a last line without its newline may be a record being appended.
+  const RecordBook book = RecordBook::read(folder.records(), pid.empty() ? &std::cerr : nullptr);
+  print_summary(out, spec, tally(plan, book), folder);
   return 0;
 }
 
@@ -259,7 +261,7 @@ int body(int argc, char** argv) {
     }
     if (command == "status") return local_status(spec, plan, std::cout);
     const CampaignFolder folder{spec.folder};
-    const Tally t = tally(plan, RecordBook::read(folder.records()));
+    const Tally t = tally(plan, RecordBook::read(folder.records(), &std::cerr));
     print_summary(std::cout, spec, t, folder);
     return t.invalid + t.failed + t.missing == 0 ? 0 : 1;
   }

@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <iostream>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -293,7 +294,7 @@ int run_local(const CampaignSpec& spec, const Plan& plan, const LocalRunOptions&
     out.flush();
   }
 
-  const Tally t = tally(plan, RecordBook::read(folder.records()));
+  const Tally t = tally(plan, RecordBook::read(folder.records(), &std::cerr));
   print_summary(out, spec, t, folder);
   return t.invalid + t.failed + t.missing == 0 ? 0 : 1;
 }

@@ -3,6 +3,7 @@
 #include "common/environment.hpp"
 #include "common/errors.hpp"
 #include "common/files.hpp"
+#include "common/jsonl.hpp"
 #include "common/run_record.hpp"
 #include "common/text.hpp"
 
@@ -16,49 +17,36 @@ namespace mcb::campaign {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-RecordBook RecordBook::read(const std::string& path) {
+RecordBook RecordBook::read(const std::string& path, std::ostream* notices) {
   RecordBook book;
-  book.scan(path, 0);
+  const jsonl::Contents contents = book.scan(path, {});
+  if (notices) jsonl::report_torn(*notices, "mcb-campaign", contents);
   return book;
 }
 
 void RecordBook::read_more(const std::string& path) {
   std::error_code ec;
   const std::uintmax_t size = fs::file_size(path, ec);
-  scan(path, ec || size < consumed_ ? 0 : consumed_);
+  if (ec || size < consumed_.offset) consumed_ = {};  // rewritten shorter: read it all again
+  scan(path, consumed_);
 }
 
-void RecordBook::scan(const std::string& path, std::uintmax_t offset) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return;
-  in.seekg(static_cast<std::streamoff>(offset));
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  std::size_t start = 0;
-  int line = 0;
-  consumed_ = offset;
-  while (start < text.size()) {
-    const auto end = text.find('\n', start);
-    if (end == std::string::npos) break;  // torn tail: not a record yet
-    const std::string content = text.substr(start, end - start);
-    start = end + 1;
-    consumed_ = offset + start;
-    ++line;
-    if (trim(content).empty()) continue;
-    json record;
+// A torn tail is not read: while runs go on it may be a record still being appended, and after
+// a crash the next append cuts it off. read() reports it (see common/jsonl.hpp).
+jsonl::Contents RecordBook::scan(const std::string& path, jsonl::From from) {
+  jsonl::Contents contents = jsonl::read(path, from, /*missing_ok=*/true);
+  for (const jsonl::Line& line : contents.lines) {
+    RunRecord record;
     try {
-      record = json::parse(content);
-    } catch (const json::exception&) {
-      throw UsageError(path + ": " +
-                       (offset ? "byte " + std::to_string(consumed_ - content.size() - 1)
-                               : "line " + std::to_string(line)) +
-                       ": not a JSON record");
+      record = RunRecord::from_json(line.doc);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(path + ":" + std::to_string(line.number) + ": " + e.what());
     }
-    if (!record.is_object() || !record.contains("run_id") || !record["run_id"].is_string()) {
-      throw UsageError(path + ": line " + std::to_string(line) + ": record without a run_id");
-    }
-    RecordEntry entry{record.value("status", ""), record.value("reason", "")};
-    entries_.insert_or_assign(record["run_id"].get<std::string>(), std::move(entry));
+    entries_.insert_or_assign(record.run_id,
+                              RecordEntry{record.status, record.reason.value_or("")});
   }
+  consumed_ = {contents.end_of_whole, contents.last_line};
+  return contents;
 }
 
 const RecordEntry* RecordBook::find(const std::string& run_id) const {
@@ -67,21 +55,8 @@ const RecordEntry* RecordBook::find(const std::string& run_id) const {
 }
 
 std::string record_line_for(const std::string& path, const std::string& run_id) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return "";
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  std::size_t start = 0;
-  while (start < text.size()) {
-    const auto end = text.find('\n', start);
-    if (end == std::string::npos) break;
-    const std::string content = text.substr(start, end - start);
-    start = end + 1;
-    if (trim(content).empty()) continue;
-    try {
-      const json record = json::parse(content);
-      if (record.is_object() && record.value("run_id", "") == run_id) return content;
-    } catch (const json::exception&) {
-    }
+  for (const jsonl::Line& line : jsonl::read(path, {}, /*missing_ok=*/true).lines) {
+    if (line.doc.is_object() && line.doc.value("run_id", "") == run_id) return line.text;
   }
   return "";
 }
@@ -94,27 +69,27 @@ json failure_record(const CampaignSpec& spec, const Plan& plan, const PlannedRun
   for (const auto& [k, v] : c.values) options[k] = v;
   std::vector<const char*> argv;
   for (const std::string& word : command) argv.push_back(word.c_str());
-  json env = environment_block(static_cast<int>(argv.size()), argv.data());
-  env["executor"] = spec.executor;
+  RunRecord record;
+  record.run_id = run.id;
+  record.campaign = spec.name;
+  record.repetition = run.repetition;
+  record.app = spec.app;
+  record.status = "failed";
+  record.reason = reason;
+  record.config = json{{"total_size", c.ranks},
+                        {"components", c.clusters},
+                        {"campaign_index", c.index},
+                        {"options", options}};
+  record.env = environment_block(static_cast<int>(argv.size()), argv.data());
+  (*record.env)["executor"] = spec.executor;
   // The machine's share (docs/records.md): known here only when the run was on this host.
   const unsigned cores = std::thread::hardware_concurrency();
   const bool here = spec.executor == "local" && cores > 0;
-  env["cores_available"] = here ? json(cores) : json(nullptr);
-  env["ranks_per_core"] = here ? json(static_cast<double>(c.ranks) / cores) : json(nullptr);
-  return {{"schema", kRunRecordSchema},
-          {"run_id", run.id},
-          {"campaign", spec.name},
-          {"repetition", run.repetition},
-          {"app", spec.app},
-          {"status", "failed"},
-          {"reason", reason},
-          {"config",
-           {{"total_size", c.ranks},
-            {"components", c.clusters},
-            {"campaign_index", c.index},
-            {"options", options}}},
-          {"env", env},
-          {"failure", details}};
+  (*record.env)["cores_available"] = here ? json(cores) : json(nullptr);
+  (*record.env)["ranks_per_core"] =
+      here ? json(static_cast<double>(c.ranks) / cores) : json(nullptr);
+  record.extra["failure"] = details;
+  return record.to_json();
 }
 
 std::string log_excerpt(const std::string& log_path, const std::string& program) {
@@ -184,33 +159,23 @@ void print_summary(std::ostream& out, const CampaignSpec& spec, const Tally& t,
 std::vector<std::string> drop_failed_records(const Plan& plan, const CampaignFolder& folder) {
   std::set<std::string> ids;
   for (const PlannedRun& run : plan.runs) ids.insert(run.id);
-  std::ifstream in(folder.records(), std::ios::binary);
-  if (!in) return {};
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // Whole lines are kept as written; a torn tail is dropped with the rewrite.
   std::string kept;
   std::vector<std::string> moved;
-  std::size_t start = 0;
-  while (start < text.size()) {
-    const auto end = text.find('\n', start);
-    if (end == std::string::npos) break;  // a torn tail is dropped with the rewrite
-    const std::string content = text.substr(start, end - start);
-    start = end + 1;
-    bool drop = false;
-    if (!trim(content).empty()) {
-      try {
-        const json record = json::parse(content);
-        const std::string id = record.value("run_id", "");
-        drop = record.value("status", "") == "failed" && ids.count(id);
-        if (drop) moved.push_back(id);
-      } catch (const json::exception&) {
-      }
-    }
-    if (drop) {
-      append_line(folder.failed_attempts(), content);
+  const jsonl::Contents contents = jsonl::read(folder.records(), {}, /*missing_ok=*/true);
+  std::size_t previous = 0;
+  for (const jsonl::Line& line : contents.lines) {
+    kept.append(line.number - previous - 1, '\n');  // blank lines stay where they were
+    previous = line.number;
+    const std::string id = line.doc.is_object() ? line.doc.value("run_id", "") : "";
+    if (line.doc.is_object() && line.doc.value("status", "") == "failed" && ids.count(id)) {
+      moved.push_back(id);
+      append_line(folder.failed_attempts(), line.text);
     } else {
-      kept += content + "\n";
+      kept += line.text + "\n";
     }
   }
+  kept.append(contents.last_line - previous, '\n');
   if (!moved.empty()) write_file_atomically(folder.records(), kept);
   return moved;
 }

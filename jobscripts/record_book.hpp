@@ -4,6 +4,7 @@
 /// (valid, invalid or failed), the failure records the executors write for runs that ended
 /// without one, and the tally printed at the end.
 
+#include "common/jsonl.hpp"
 #include "jobscripts/campaign_folder.hpp"
 #include "jobscripts/expansion.hpp"
 #include "jobscripts/spec.hpp"
@@ -27,10 +28,11 @@ struct RecordEntry {
 /// @brief Run id -> status of the records in a JSON Lines file.
 class RecordBook {
  public:
-  /// @brief Reads @p path (a missing file is empty). A last line without its newline is a write
-  /// cut short by a crash and is ignored (the next append cuts it off).
+  /// @brief Reads @p path (a missing file is empty) with the suite's JSON Lines reader: a torn
+  /// last line (no newline) is ignored, with its one-line notice written to @p notices when
+  /// given (common/jsonl.hpp); each record's header is read as an mcb::RunRecord.
   /// @throws mcb::UsageError "<path>:<line>: ..." for a whole line that is not a record.
-  static RecordBook read(const std::string& path);
+  static RecordBook read(const std::string& path, std::ostream* notices = nullptr);
   /// @brief Reads the whole lines appended to @p path since the last read (all of it again when
   /// the file is now shorter). A torn tail cut off by the next append is thereby never half-read.
   void read_more(const std::string& path);
@@ -39,9 +41,9 @@ class RecordBook {
   std::size_t size() const { return entries_.size(); }
 
  private:
-  void scan(const std::string& path, std::uintmax_t offset);
+  jsonl::Contents scan(const std::string& path, jsonl::From from);
   std::map<std::string, RecordEntry> entries_;
-  std::uintmax_t consumed_ = 0;  //!< bytes of whole lines read so far
+  jsonl::From consumed_;  //!< where the whole lines read so far end
 };
 
 /// @brief The first whole record line in @p path whose run_id is @p run_id ("" if none).

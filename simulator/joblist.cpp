@@ -2,7 +2,6 @@
 
 #include "common/errors.hpp"
 #include "common/text.hpp"
-#include "simulator/cells.hpp"
 
 #include <charconv>
 #include <cmath>
@@ -24,27 +23,42 @@ constexpr double kLatestTime = 1e12;
 
 }  // namespace
 
-JobListReader::JobListReader(const std::string& path) : path_(path), in_(path) {
+namespace {
+
+// "16+16" -> 16 | 16 (the components and clusters cells).
+std::vector<std::string> split_plus(const std::string& text) {
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  for (;;) {
+    const auto plus = text.find('+', start);
+    parts.push_back(trim(text.substr(start, plus == std::string::npos ? plus : plus - start)));
+    if (plus == std::string::npos) return parts;
+    start = plus + 1;
+  }
+}
+
+}  // namespace
+
+JobListReader::JobListReader(const std::string& path)
+    : path_(path), in_(path), reader_(in_, "--trace: " + path) {
   if (!in_) throw UsageError("--trace: cannot read '" + path + "'");
-  std::string line;
-  if (next_content_line(in_, line, number_)) {
-    if (const std::string problem = text_problem(line); !problem.empty()) {
-      throw UsageError("--trace: " + path + ":" + std::to_string(number_) + ": " + problem);
-    }
-    const auto header = split_cells(line, ',');
+  csv::Record first;
+  if (reader_.next(first)) {
+    const std::size_t header_line = first.line;
+    const auto& header = first.fields;
     columns_ = header.size();
     for (size_t i = 0; i < header.size(); ++i) {
       bool known = false;
       for (const char* c : kColumns) known = known || header[i] == c;
       if (!known) {
-        throw UsageError("--trace: " + path + ":" + std::to_string(number_) + ": unknown column '" +
+        throw UsageError("--trace: " + path + ":" + std::to_string(header_line) + ": unknown column '" +
                          header[i] + "'");
       }
       col_[header[i]] = i;
     }
     for (const char* need : {"submit", "components"}) {
       if (!col_.count(need)) {
-        throw UsageError("--trace: " + path + ":" + std::to_string(number_) +
+        throw UsageError("--trace: " + path + ":" + std::to_string(header_line) +
                          ": header lacks the column '" + need + "'");
       }
     }
@@ -54,13 +68,11 @@ JobListReader::JobListReader(const std::string& path) : path_(path), in_(path) {
 }
 
 bool JobListReader::next(ListRecord& r) {
-  std::string line;
-  if (!next_content_line(in_, line, number_)) return false;
-  const std::string where = "--trace: " + path_ + ":" + std::to_string(number_) + ": ";
-  // App names go into JSON records and CSV tables: plain text only.
-  if (const std::string problem = text_problem(line); !problem.empty())
-    throw UsageError(where + problem);
-  const auto cells = split_cells(line, ',');
+  csv::Record record;
+  if (!reader_.next(record)) return false;
+  const long line = static_cast<long>(record.line);
+  const std::string where = "--trace: " + path_ + ":" + std::to_string(line) + ": ";
+  const auto& cells = record.fields;
   if (cells.size() != columns_) {
     throw UsageError(where + std::to_string(cells.size()) + " cells, the header has " +
                      std::to_string(columns_));
@@ -91,12 +103,12 @@ bool JobListReader::next(ListRecord& r) {
     std::vector<int> out;
     const std::string v = cell(name);
     if (v.empty()) return out;
-    for (const auto& part : split_cells(v, '+'))
+    for (const auto& part : split_plus(v))
       out.push_back(static_cast<int>(number(name, part, true, lowest)));
     return out;
   };
   r = ListRecord{};
-  r.line = number_;
+  r.line = line;
   if (!cell("id").empty()) r.id = static_cast<std::int64_t>(number("id", cell("id"), true, 0));
   r.submit = number("submit", cell("submit"), false, 0);
   r.app = cell("app");

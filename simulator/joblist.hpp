@@ -5,6 +5,7 @@
 /// clusters, home, min_component, max_component, max_components are optional. Components and
 /// clusters are written "16+16" and "0+2".
 
+#include "common/csv.hpp"
 #include "simulator/types.hpp"
 
 #include <fstream>
@@ -30,9 +31,12 @@ struct ListRecord {
   int min_component = 1, max_component = 0, max_components = 0;
 };
 
-/// @brief Streams a CSV job list.
+/// @brief Streams a CSV job list (read with the suite's CSV codec, common/csv.hpp: '#' comment
+/// lines and blank lines skipped, quoting as RFC 4180).
 class JobListReader {
  public:
+  JobListReader(const JobListReader&) = delete;
+  JobListReader& operator=(const JobListReader&) = delete;
   /// @throws UsageError "--trace: ..." when the file is unreadable or its header is bad.
   explicit JobListReader(const std::string& path);
   /// @throws UsageError "--trace: <path>:<line>: ..." for a malformed line.
@@ -42,9 +46,9 @@ class JobListReader {
  private:
   std::string path_;
   std::ifstream in_;
+  csv::Reader reader_;  //!< reads from in_
   std::map<std::string, size_t> col_;
   size_t columns_ = 0;
-  long number_ = 0;
 };
 
 }  // namespace mcb::sim

@@ -1,5 +1,7 @@
 #include "simulator/metrics.hpp"
 
+#include "common/statistics.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -12,39 +14,16 @@ constexpr double kBucketRatio = 1.001;  // relative width of a histogram bucket
 
 }  // namespace
 
-double t_quantile_975(int df) {
-  static constexpr double table[] = {0,     12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365,
-                                     2.306, 2.262,  2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
-                                     2.120, 2.110,  2.101, 2.093, 2.086, 2.080, 2.074, 2.069,
-                                     2.064, 2.060,  2.056, 2.052, 2.048, 2.045, 2.042};
-  if (df < 1) return kNaN;
-  if (df <= 30) return table[df];
-  if (df <= 40) return 2.042 + (2.021 - 2.042) * (df - 30) / 10.0;
-  if (df <= 60) return 2.021 + (2.000 - 2.021) * (df - 40) / 20.0;
-  if (df <= 120) return 2.000 + (1.980 - 2.000) * (df - 60) / 60.0;
-  return 1.960;
-}
+double t_quantile_975(int df) { return student_t_quantile(0.975, df); }
 
 Interval interval_of(const std::vector<double>& samples) {
   Interval out;
   out.samples = static_cast<int>(samples.size());
-  if (samples.empty()) {
-    out.mean = kNaN;
-    out.half_width = kNaN;
-    return out;
-  }
-  double sum = 0;
-  for (double v : samples) sum += v;
-  out.mean = sum / static_cast<double>(samples.size());
-  if (samples.size() < 2) {
-    out.half_width = kNaN;
-    return out;
-  }
-  double ss = 0;
-  for (double v : samples) ss += (v - out.mean) * (v - out.mean);
-  const double sd = std::sqrt(ss / static_cast<double>(samples.size() - 1));
-  out.half_width = t_quantile_975(static_cast<int>(samples.size()) - 1) * sd /
-                   std::sqrt(static_cast<double>(samples.size()));
+  out.mean = mcb::mean(samples);
+  const double sd = sample_stddev(samples, out.mean);  // NaN for fewer than 2 samples
+  out.half_width = samples.size() < 2 ? kNaN
+                                      : t_quantile_975(out.samples - 1) * sd /
+                                            std::sqrt(static_cast<double>(samples.size()));
   return out;
 }
 

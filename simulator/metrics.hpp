@@ -10,7 +10,8 @@
 
 namespace mcb::sim {
 
-/// @brief Two-sided 95% Student-t quantile for @p df degrees of freedom (df >= 1).
+/// @brief Two-sided 95% Student-t quantile for @p df degrees of freedom (df >= 1; NaN below),
+/// from the suite's statistics module (common/statistics.hpp, Boost.Math).
 double t_quantile_975(int df);
 
 /// @brief A mean and its 95% confidence interval.

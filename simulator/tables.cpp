@@ -1,13 +1,9 @@
 #include "simulator/tables.hpp"
 
 #include "common/errors.hpp"
-#include "common/text.hpp"
-#include "simulator/cells.hpp"
+#include "common/runtime_table.hpp"
 
-#include <charconv>
 #include <cmath>
-#include <filesystem>
-#include <fstream>
 #include <limits>
 #include <set>
 #include <stdexcept>
@@ -67,98 +63,30 @@ std::vector<int> PriceBook::sizes(const std::string& app) const {
 }
 
 RuntimeTables RuntimeTables::load(const std::vector<std::string>& paths) {
-  namespace fs = std::filesystem;
   RuntimeTables tables;
   for (const std::string& given : paths) {
-    std::string file = given;
-    std::error_code ec;
-    if (fs::is_directory(given, ec)) file = (fs::path(given) / "runtimes.csv").string();
-    std::ifstream in(file);
-    if (!in) throw UsageError("--tables: cannot read '" + file + "'");
-    tables.source_ += (tables.source_.empty() ? "" : ", ") + file;
-    std::string line;
-    long number = 0;
-    std::vector<std::string> header;
-    const auto where = [&](long n) { return "--tables: " + file + ":" + std::to_string(n); };
-    // App names and labels go into JSON records: plain text only.
-    const auto plain = [&] {
-      if (const std::string problem = text_problem(line); !problem.empty())
-        throw UsageError(where(number) + ": " + problem);
-    };
-    if (next_content_line(in, line, number)) {
-      plain();
-      header = split_cells(line, ',');
+    RuntimeTable table;
+    try {
+      table = RuntimeTable::read(given);
+    } catch (const UsageError& e) {
+      throw UsageError(std::string("--tables: ") + e.what());
     }
-    if (header.empty()) throw UsageError(where(number) + ": empty file, no header");
-    std::map<std::string, size_t> col;
-    for (size_t i = 0; i < header.size(); ++i) col[header[i]] = i;
-    for (const char* need : {"app", "total_size", "components"}) {
-      if (!col.count(need)) {
-        throw UsageError(where(number) + ": header lacks the column '" + need + "'");
-      }
-    }
-    const bool reference_shape = !col.count("avg") && col.count("service_time_s");
-    if (!reference_shape && !col.count("avg")) {
-      throw UsageError(where(number) + ": header lacks the column 'avg' (or 'service_time_s')");
-    }
-    if (reference_shape) tables.has_min_ = tables.has_max_ = tables.has_median_ = false;
-    if (!col.count("min")) tables.has_min_ = false;
-    if (!col.count("max")) tables.has_max_ = false;
-    if (!col.count("median")) tables.has_median_ = false;
-
-    while (next_content_line(in, line, number)) {
-      plain();
-      const auto cells = split_cells(line, ',');
-      if (cells.size() != header.size()) {
-        throw UsageError(where(number) + ": " + std::to_string(cells.size()) +
-                         " cells, header has " + std::to_string(header.size()));
-      }
-      const auto cell = [&](const char* name) -> std::string {
-        auto it = col.find(name);
-        return it == col.end() ? std::string() : cells[it->second];
-      };
-      const auto integer = [&](const char* name) {
-        const std::string v = cell(name);
-        long long x = 0;
-        auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
-        if (ec != std::errc() || p != v.data() + v.size() || x <= 0 || x > 1'000'000'000) {
-          throw UsageError(where(number) + ": column '" + name + "': '" + v +
-                           "' is not a positive integer");
-        }
-        return static_cast<int>(x);
-      };
-      const auto seconds = [&](const char* name) {
-        const std::string v = cell(name);
-        if (v.empty()) return kNaN;
-        double x = 0;
-        auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
-        if (ec != std::errc() || p != v.data() + v.size() || !std::isfinite(x) || x < 0) {
-          throw UsageError(where(number) + ": column '" + name + "': '" + v +
-                           "' is not a time in seconds >= 0");
-        }
-        return x;
-      };
+    tables.source_ += (tables.source_.empty() ? "" : ", ") + table.file;
+    // The service-time layout has one time per row: only the average is a column of it.
+    if (table.service_time_layout) tables.has_min_ = tables.has_max_ = tables.has_median_ = false;
+    for (const RuntimeRow& r : table.rows) {
       TableRow row;
-      row.app = cell("app");
-      if (row.app.empty()) throw UsageError(where(number) + ": empty app");
-      row.problem = cell("problem");
-      row.system = cell("system");
-      row.total_size = integer("total_size");
-      row.components = integer("components");
-      if (row.components > row.total_size) {
-        throw UsageError(where(number) + ": " + std::to_string(row.components) +
-                         " components for total size " + std::to_string(row.total_size));
-      }
-      if (reference_shape) {
-        row.avg = row.min = row.max = row.median = seconds("service_time_s");
-      } else {
-        row.avg = seconds("avg");
-        row.min = col.count("min") ? seconds("min") : kNaN;
-        row.max = col.count("max") ? seconds("max") : kNaN;
-        row.median = col.count("median") ? seconds("median") : kNaN;
-      }
-      row.file = file;
-      row.line = number;
+      row.app = r.app;
+      row.problem = r.problem;
+      row.system = r.system;
+      row.total_size = static_cast<int>(r.total_size);
+      row.components = static_cast<int>(r.components);
+      row.min = r.stats.min;
+      row.avg = r.stats.avg;
+      row.max = r.stats.max;
+      row.median = r.stats.median;
+      row.file = table.file;
+      row.line = static_cast<long>(r.line);
       tables.rows_.push_back(std::move(row));
     }
   }

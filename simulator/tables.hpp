@@ -56,9 +56,10 @@ class PriceBook {
 /// @brief All rows of one or more table files.
 class RuntimeTables {
  public:
-  /// @brief Loads each path: a directory (its runtimes.csv) or a CSV file. Accepts the
-  /// calibration header (app,problem,total_size,components,system,n,min,avg,max,median,stddev)
-  /// and the reference shape (app,total_size,components,service_time_s).
+  /// @brief Loads each path: a directory (its runtimes.csv) or a CSV file, read and checked by
+  /// the runtime table contract (common/runtime_table.hpp), in its runtime layout
+  /// (app,problem,total_size,components,system,n,min,avg,max,median,stddev) or the reference
+  /// service-time layout (app,total_size,components,service_time_s).
   /// @throws UsageError naming --tables, the file and line.
   static RuntimeTables load(const std::vector<std::string>& paths);
 

@@ -4,7 +4,7 @@ table with its provenance sidecar, and the communication tables of Poisson runs.
 import os
 
 from .cli import BadInput
-from .inputs import natural_key, read_csv, read_json
+from .inputs import CALIBRATION_SCHEMA, natural_key, read_csv, read_json
 
 RUNTIME_COLUMNS = ["app", "problem", "total_size", "components", "system", "n", "min", "avg",
                    "max", "median", "stddev"]
@@ -62,7 +62,7 @@ class Calibration:
         self.manifest = None
         manifest = os.path.join(directory, "calibration.json")
         if os.path.exists(manifest):
-            self.manifest, src = read_json(manifest)
+            self.manifest, src = read_json(manifest, schema=CALIBRATION_SCHEMA)
             self.sources.append(src)
         self.comm_time = self._optional("comm_time.csv", COMM_TIME_COLUMNS, ["problem", "procs",
                                         "system", "sync"], bools=["sync"])

@@ -1,5 +1,8 @@
 """Reading the suite's CSV and JSON files, checked: a missing or empty file, a missing column or a
-cell that is not a number is a BadInput naming the file (and line and column)."""
+cell that is not a number is a BadInput naming the file (and line and column). Every file the
+analysis reads passes through this module; a JSON document that carries a `schema` field is
+checked against the version this analysis reads (the SCHEMAS below, written by the C++ programs).
+"""
 
 import hashlib
 import json
@@ -10,6 +13,10 @@ import re
 import pandas as pd
 
 from .cli import BadInput
+
+# The versions of the documents this analysis reads, by what writes them.
+CALIBRATION_SCHEMA = "mcb-calibration/1"  # calibration.json (mcb-calibrate)
+SWEEP_SCHEMA = "mcb-sim-sweep/1"          # sweep.json (mcb-sim)
 
 
 def digest(path):
@@ -76,8 +83,9 @@ def read_csv(path, required, numeric=(), allow_no_rows=False, strings=()):
     return frame, Source(path, len(frame))
 
 
-def read_json(path, required=()):
-    """Reads a JSON object; keys in `required` must be present. Returns (dict, Source)."""
+def read_json(path, required=(), schema=None):
+    """Reads a JSON object; keys in `required` must be present and, when `schema` is given, its
+    `schema` field must be that version. Returns (dict, Source)."""
     if not os.path.exists(path):
         raise BadInput(f"{path}: no such file")
     if os.path.getsize(path) == 0:
@@ -92,6 +100,9 @@ def read_json(path, required=()):
     missing = [k for k in required if k not in doc]
     if missing:
         raise BadInput(f"{path}: missing key(s) {', '.join(missing)}")
+    if schema is not None and doc.get("schema") != schema:
+        raise BadInput(f"{path}: schema '{doc.get('schema')}' is not '{schema}' "
+                       "(the version this analysis reads)")
     return doc, Source(path)
 
 

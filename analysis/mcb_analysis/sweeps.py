@@ -4,7 +4,7 @@ of each curve with the saturation point marked, and sweep.json with the configur
 import os
 
 from .cli import BadInput
-from .inputs import Source, natural_key, read_csv, read_json
+from .inputs import SWEEP_SCHEMA, Source, natural_key, read_csv, read_json
 
 SWEEP_COLUMNS = ["policy", "placement", "rule", "queue", "rate", "offered_utilization",
                  "replications", "response_mean", "response_ci95_half_width",
@@ -45,7 +45,8 @@ class Sweep:
             if r["saturation_point"] not in ("", "last_stable", "first_saturated"):
                 raise BadInput(f"{csv}:{i + 2}: column saturation_point: "
                                f"'{r['saturation_point']}' is not last_stable or first_saturated")
-        self.doc, self.json_source = read_json(doc, required=["config", "env"])
+        self.doc, self.json_source = read_json(doc, required=["config", "env"],
+                                               schema=SWEEP_SCHEMA)
         config = self.doc["config"]
         workload = config.get("workload") or {}
         if workload.get("kind") == "synthetic":

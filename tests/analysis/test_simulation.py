@@ -3,6 +3,7 @@ sweeps): Figure 5's panels and curves must be the sweep's rows, saturation must 
 legends must list the curves right to left, Figures 6-8 must pair gross and net utilization."""
 
 import csv
+import json
 import os
 import shutil
 import tempfile
@@ -299,6 +300,18 @@ class BadInput(TempDirTest):
             return "\n".join(lines) + "\n"
         proc = run("simulation.py", "--sweep", self.broken(corrupt), "--output", self.path("o"))
         self.assertBadInput(proc, "sweep.csv:4", "response_mean", "'fast'")
+
+    def test_sweep_json_of_another_schema_version(self):
+        d = self.broken(lambda t: t)
+        path = os.path.join(d, "sweep.json")
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+        doc["schema"] = "mcb-sim-sweep/2"
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(doc, f)
+        proc = run("simulation.py", "--sweep", d, "--output", self.path("out"))
+        self.assertBadInput(proc, "sweep.json", "mcb-sim-sweep/2", "mcb-sim-sweep/1")
+        self.assertFalse(os.path.exists(self.path("out")))
 
     def test_missing_sweep_json_and_twice_the_same_sweep(self):
         proc = run("simulation.py", "--sweep", self.broken(lambda t: t, keep_json=False),

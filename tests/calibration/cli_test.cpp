@@ -1,12 +1,11 @@
 // mcb-calibrate end to end on committed fixtures: the files a user gets, their numbers, the
 // provenance, and refusals (exit code 2, one line naming file and line, nothing written).
-#include "calibration/csv.hpp"
+#include "common/csv.hpp"
 #include "record_builder.hpp"
+#include "tests/support/command.hpp"
 
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -18,53 +17,16 @@ namespace mcb::calib {
 namespace {
 
 namespace fs = std::filesystem;
+using mcb::testing::slurp;
 using nlohmann::json;
 
-const std::string kBinary = std::string(MCB_BIN_DIR) + "/mcb-calibrate";
 const std::string kRecords = std::string(MCB_FIXTURES_DIR) + "/records";
 const std::string kReference = MCB_REFERENCE_DIR;
 
-struct Outcome {
-  int code = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-std::string quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
+using Outcome = mcb::testing::CommandResult;
 
 Outcome calibrate(const std::vector<std::string>& args) {
-  const auto dir = fs::temp_directory_path();
-  const std::string tag = std::to_string(::getpid());
-  const fs::path out = dir / ("mcb-calib-out-" + tag);
-  const fs::path err = dir / ("mcb-calib-err-" + tag);
-  std::string cmd = quote(kBinary);
-  for (const auto& a : args) {
-    cmd += ' ';
-    cmd += quote(a);
-  }
-  cmd += " >";
-  cmd += quote(out.string());
-  cmd += " 2>";
-  cmd += quote(err.string());
-  const int status = std::system(cmd.c_str());
-  Outcome r;
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  r.out = slurp(out);
-  r.err = slurp(err);
-  fs::remove(out);
-  fs::remove(err);
-  return r;
+  return mcb::testing::run_program("mcb-calibrate", args);
 }
 
 // CSV as rows of fields keyed by the header; rows in file order.
@@ -74,13 +36,11 @@ struct Table {
 };
 
 Table read_csv(const fs::path& p) {
-  std::ifstream in(p);
+  const csv::Document doc = csv::read_file(p.string());
   Table t;
-  std::string line;
-  std::getline(in, line);
-  t.header = split_csv_line(line);
-  while (std::getline(in, line)) {
-    const auto f = split_csv_line(line);
+  t.header = doc.header.fields;
+  for (const csv::Record& record : doc.rows) {
+    const auto& f = record.fields;
     std::map<std::string, std::string> row;
     for (std::size_t i = 0; i < f.size() && i < t.header.size(); ++i) row[t.header[i]] = f[i];
     t.rows.push_back(row);
@@ -100,7 +60,7 @@ void expect_refusal(const std::vector<std::string>& inputs, const std::string& s
   args.insert(args.end(), {"--output", out.string()});
   args.insert(args.end(), more.begin(), more.end());
   const Outcome r = calibrate(args);
-  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_EQ(r.err.rfind("mcb-calibrate: " + starts, 0), 0u) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   EXPECT_TRUE(r.out.empty()) << r.out;
@@ -160,18 +120,18 @@ TEST(Refusals, BadOptions) {
   expect_refusal({kRecords + "/poisson-local"}, "--predict: 'poisson,64x64' is not",
                  {"--predict", "poisson,64x64"});
   const Outcome r = calibrate({"--output", "/tmp/x"});
-  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("give --input"), std::string::npos);
 }
 
 TEST(Refusals, ExistingOutputsStayUntouched) {
   const auto dir = test::fresh_dir("untouched");
   const std::string out = (dir / "tables").string();
-  ASSERT_EQ(calibrate({"--input", kRecords + "/poisson-local", "--output", out, "-q"}).code, 0);
+  ASSERT_EQ(calibrate({"--input", kRecords + "/poisson-local", "--output", out, "-q"}).exit_code, 0);
   const std::string before = slurp(fs::path(out) / "runtimes.csv");
   const Outcome r = calibrate(
       {"--input", kRecords + "/poisson-local", kRecords + "/bad/conflict.jsonl", "--output", out});
-  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(slurp(fs::path(out) / "runtimes.csv"), before);
   for (const auto& entry : fs::directory_iterator(out)) {
     EXPECT_EQ(entry.path().filename().string().find(".tmp."), std::string::npos);
@@ -203,7 +163,7 @@ fs::path* FullCalibration::dir_ = nullptr;
 Outcome* FullCalibration::run_ = nullptr;
 
 TEST_F(FullCalibration, SucceedsAndSaysWhatItDropped) {
-  ASSERT_EQ(run_->code, 0) << run_->err;
+  ASSERT_EQ(run_->exit_code, 0) << run_->err;
   EXPECT_TRUE(run_->err.empty()) << run_->err;
   // 11 + 4 + 3 lines; the failed link run, the failed and the invalid Poisson run are not used.
   EXPECT_NE(run_->out.find("18 records in 4 file(s): 14 used, 3 not valid (failed 2, invalid 1)"),
@@ -222,7 +182,7 @@ TEST_F(FullCalibration, SucceedsAndSaysWhatItDropped) {
 }
 
 TEST_F(FullCalibration, RuntimeTableByHand) {
-  ASSERT_EQ(run_->code, 0);
+  ASSERT_EQ(run_->exit_code, 0);
   EXPECT_EQ(slurp(file("runtimes.csv")),
             "app,problem,total_size,components,system,n,min,avg,max,median,stddev\n"
             "poisson,64x64,2,1,local,3,10,12,14,12,2\n"
@@ -231,7 +191,7 @@ TEST_F(FullCalibration, RuntimeTableByHand) {
 }
 
 TEST_F(FullCalibration, ProvenanceSidecarNamesRecordsHostsDatesRevisions) {
-  ASSERT_EQ(run_->code, 0);
+  ASSERT_EQ(run_->exit_code, 0);
   std::ifstream in(file("runtimes.json"));
   const json s = json::parse(in);
   EXPECT_EQ(s.at("table"), "runtimes.csv");
@@ -255,7 +215,7 @@ TEST_F(FullCalibration, ProvenanceSidecarNamesRecordsHostsDatesRevisions) {
 }
 
 TEST_F(FullCalibration, CommunicationTablesByHand) {
-  ASSERT_EQ(run_->code, 0);
+  ASSERT_EQ(run_->exit_code, 0);
   const Table comm = read_csv(file("comm_time.csv"));
   ASSERT_EQ(comm.rows.size(), 5u);  // 3 non-synchronized, 2 synchronized configurations
   // 2x2 on two clusters, synchronized: 3.0 and 4.0 (Table 9 row).
@@ -316,7 +276,7 @@ TEST_F(FullCalibration, CommunicationTablesByHand) {
 }
 
 TEST_F(FullCalibration, FitsAndServiceTimesByHand) {
-  ASSERT_EQ(run_->code, 0);
+  ASSERT_EQ(run_->exit_code, 0);
   const Table compute = read_csv(file("compute_fits.csv"));
   ASSERT_EQ(compute.rows.size(), 1u);
   EXPECT_NEAR(num(compute.rows[0].at("a")), 1.0, 1e-9);
@@ -360,7 +320,7 @@ TEST(Predictions, OutsideTheRangeOnlyWhenAsked) {
                                          "--predict",
                                          "poisson,64x64,8,2,local"};
   Outcome r = calibrate(base);
-  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("--predict poisson,64x64,8,2,local: total size 8 outside the measured 2..4 "
                        "(allow with --extrapolate)"),
             std::string::npos)
@@ -369,7 +329,7 @@ TEST(Predictions, OutsideTheRangeOnlyWhenAsked) {
   std::vector<std::string> asked = base;
   asked.push_back("--extrapolate");
   r = calibrate(asked);
-  ASSERT_EQ(r.code, 0) << r.err;
+  ASSERT_EQ(r.exit_code, 0) << r.err;
   const Table service = read_csv(dir / "tables" / "service_times.csv");
   bool found = false;
   for (const auto& row : service.rows) {
@@ -448,7 +408,7 @@ TEST(Conversion, ReferenceServiceTimesBecomeTheDas2Table) {
                            "--problem", "poisson=4000x4000", "--problem", "ensflow=m60-d20",
                            "--system", "das2", "--source", "JSSPP 2003, Tables 4 and 5",
                            "--output", dir.string()});
-  ASSERT_EQ(r.code, 0) << r.err;
+  ASSERT_EQ(r.exit_code, 0) << r.err;
   const Table made = read_csv(dir / "runtimes.csv");
   const Table shipped = read_csv(std::string(MCB_SOURCE_DIR) + "/calibration/das2/runtimes.csv");
   EXPECT_EQ(made.header, shipped.header);
@@ -471,7 +431,7 @@ TEST(Conversion, ReferenceServiceTimesBecomeTheDas2Table) {
 
   const Outcome missing = calibrate({"--convert", kReference + "/ensflow_sim_service_times.csv",
                                  "--system", "das2", "--source", "x", "--output", dir.string()});
-  EXPECT_EQ(missing.code, 2);
+  EXPECT_EQ(missing.exit_code, 2);
   EXPECT_NE(missing.err.find("ensflow_sim_service_times.csv:2: no problem label for app 'ensflow'"),
             std::string::npos)
       << missing.err;
@@ -483,7 +443,7 @@ TEST(RealRecords, CalibrateCleanly) {
   const auto dir = test::fresh_dir("real");
   const Outcome r = calibrate({"--input", kRecords + "/poisson-real", "--output",
                                (dir / "tables").string(), "--runtime-where", "sync=false"});
-  ASSERT_EQ(r.code, 0) << r.err;
+  ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("12 records in 1 file(s): 12 used, 0 not valid"), std::string::npos)
       << r.out;
   const Table runtimes = read_csv(dir / "tables" / "runtimes.csv");
@@ -503,7 +463,7 @@ TEST(RealRecords, CalibrateCleanly) {
 
 TEST(Check, Das2TableChecksClean) {
   const Outcome r = calibrate({"--check", std::string(MCB_SOURCE_DIR) + "/calibration/das2"});
-  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("20 rows (runtime layout)"), std::string::npos) << r.out;
 }
 
@@ -516,14 +476,14 @@ TEST(Options, ConfigFileAndHelp) {
         << "quiet = true\n";
   }
   const Outcome r = calibrate({"--config", (dir / "calibrate.ini").string()});
-  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(r.out.empty());
   EXPECT_TRUE(fs::exists(dir / "tables" / "runtimes.csv"));
   const Outcome help = calibrate({"--help"});
-  EXPECT_EQ(help.code, 0);
+  EXPECT_EQ(help.exit_code, 0);
   EXPECT_NE(help.out.find("--runtime-where"), std::string::npos);
   const Outcome unknown = calibrate({"--frobnicate"});
-  EXPECT_EQ(unknown.code, 2);
+  EXPECT_EQ(unknown.exit_code, 2);
   fs::remove_all(dir);
 }
 

@@ -2,8 +2,9 @@
 // grid, process grids 1x1, 2x1 and 2x2 on one and two clusters, unsynchronized and synchronized,
 // two repetitions: 20 runs), then mcb-calibrate on the campaign folder. The tables must agree
 // with the records the runs wrote.
-#include "calibration/csv.hpp"
+#include "common/csv.hpp"
 #include "tests/support/command.hpp"
+#include "tests/support/records.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -29,13 +30,11 @@ using mcb::testing::TempDir;
 using nlohmann::json;
 
 std::vector<std::map<std::string, std::string>> read_csv(const fs::path& p) {
-  std::ifstream in(p);
-  std::string line;
-  std::getline(in, line);
-  const auto header = split_csv_line(line);
+  const csv::Document doc = csv::read_file(p.string());
+  const auto& header = doc.header.fields;
   std::vector<std::map<std::string, std::string>> rows;
-  while (std::getline(in, line)) {
-    const auto f = split_csv_line(line);
+  for (const csv::Record& record : doc.rows) {
+    const auto& f = record.fields;
     std::map<std::string, std::string> row;
     for (std::size_t i = 0; i < f.size(); ++i) row[header.at(i)] = f[i];
     rows.push_back(row);
@@ -73,12 +72,9 @@ TEST(RealCampaign, PoissonCampaignThenCalibration) {
   std::set<std::string> ids;
   std::size_t records = 0;
   {
-    std::ifstream in(folder / "records.jsonl");
-    std::string line;
-    while (std::getline(in, line)) {
-      const json r = json::parse(line);
+    for (const json& r : mcb::testing::read_records((folder / "records.jsonl").string())) {
       ++records;
-      ASSERT_EQ(r.at("status"), "valid") << line.substr(0, 200);
+      ASSERT_EQ(r.at("status"), "valid") << r.dump().substr(0, 200);
       EXPECT_EQ(r.at("campaign"), "e2e");
       if (r.at("config").at("sync").get<bool>()) continue;
       ids.insert(r.at("run_id").get<std::string>());

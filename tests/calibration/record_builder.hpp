@@ -1,8 +1,9 @@
 #pragma once
-// Records built in code for calibration tests, in the layout of docs/records.md (the same shape
-// mcb-poisson and mcb-links write), with the numbers a test wants to recover.
+// Records built in code for calibration tests, as mcb::RunRecord (the contract mcb-poisson and
+// mcb-links write through), with the numbers a test wants to recover.
 
 #include "calibration/records.hpp"
+#include "common/run_record.hpp"
 
 #include <nlohmann/json.hpp>
 #include <unistd.h>
@@ -63,52 +64,51 @@ inline json poisson_record(const std::string& run_id, int h, int v, int componen
   }
   json names = json::array();
   for (int c = 0; c < components; ++c) names.push_back(std::to_string(c));
-  return {{"schema", "mcb-run/1"},
-          {"run_id", run_id},
-          {"campaign", "test"},
-          {"repetition", 1},
-          {"app", "poisson"},
-          {"status", "valid"},
-          {"verdict", {{"figure_of_merit", {{"value", 1.0}, {"unit", "LUP/s"}}}}},
-          {"config",
-           {{"problem", std::to_string(grid) + "x" + std::to_string(grid)},
-            {"grid", grid},
-            {"procs", std::to_string(h) + "x" + std::to_string(v)},
-            {"h", h},
-            {"v", v},
-            {"total_size", size},
-            {"clusters", components},
-            {"components", components},
-            {"cluster_map", cluster},
-            {"cluster_names", names},
-            {"system", system},
-            {"halo", "paper"},
-            {"sync", sync},
-            {"omega", 1.0},
-            {"tolerance", 1e-6},
-            {"max_iterations", 200000},
-            {"kernel", "tuned"},
-            {"instrumented", true},
-            {"seed", 1},
-            {"wan", nullptr}}},
-          {"env",
-           {{"host", "node1"},
-            {"hosts", json::array({"node1"})},
-            {"date", "2026-11-21T12:00:00Z"},
-            {"revision", "test-rev"},
-            {"compiler", "test"},
-            {"build_type", "Release"},
-            {"command_line", json::array({"mcb-poisson"})}}},
-          {"result",
-           {{"iterations", iterations},
-            {"converged", true},
-            {"wall_time", wall},
-            {"compute_time", {{"min", compute}, {"avg", compute}, {"max", compute}}},
-            {"comm_time", {{"min", 0.0}, {"avg", 0.0}, {"max", 0.0}}},
-            {"comm_time_paper", 0.5},
-            {"transfer_rate", 1e6}}},
-          {"ranks", ranks},
-          {"counters", nullptr}};
+  RunRecord record;
+  record.run_id = run_id;
+  record.campaign = "test";
+  record.repetition = 1;
+  record.app = "poisson";
+  record.status = "valid";
+  record.extra = {{"verdict", {{"figure_of_merit", {{"value", 1.0}, {"unit", "LUP/s"}}}}},
+                  {"counters", nullptr}};
+  record.config = json{{"problem", std::to_string(grid) + "x" + std::to_string(grid)},
+                       {"grid", grid},
+                       {"procs", std::to_string(h) + "x" + std::to_string(v)},
+                       {"h", h},
+                       {"v", v},
+                       {"total_size", size},
+                       {"clusters", components},
+                       {"components", components},
+                       {"cluster_map", cluster},
+                       {"cluster_names", names},
+                       {"system", system},
+                       {"halo", "paper"},
+                       {"sync", sync},
+                       {"omega", 1.0},
+                       {"tolerance", 1e-6},
+                       {"max_iterations", 200000},
+                       {"kernel", "tuned"},
+                       {"instrumented", true},
+                       {"seed", 1},
+                       {"wan", nullptr}};
+  record.env = json{{"host", "node1"},
+                    {"hosts", json::array({"node1"})},
+                    {"date", "2026-11-21T12:00:00Z"},
+                    {"revision", "test-rev"},
+                    {"compiler", "test"},
+                    {"build_type", "Release"},
+                    {"command_line", json::array({"mcb-poisson"})}};
+  record.result =
+      json{{"iterations", iterations},
+           {"converged", true},
+           {"wall_time", wall},
+           {"compute_time", {{"min", compute}, {"avg", compute}, {"max", compute}}},
+           {"comm_time", {{"min", 0.0}, {"avg", 0.0}, {"max", 0.0}}},
+           {"comm_time_paper", 0.5},
+           {"transfer_rate", 1e6}};
+  record.ranks = ranks;
+  return record.to_json();
 }
 
 /// One link class of a link-calibration run: its one-way time law t0 + N / bandwidth.
@@ -131,26 +131,25 @@ inline json links_record(const std::string& run_id, const std::string& system,
     }
     out[name] = {{"pairs", json::array({json::array({0, 1})})}, {"points", points}};
   }
-  return {{"schema", "mcb-run/1"},
-          {"run_id", run_id},
-          {"campaign", "test-links"},
-          {"repetition", 1},
-          {"app", "links"},
-          {"status", "valid"},
-          {"config",
-           {{"sizes", sizes},
-            {"warmup", 10},
-            {"iterations", 100},
-            {"repetitions", 5},
-            {"wan", nullptr},
-            {"cluster_map", {0, 0, 1, 1}},
-            {"components", 2},
-            {"system", system}}},
-          {"env",
-           {{"host", "node1"}, {"date", "2026-11-21T11:00:00Z"}, {"revision", "test-rev"}}},
-          {"result", {{"classes", out}}},
-          {"ranks", json::array()},
-          {"counters", nullptr}};
+  RunRecord record;
+  record.run_id = run_id;
+  record.campaign = "test-links";
+  record.repetition = 1;
+  record.app = "links";
+  record.status = "valid";
+  record.config = json{{"sizes", sizes},
+                       {"warmup", 10},
+                       {"iterations", 100},
+                       {"repetitions", 5},
+                       {"wan", nullptr},
+                       {"cluster_map", {0, 0, 1, 1}},
+                       {"components", 2},
+                       {"system", system}};
+  record.env = json{{"host", "node1"}, {"date", "2026-11-21T11:00:00Z"}, {"revision", "test-rev"}};
+  record.result = json{{"classes", out}};
+  record.ranks = json::array();
+  record.extra = {{"counters", nullptr}};
+  return record.to_json();
 }
 
 /// Wraps documents as records read from "<file>" at lines 1, 2, ...

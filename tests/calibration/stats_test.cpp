@@ -1,5 +1,5 @@
 // Statistics of a table row against values worked out by hand.
-#include "calibration/stats.hpp"
+#include "common/statistics.hpp"
 
 #include <gtest/gtest.h>
 

@@ -121,7 +121,7 @@ TEST(RuntimeTableIo, MalformedTablesAreRefusedWithFileAndLine) {
   expect_refused(h + "poisson,64x64,4,8,local,1,5,5,5,5,\n", "2: components exceed total_size");
   expect_refused(h + "poisson,64x64,4,2,local,1,5,5,5,5,\npoisson,64x64,4,2,local,1,6,6,6,6,\n",
                  "3: row for poisson,64x64,4,2,local repeats line 2");
-  expect_refused(h + "poisson,64x64,4,2,local,1,5,5,5\n", "2: expected 11 fields");
+  expect_refused(h + "poisson,64x64,4,2,local,1,5,5,5\n", "2: 9 fields, the header has 11");
   expect_refused(std::string(kServiceTimeHeader) + "\nlinks,4,2,5\n",
                  "2: no problem label for app 'links'");
 }

@@ -2,6 +2,7 @@
 // Helpers of the mcb-campaign end-to-end tests: write a spec, run mcb-campaign, read records,
 // find the processes of a campaign's runs.
 #include "tests/support/command.hpp"
+#include "tests/support/records.hpp"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -33,16 +34,7 @@ inline std::string write_file(const std::filesystem::path& path, const std::stri
   return path.string();
 }
 
-// Every whole line of a JSON Lines file, parsed.
-inline std::vector<json> read_records(const std::filesystem::path& path) {
-  std::vector<json> records;
-  std::ifstream in(path);
-  std::string line;
-  while (std::getline(in, line)) {
-    if (!line.empty()) records.push_back(json::parse(line));
-  }
-  return records;
-}
+using mcb::testing::read_records;
 
 inline std::map<std::string, json> records_by_id(const std::filesystem::path& path) {
   std::map<std::string, json> by_id;

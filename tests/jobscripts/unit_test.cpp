@@ -396,9 +396,10 @@ TEST(Shell, FillsTemplatesByNameAndRefusesUnknownPlaceholders) {
 TEST(RecordBook, IgnoresATornLastLineAndRefusesAMalformedWholeLine) {
   TempDir dir;
   const std::string path = dir / "records.jsonl";
-  std::ofstream(path) << "{\"run_id\":\"a\",\"status\":\"valid\"}\n"
-                      << "{\"run_id\":\"b\",\"status\":\"failed\",\"reason\":\"x\"}\n"
-                      << "{\"run_id\":\"c\",\"sta";
+  const std::string head = "{\"schema\":\"mcb-run/1\",\"app\":\"poisson\",";
+  std::ofstream(path) << head << "\"run_id\":\"a\",\"status\":\"valid\"}\n"
+                      << head << "\"run_id\":\"b\",\"status\":\"failed\",\"reason\":\"x\"}\n"
+                      << head << "\"run_id\":\"c\",\"sta";
   const RecordBook book = RecordBook::read(path);
   EXPECT_EQ(book.size(), 2u);
   EXPECT_EQ(book.find("b")->reason, "x");

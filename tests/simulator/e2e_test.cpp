@@ -1,11 +1,12 @@
 // End-to-end: the real mcb-sim binary on small committed inputs; its files and exit codes.
+#include "common/csv.hpp"
+#include "tests/support/command.hpp"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -25,17 +26,7 @@ const std::string kExcerpt = kFix + "/traces/DAS2-fs1-2003-1-excerpt.swf";
 const std::string kFullTrace =
     std::string(MCB_SOURCE_DIR) + "/../shared/traces/DAS2-fs1-2003-1.swf";
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-struct Result {
-  int code = -1;
-  std::string out, err;
-};
+using mcb::testing::slurp;
 
 class E2e : public ::testing::Test {
  protected:
@@ -49,15 +40,8 @@ class E2e : public ::testing::Test {
   void TearDown() override { fs::remove_all(dir_); }
 
   // Runs "<prefix> mcb-sim <args>" and captures its exit code, stdout and stderr.
-  Result run(const std::string& args, const std::string& prefix = "") {
-    const std::string out = (dir_ / "stdout").string(), err = (dir_ / "stderr").string();
-    const std::string cmd = prefix + kBin + " " + args + " > " + out + " 2> " + err;
-    const int status = std::system(cmd.c_str());
-    Result r;
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.out = slurp(out);
-    r.err = slurp(err);
-    return r;
+  mcb::testing::CommandResult run(const std::string& args, const std::string& prefix = "") {
+    return mcb::testing::run_command(prefix + kBin + " " + args);
   }
   std::string out(const std::string& name) const { return (dir_ / name).string(); }
 
@@ -72,19 +56,12 @@ std::vector<std::string> lines(const std::string& text) {
   return v;
 }
 
-std::vector<std::string> cells(const std::string& line) {
-  std::vector<std::string> v;
-  std::stringstream ss(line);
-  std::string c;
-  while (std::getline(ss, c, ',')) v.push_back(c);
-  if (!line.empty() && line.back() == ',') v.emplace_back();
-  return v;
-}
+std::vector<std::string> cells(const std::string& line) { return mcb::csv::split(line); }
 
 TEST_F(E2e, WritesJobsCsvAndSummaryJson) {
   const auto r = run("--workload poisson " + kTables +
                      " --utilization 0.5 --jobs 2000 --rule co --seed 9 --output " + out("o"));
-  ASSERT_EQ(r.code, 0) << r.err;
+  ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto rows = lines(slurp(out("o/jobs.csv")));
   ASSERT_EQ(rows.size(), 2001u);
   EXPECT_EQ(rows[0],
@@ -135,7 +112,7 @@ class BadInput : public E2e, public ::testing::WithParamInterface<BadCase> {};
 
 TEST_P(BadInput, ExitsWithTwoAndOneLineNamingIt) {
   const auto r = run(GetParam().args + " --output " + out("never"));
-  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_EQ(r.exit_code, 2) << r.err;
   ASSERT_FALSE(r.err.empty());
   EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "one line: " << r.err;
   EXPECT_EQ(r.err.rfind("mcb-sim: ", 0), 0u) << r.err;
@@ -206,15 +183,15 @@ INSTANTIATE_TEST_SUITE_P(
 
 TEST_F(E2e, MissingOutputIsAnError) {
   const auto r = run(kSynth);
-  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("--output"), std::string::npos) << r.err;
 }
 
 TEST_F(E2e, SameSeedSameFiles) {
   const std::string args = "--workload mixed " + kTables +
                            " --utilization 0.6 --jobs 1500 --rule rco --policy ls --queue easy ";
-  ASSERT_EQ(run(args + "--output " + out("a")).code, 0);
-  ASSERT_EQ(run(args + "--output " + out("b")).code, 0);
+  ASSERT_EQ(run(args + "--output " + out("a")).exit_code, 0);
+  ASSERT_EQ(run(args + "--output " + out("b")).exit_code, 0);
   EXPECT_EQ(slurp(out("a/jobs.csv")), slurp(out("b/jobs.csv")));
   auto a = nlohmann::json::parse(slurp(out("a/summary.json")));
   auto b = nlohmann::json::parse(slurp(out("b/summary.json")));
@@ -225,7 +202,7 @@ TEST_F(E2e, SameSeedSameFiles) {
 TEST_F(E2e, ConfigFileGivesOptions) {
   const auto r =
       run("--config " + kFix + "/simulator/sim.ini " + kTables + " --output " + out("c"));
-  ASSERT_EQ(r.code, 0) << r.err;
+  ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto doc = nlohmann::json::parse(slurp(out("c/summary.json")));
   EXPECT_EQ(doc["config"]["policy"][0], "lp");
   EXPECT_EQ(doc["config"]["queue"][0], "easy");
@@ -270,7 +247,7 @@ const std::string kSweep =
 
 TEST_F(E2e, SweepLocatesTheSaturationPoint) {
   const auto r = run(kSweep + "--output " + out("s"));
-  ASSERT_EQ(r.code, 0) << r.err;
+  ASSERT_EQ(r.exit_code, 0) << r.err;
   check_sweep(slurp(out("s/sweep.csv")), 2, 3);
   const auto doc = nlohmann::json::parse(slurp(out("s/sweep.json")));
   ASSERT_EQ(doc["curves"].size(), 2u);
@@ -288,21 +265,21 @@ TEST_F(E2e, MpiRanksShareASweepWithTheSameResults) {
   const std::string mpiexec = MCB_MPIEXEC;
   if (mpiexec.empty()) GTEST_SKIP() << "no mpiexec found at configure time";
   const auto serial = run(kSweep + "--output " + out("serial"));
-  ASSERT_EQ(serial.code, 0) << serial.err;
+  ASSERT_EQ(serial.exit_code, 0) << serial.err;
   const std::string launch = std::string("env ") + MCB_MPI_ENV + " " + mpiexec + " -np 2 ";
   const auto parallel = run(kSweep + "--output " + out("mpi"), launch);
-  ASSERT_EQ(parallel.code, 0) << parallel.err;
+  ASSERT_EQ(parallel.exit_code, 0) << parallel.err;
   EXPECT_NE(parallel.out.find("on 2 rank(s)"), std::string::npos) << parallel.out;
   EXPECT_EQ(slurp(out("serial/sweep.csv")), slurp(out("mpi/sweep.csv")));
   const auto bad = run(kSynth + "--policy xs --output " + out("bad"), launch);
-  EXPECT_EQ(bad.code, 2) << bad.err;
+  EXPECT_EQ(bad.exit_code, 2) << bad.err;
   EXPECT_NE(bad.err.find("--policy"), std::string::npos) << bad.err;
 }
 
 TEST_F(E2e, TraceExcerptWithEasyBackfilling) {
   const auto r =
       run("--trace " + kExcerpt + " --clusters 64 --queue easy --warmup 0 --output " + out("t"));
-  ASSERT_EQ(r.code, 0) << r.err;
+  ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto rows = lines(slurp(out("t/jobs.csv")));
   const auto doc = nlohmann::json::parse(slurp(out("t/summary.json")));
   EXPECT_EQ(rows.size(), 601u) << "every job of the excerpt has processors and a runtime";
@@ -364,7 +341,7 @@ TEST_F(E2e, TraceEarlyStopTheUserAskedForIsSaidLoudly) {
 TEST_F(E2e, JobListWithExplicitComponents) {
   const auto r = run("--trace " + kFix + "/simulator/joblist.csv " + kTables +
                      " --warmup 0 --output " + out("l"));
-  ASSERT_EQ(r.code, 0) << r.err;
+  ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto rows = lines(slurp(out("l/jobs.csv")));
   ASSERT_EQ(rows.size(), 7u);
   std::map<std::string, std::vector<std::string>> by_id;
@@ -384,7 +361,7 @@ TEST_F(E2e, FullDas2TraceWithEasy) {
   if (!fs::exists(kFullTrace)) GTEST_SKIP() << "the full trace is not at " << kFullTrace;
   const auto r = run("--trace " + kFullTrace +
                      " --clusters 64 --queue easy --no-jobs-csv --output " + out("f"));
-  ASSERT_EQ(r.code, 0) << r.err;
+  ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto doc = nlohmann::json::parse(slurp(out("f/summary.json")));
   std::uint64_t skipped = 0;
   for (const auto& [why, n] : doc["config"]["workload"]["skipped"].items())
@@ -397,7 +374,7 @@ TEST_F(E2e, FullDas2TraceWithEasy) {
 
 TEST_F(E2e, HelpListsTheOptions) {
   const auto r = run("--help");
-  EXPECT_EQ(r.code, 0);
+  EXPECT_EQ(r.exit_code, 0);
   for (const char* o :
        {"--workload", "--trace", "--clusters", "--policy", "--placement", "--rule", "--queue",
         "--tables", "--output", "--seed", "--utilization", "--rate", "--warmup"}) {

@@ -99,4 +99,17 @@ inline std::string bin(const std::string& program) {
   return std::string(MCB_BIN_DIR) + "/" + program;
 }
 
+// Runs `program` from the build's bin folder with `args`, each quoted for /bin/sh, after
+// `launcher` (empty, or mpirun(n)). The one way tests run the suite's programs with a list of
+// arguments; run_command takes a whole command line.
+inline CommandResult run_program(const std::string& program, const std::vector<std::string>& args,
+                                 const std::string& launcher = "") {
+  std::string command = launcher + quote(bin(program));
+  for (const std::string& arg : args) {
+    command += ' ';
+    command += quote(arg);
+  }
+  return run_command(command);
+}
+
 }  // namespace mcb::testing

@@ -6,20 +6,23 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
+#include <stdexcept>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "common/jsonl.hpp"
 #include "tests/support/command.hpp"
 
 namespace mcb::testing {
 
-// The records of a JSON Lines file, in order; a line that is not JSON fails the test.
+// The records of a JSON Lines file, in order, read with the suite's reader (common/jsonl.hpp).
+// Stricter than the programs: a torn last line throws, since a test's records must be whole.
 inline std::vector<nlohmann::json> read_records(const std::string& path) {
+  const jsonl::Contents contents = jsonl::read(path, {}, /*missing_ok=*/true);
+  if (contents.torn) throw std::runtime_error(jsonl::torn_notice(contents));
   std::vector<nlohmann::json> records;
-  std::ifstream in(path);
-  for (std::string line; std::getline(in, line);) records.push_back(nlohmann::json::parse(line));
+  for (const jsonl::Line& line : contents.lines) records.push_back(line.doc);
   return records;
 }
 

@@ -1,0 +1,188 @@
+#include "common/csv.hpp"
+
+#include "common/errors.hpp"
+#include "common/text.hpp"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+
+namespace mcb::csv {
+namespace {
+
+bool blank(char c) { return c == ' ' || c == '\t'; }
+
+// Parses the record starting in `first`; `more` supplies the following line when a quoted field
+// runs past the line end (false when there is none). Throws std::invalid_argument.
+template <typename More>
+std::vector<std::string> parse(std::string text, More&& more) {
+  std::vector<std::string> fields;
+  std::size_t i = 0;
+  for (;;) {
+    while (i < text.size() && blank(text[i])) ++i;
+    std::string value;
+    if (i < text.size() && text[i] == '"') {
+      ++i;
+      for (;;) {
+        if (i == text.size()) {
+          std::string next;
+          if (!more(next)) throw std::invalid_argument("unterminated quoted field");
+          text += '\n';
+          text += next;
+          continue;
+        }
+        if (text[i] == '"') {
+          if (i + 1 < text.size() && text[i + 1] == '"') {
+            value += '"';
+            i += 2;
+            continue;
+          }
+          ++i;
+          break;
+        }
+        value += text[i++];
+      }
+      while (i < text.size() && blank(text[i])) ++i;
+      if (i < text.size() && text[i] != ',') {
+        throw std::invalid_argument("text after the closing quote of field " +
+                                    std::to_string(fields.size() + 1));
+      }
+    } else {
+      const std::size_t start = i;
+      while (i < text.size() && text[i] != ',') {
+        if (text[i] == '"') {
+          throw std::invalid_argument("a quote inside unquoted field " +
+                                      std::to_string(fields.size() + 1) +
+                                      " (quote the whole field and double the quote)");
+        }
+        ++i;
+      }
+      std::size_t end = i;
+      while (end > start && blank(text[end - 1])) --end;
+      value = text.substr(start, end - start);
+    }
+    fields.push_back(std::move(value));
+    if (i == text.size()) return fields;
+    ++i;  // the comma
+  }
+}
+
+void drop_cr(std::string& line) {
+  if (!line.empty() && line.back() == '\r') line.pop_back();
+}
+
+// Names read from a CSV file end up in JSON records and other tables: plain UTF-8 only.
+void require_plain_text(const std::string& line, const std::string& name, std::size_t number) {
+  if (const std::string problem = text_problem(line); !problem.empty()) {
+    throw UsageError(name + ":" + std::to_string(number) + ": " + problem);
+  }
+}
+
+}  // namespace
+
+std::string number(double value) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.10g", value);
+  return buf;
+}
+
+std::string optional_number(const std::optional<double>& value) {
+  return value ? number(*value) : std::string();
+}
+
+std::string field(std::string_view text) {
+  const bool needs_quotes =
+      text.find_first_of(",\"\r\n") != std::string_view::npos ||
+      (!text.empty() && (text.front() == '#' || blank(text.front()) || blank(text.back())));
+  if (!needs_quotes) return std::string(text);
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  out += '"';
+  return out;
+}
+
+std::string join(const std::vector<std::string>& fields) {
+  std::string line;
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    if (i > 0) line += ',';
+    line += field(fields[i]);
+  }
+  return line;
+}
+
+Writer::Writer(const std::vector<std::string>& header)
+    : columns_(header.size()), text_(join(header) + "\n") {}
+
+void Writer::row(const std::vector<std::string>& fields) {
+  if (fields.size() != columns_) {
+    throw std::logic_error("CSV row with " + std::to_string(fields.size()) +
+                           " fields, header has " + std::to_string(columns_));
+  }
+  text_ += join(fields);
+  text_ += '\n';
+  ++rows_;
+}
+
+Reader::Reader(std::istream& in, std::string name) : in_(in), name_(std::move(name)) {}
+
+bool Reader::next(Record& record) {
+  std::string line;
+  while (std::getline(in_, line)) {
+    ++line_;
+    drop_cr(line);
+    require_plain_text(line, name_, line_);
+    std::size_t first = 0;
+    while (first < line.size() && blank(line[first])) ++first;
+    if (first == line.size() || line[first] == '#') continue;
+    record.line = line_;
+    try {
+      record.fields = parse(std::move(line), [this](std::string& next) {
+        if (!std::getline(in_, next)) return false;
+        ++line_;
+        drop_cr(next);
+        require_plain_text(next, name_, line_);
+        return true;
+      });
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(name_ + ":" + std::to_string(record.line) + ": " + e.what());
+    }
+    return true;
+  }
+  return false;
+}
+
+std::vector<std::string> split(std::string_view text) {
+  std::string line(text);
+  drop_cr(line);
+  return parse(std::move(line), [](std::string&) { return false; });
+}
+
+void Document::fail(std::size_t line, const std::string& what) const {
+  throw UsageError(file + ":" + std::to_string(line) + ": " + what);
+}
+
+Document read_file(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw UsageError(path + ": a directory, not a file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw UsageError(path + ": cannot read the file");
+  Document doc;
+  doc.file = path;
+  Reader reader(in, path);
+  if (!reader.next(doc.header)) throw UsageError(path + ":1: empty file, no header");
+  Record record;
+  while (reader.next(record)) {
+    if (record.fields.size() != doc.header.fields.size()) {
+      doc.fail(record.line, std::to_string(record.fields.size()) + " fields, the header has " +
+                                std::to_string(doc.header.fields.size()));
+    }
+    doc.rows.push_back(std::move(record));
+  }
+  return doc;
+}
+
+}  // namespace mcb::csv

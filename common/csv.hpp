@@ -1,0 +1,94 @@
+#pragma once
+/// @file
+/// @brief The suite's one CSV codec (RFC 4180): every table the suite writes and every CSV it
+/// reads (runtime tables, calibration tables, job lists) goes through it.
+///
+/// Writing: fields are separated by commas, lines end in '\n'; a field is quoted when it holds a
+/// comma, a quote, a line break, starts with '#' or has blanks at either end, and a quote inside
+/// is doubled. Numbers are written with 10 significant digits.
+///
+/// Reading: the same rules, plus what hand-written files need: blank lines and lines starting
+/// with '#' are skipped, blanks around an unquoted field are dropped, '\r\n' endings are taken,
+/// and a quoted field may span lines. A record that breaks the rules is a mcb::UsageError naming
+/// "<file>:<line>".
+
+#include <cstddef>
+#include <istream>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mcb::csv {
+
+/// @brief A number as written into tables ("%.10g": 1230, 0.0123456789, 3.5e+07).
+std::string number(double value);
+
+/// @brief An optional number: empty text when absent.
+std::string optional_number(const std::optional<double>& value);
+
+/// @brief One field as written: quoted when it needs to be.
+std::string field(std::string_view text);
+
+/// @brief One record as written: the fields joined by commas, without the line end.
+std::string join(const std::vector<std::string>& fields);
+
+/// @brief Builds CSV text: a header and rows, each line ending in '\n'.
+class Writer {
+ public:
+  explicit Writer(const std::vector<std::string>& header);
+  /// @throws std::logic_error when the row's width differs from the header's.
+  void row(const std::vector<std::string>& fields);
+  const std::string& text() const { return text_; }
+  std::size_t rows() const { return rows_; }
+
+ private:
+  std::size_t columns_;
+  std::size_t rows_ = 0;
+  std::string text_;
+};
+
+/// @brief One record read, with the line it starts on (1-based).
+struct Record {
+  std::size_t line = 0;
+  std::vector<std::string> fields;
+};
+
+/// @brief Reads records one at a time from a stream (large job lists are never held whole).
+class Reader {
+ public:
+  /// @param name names the input in messages ("<name>:<line>: ...").
+  Reader(std::istream& in, std::string name);
+  /// @brief The next record, skipping blank and '#' lines; false at the end.
+  /// @throws mcb::UsageError "<name>:<line>: <what>" for an unterminated quote or text after a
+  ///         closing quote.
+  bool next(Record& record);
+  /// @brief Lines consumed so far (the number of the last line read).
+  std::size_t line() const { return line_; }
+  const std::string& name() const { return name_; }
+
+ private:
+  std::istream& in_;
+  std::string name_;
+  std::size_t line_ = 0;
+};
+
+/// @brief Splits one record given as text (no file, e.g. an option value "a,\"b,c\",d" -> a |
+/// b,c | d). @throws std::invalid_argument naming what is wrong.
+std::vector<std::string> split(std::string_view text);
+
+/// @brief A whole CSV file: its header and its records.
+struct Document {
+  std::string file;
+  Record header;
+  std::vector<Record> rows;
+  /// @throws mcb::UsageError "<file>:<line>: <what>".
+  [[noreturn]] void fail(std::size_t line, const std::string& what) const;
+};
+
+/// @brief Reads @p path whole. @throws mcb::UsageError "<path>: cannot read the file", "<path>:1:
+/// empty file, no header" or "<path>:<line>: ..." (see Reader); a row whose width differs from
+/// the header's is refused ("<path>:<line>: 12 fields, the header has 11").
+Document read_file(const std::string& path);
+
+}  // namespace mcb::csv

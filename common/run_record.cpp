@@ -1,0 +1,99 @@
+#include "common/run_record.hpp"
+
+#include <stdexcept>
+
+namespace mcb {
+namespace {
+
+using nlohmann::json;
+
+std::string type_name(const json& value) {
+  if (value.is_null()) return "null";
+  if (value.is_boolean()) return "a boolean";
+  if (value.is_number()) return "a number";
+  if (value.is_string()) return "a string";
+  if (value.is_array()) return "an array";
+  return "an object";
+}
+
+[[noreturn]] void wrong_type(const char* name, const char* wanted, const json& value) {
+  throw std::invalid_argument("field '" + std::string(name) + "' must be " + wanted + ", not " +
+                              type_name(value));
+}
+
+std::string required_string(json& doc, const char* name) {
+  const auto it = doc.find(name);
+  if (it == doc.end()) throw std::invalid_argument("missing field '" + std::string(name) + "'");
+  if (!it->is_string()) wrong_type(name, "a string", *it);
+  std::string value = it->get<std::string>();
+  doc.erase(it);
+  return value;
+}
+
+// Takes the field out of `doc` when present, checked with `ok`.
+template <typename Check>
+std::optional<json> take(json& doc, const char* name, Check ok, const char* wanted) {
+  const auto it = doc.find(name);
+  if (it == doc.end()) return std::nullopt;
+  if (!ok(*it)) wrong_type(name, wanted, *it);
+  json value = std::move(*it);
+  doc.erase(name);
+  return value;
+}
+
+}  // namespace
+
+RunRecord RunRecord::from_json(const json& source) {
+  if (!source.is_object()) throw std::invalid_argument("a record must be a JSON object");
+  json doc = source;
+  RunRecord r;
+  r.schema = required_string(doc, "schema");
+  r.run_id = required_string(doc, "run_id");
+  if (r.run_id.empty()) throw std::invalid_argument("field 'run_id' is empty");
+  r.app = required_string(doc, "app");
+  if (r.app.empty()) throw std::invalid_argument("field 'app' is empty");
+  r.status = required_string(doc, "status");
+  if (r.status != "valid" && r.status != "invalid" && r.status != "failed") {
+    throw std::invalid_argument("field 'status' is '" + r.status +
+                                "'; expected valid, invalid or failed");
+  }
+  const auto is_object = [](const json& v) { return v.is_object(); };
+  if (auto v = take(
+          doc, "campaign", [](const json& x) { return x.is_null() || x.is_string(); },
+          "a string or null")) {
+    if (v->is_string()) r.campaign = v->get<std::string>();
+  }
+  if (auto v = take(
+          doc, "repetition", [](const json& x) { return x.is_number_integer(); }, "an integer")) {
+    r.repetition = v->get<long long>();
+  }
+  if (auto v = take(
+          doc, "reason", [](const json& x) { return x.is_string(); }, "a string")) {
+    r.reason = v->get<std::string>();
+  }
+  r.config = take(doc, "config", is_object, "an object");
+  r.env = take(doc, "env", is_object, "an object");
+  r.result = take(doc, "result", is_object, "an object");
+  r.ranks = take(
+      doc, "ranks", [](const json& x) { return x.is_array(); }, "an array");
+  for (auto& [key, value] : doc.items()) r.extra[key] = std::move(value);
+  return r;
+}
+
+json RunRecord::to_json() const {
+  json doc = extra.is_object() ? extra : json::object();
+  doc["schema"] = schema;
+  doc["run_id"] = run_id;
+  doc["campaign"] = campaign ? json(*campaign) : json(nullptr);
+  if (repetition) doc["repetition"] = *repetition;
+  doc["app"] = app;
+  doc["status"] = status;
+  if (reason) doc["reason"] = *reason;
+  if (config) doc["config"] = *config;
+  if (env) doc["env"] = *env;
+  if (result) doc["result"] = *result;
+  if (ranks) doc["ranks"] = *ranks;
+  return doc;
+}
+
+}  // namespace mcb

@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# Hygiene checks of the C++ sources: formatting (clang-format 14, .clang-format) and static
+# checks (clang-tidy 14, .clang-tidy). Exits 1 when anything is found, listing it.
+#
+#   scripts/lint.sh           format check of every C++ file; clang-tidy on the C++ files changed
+#                             since MCB_LINT_BASE (default HEAD~1) and those not yet committed
+#   scripts/lint.sh --all     clang-tidy on every C++ source as well (minutes on two cores)
+#   scripts/lint.sh --fix     rewrite every C++ file in the project's format instead of checking
+#
+# clang-tidy reads build/compile_commands.json (MCB_BUILD_DIR), configured here when missing.
+# A header's findings are reported when the header itself is in the checked set, so a change is
+# judged by what it touches.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${MCB_BUILD_DIR:-$root/build}"
+format="${MCB_CLANG_FORMAT:-clang-format-14}"
+tidy="${MCB_CLANG_TIDY:-clang-tidy-14}"
+mode="${1:-changed}"
+case "$mode" in changed|--all|--fix) ;; *) echo "lint: unknown option '$mode' (use --all or --fix)" >&2; exit 2 ;; esac
+cd "$root"
+
+# Every C++ file the project owns (tracked or new, not ignored), build folders excluded.
+all_files() {
+  git ls-files --cached --others --exclude-standard -- '*.cpp' '*.hpp' | grep -v '^build' || true
+}
+
+if [ "$mode" = "--fix" ]; then
+  all_files | xargs -r "$format" -i --style=file
+  exit 0
+fi
+
+status=0
+echo "lint: clang-format ($format)"
+unformatted=()
+while IFS= read -r f; do
+  [ -f "$f" ] || continue
+  if ! "$format" --style=file --dry-run --Werror "$f" >/dev/null 2>&1; then unformatted+=("$f"); fi
+done < <(all_files)
+if [ ${#unformatted[@]} -gt 0 ]; then
+  printf '  not formatted: %s\n' "${unformatted[@]}"
+  echo "lint: ${#unformatted[@]} file(s) differ from .clang-format (scripts/lint.sh --fix rewrites them)"
+  status=1
+fi
+
+if [ "$mode" = "--all" ]; then
+  mapfile -t checked < <(all_files)
+else
+  base="${MCB_LINT_BASE:-HEAD~1}"
+  git rev-parse -q --verify "$base^{commit}" >/dev/null || base="$(git hash-object -t tree /dev/null)"
+  mapfile -t checked < <({ git diff --name-only --diff-filter=d "$base" -- '*.cpp' '*.hpp';
+                           git ls-files --others --exclude-standard -- '*.cpp' '*.hpp'; } |
+                         grep -v '^build' | sort -u)
+fi
+# clang-tidy compiles sources; a header is checked through the source of the same name, else
+# through every source that includes it.
+sources=()
+headers=()
+for f in "${checked[@]}"; do
+  [ -f "$f" ] || continue
+  case "$f" in
+    *.cpp) sources+=("$f") ;;
+    *.hpp)
+      headers+=("$f")
+      if [ -f "${f%.hpp}.cpp" ]; then
+        sources+=("${f%.hpp}.cpp")
+      else
+        while IFS= read -r user; do sources+=("$user"); done < <(git grep -l "#include \"$f\"" -- '*.cpp' || true)
+      fi
+      ;;
+  esac
+done
+mapfile -t sources < <(printf '%s\n' "${sources[@]}" | grep . | sort -u || true)
+if [ ${#sources[@]} -eq 0 ]; then
+  echo "lint: clang-tidy: no changed C++ sources since ${base:-?}"
+  exit $status
+fi
+if [ ! -f "$build/compile_commands.json" ]; then
+  cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE="${MCB_BUILD_TYPE:-Release}" >/dev/null
+fi
+cmake --build "$build" --target mcb_revision >/dev/null  # the generated header sources include
+# Only sources the build compiles (a test fixture or a removed target is not checked).
+mapfile -t sources < <(for s in "${sources[@]}"; do
+  grep -q "\"file\": \"$root/$s\"" "$build/compile_commands.json" && echo "$s"; done || true)
+filter='$^'
+if [ ${#headers[@]} -gt 0 ]; then
+  filter="($(printf '%s|' "${headers[@]}" | sed 's/[.]/\\./g; s/|$//'))\$"
+fi
+[ "$mode" = "--all" ] && filter='/(apps|calibration|common|harness|jobscripts|simulator|tests)/[^/].*\.hpp$'
+echo "lint: clang-tidy ($tidy) on ${#sources[@]} source(s)"
+if ! "$tidy" -p "$build" --quiet --header-filter="$filter" "${sources[@]}" 2>/dev/null |
+     grep -E '(warning|error):' ; then
+  :
+else
+  status=1
+fi
+[ $status -eq 0 ] && echo "lint: clean"
+exit $status

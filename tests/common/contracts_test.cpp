@@ -1,0 +1,221 @@
+// The contracts between stages, owned by common/: the CSV codec, the JSON Lines reader and its
+// torn-tail policy, the run record, the runtime table and the statistics.
+#include "common/csv.hpp"
+#include "common/errors.hpp"
+#include "common/files.hpp"
+#include "common/jsonl.hpp"
+#include "common/run_record.hpp"
+#include "common/runtime_table.hpp"
+#include "common/statistics.hpp"
+#include "tests/support/command.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace mcb {
+namespace {
+
+using nlohmann::json;
+using testing::TempDir;
+
+// The message of the UsageError `f` throws ("" when it throws none).
+template <typename F>
+std::string usage_error(F f) {
+  try {
+    f();
+  } catch (const UsageError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+std::string write(const TempDir& dir, const std::string& name, const std::string& text) {
+  std::string path = dir / name;
+  std::ofstream(path, std::ios::binary) << text;
+  return path;
+}
+
+TEST(Csv, FieldsNeedingQuotesRoundTrip) {
+  const std::vector<std::string> fields = {"das2, \"vu\"", "plain",      "",   " padded ",
+                                           "#first",       "two\nlines", "1.5"};
+  const std::string line = csv::join(fields);
+  EXPECT_EQ(line, "\"das2, \"\"vu\"\"\",plain,,\" padded \",\"#first\",\"two\nlines\",1.5");
+  std::istringstream in(line + "\n");
+  csv::Reader reader(in, "t.csv");
+  csv::Record record;
+  ASSERT_TRUE(reader.next(record));
+  EXPECT_EQ(record.fields, fields);
+  EXPECT_EQ(record.line, 1u);
+  EXPECT_FALSE(reader.next(record));
+  EXPECT_EQ(reader.line(), 2u) << "the quoted line break spans two lines";
+}
+
+TEST(Csv, ReaderSkipsCommentsAndBlankLinesAndTrimsUnquotedFields) {
+  std::istringstream in("# a comment\n\napp , size\r\n  poisson,\t8 \n");
+  csv::Reader reader(in, "t.csv");
+  csv::Record record;
+  ASSERT_TRUE(reader.next(record));
+  EXPECT_EQ(record.line, 3u);
+  EXPECT_EQ(record.fields, (std::vector<std::string>{"app", "size"}));
+  ASSERT_TRUE(reader.next(record));
+  EXPECT_EQ(record.line, 4u);
+  EXPECT_EQ(record.fields, (std::vector<std::string>{"poisson", "8"}));
+}
+
+TEST(Csv, MalformedRecordsAreNamedByFileAndLine) {
+  TempDir dir;
+  const std::string open_quote = write(dir, "a.csv", "x,y\n1,\"never closed\n");
+  EXPECT_EQ(usage_error([&] { csv::read_file(open_quote); }),
+            open_quote + ":2: unterminated quoted field");
+  const std::string stray = write(dir, "b.csv", "x,y\n1,2\n3,a\"b\n");
+  EXPECT_NE(usage_error([&] { csv::read_file(stray); }).find(stray + ":3: a quote inside"),
+            std::string::npos);
+  const std::string wide = write(dir, "c.csv", "x,y\n1,2,3\n");
+  EXPECT_EQ(usage_error([&] { csv::read_file(wide); }), wide + ":2: 3 fields, the header has 2");
+  EXPECT_THROW(csv::split("\"a\"b"), std::invalid_argument);
+}
+
+TEST(Jsonl, TornLastLineIsIgnoredWithOneNotice) {
+  TempDir dir;
+  const std::string path = write(dir, "r.jsonl", "{\"a\":1}\n\n{\"a\":2}\n{\"a\":");
+  const jsonl::Contents c = jsonl::read(path);
+  ASSERT_EQ(c.lines.size(), 2u);
+  EXPECT_EQ(c.lines[1].number, 3u);
+  EXPECT_EQ(c.lines[1].doc["a"], 2);
+  ASSERT_TRUE(c.torn.has_value());
+  EXPECT_EQ(jsonl::torn_notice(c), path +
+                                       ":4: torn last line ignored (5 bytes without a newline; "
+                                       "the next append cuts it off)");
+  // The writer agrees: the next append cuts the torn line off.
+  append_line(path, "{\"a\":3}");
+  const jsonl::Contents after = jsonl::read(path);
+  EXPECT_FALSE(after.torn.has_value());
+  ASSERT_EQ(after.lines.size(), 3u);
+  EXPECT_EQ(after.lines[2].number, 4u);
+}
+
+TEST(Jsonl, MalformedWholeLineIsAnErrorNamingFileAndLine) {
+  TempDir dir;
+  const std::string path = write(dir, "r.jsonl", "{\"a\":1}\n{\"a\":\n{\"a\":3}\n");
+  EXPECT_NE(usage_error([&] { jsonl::read(path); }).find(path + ":2: malformed JSON"),
+            std::string::npos);
+}
+
+TEST(Jsonl, ReadingOnFromAnOffsetKeepsLineNumbers) {
+  TempDir dir;
+  const std::string path = write(dir, "r.jsonl", "{\"a\":1}\n{\"a\":2}\n");
+  const jsonl::Contents first = jsonl::read(path);
+  append_line(path, "{\"a\":3}");
+  const jsonl::Contents more = jsonl::read(path, {first.end_of_whole, first.last_line});
+  ASSERT_EQ(more.lines.size(), 1u);
+  EXPECT_EQ(more.lines[0].number, 3u);
+  EXPECT_TRUE(jsonl::read(dir / "missing.jsonl", {}, true).lines.empty());
+  EXPECT_THROW(jsonl::read(dir / "missing.jsonl"), UsageError);
+}
+
+TEST(RunRecordContract, ReadingAndWritingGivesBackTheSameText) {
+  const json doc = json::parse(
+      R"({"schema":"mcb-run/1","run_id":"c-1-r1","campaign":null,"repetition":1,"app":"poisson",)"
+      R"("status":"invalid","reason":"error too large","config":{"grid":32},"env":{"host":"h"},)"
+      R"("result":{"wall_time":1.5},"ranks":[{"rank":0}],"counters":null,"verdict":{"valid":false}})");
+  const RunRecord r = RunRecord::from_json(doc);
+  EXPECT_EQ(r.run_id, "c-1-r1");
+  EXPECT_FALSE(r.campaign.has_value());
+  EXPECT_EQ(r.reason, "error too large");
+  EXPECT_EQ(r.extra.size(), 2u) << "counters and verdict";
+  EXPECT_EQ(r.line(), doc.dump());
+}
+
+TEST(RunRecordContract, HeaderIsChecked) {
+  const auto error = [](const std::string& text) {
+    try {
+      RunRecord::from_json(json::parse(text));
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  const std::string head = R"({"schema":"mcb-run/1","run_id":"x","app":"poisson",)";
+  EXPECT_EQ(error(head + R"("status":"done"})"),
+            "field 'status' is 'done'; expected valid, invalid or failed");
+  EXPECT_EQ(error(R"({"schema":"mcb-run/1","app":"p","status":"valid"})"),
+            "missing field 'run_id'");
+  EXPECT_EQ(error(head + R"("status":"valid","config":[1]})"),
+            "field 'config' must be an object, not an array");
+  EXPECT_EQ(error(head + R"("status":"valid","repetition":"1"})"),
+            "field 'repetition' must be an integer, not a string");
+  EXPECT_EQ(error("[1]"), "a record must be a JSON object");
+}
+
+TEST(RuntimeTableContract, QuotedLabelsRoundTrip) {
+  RuntimeTable table;
+  table.rows.push_back({"poisson", "32x32", 2, 2, "das2, \"vu\"", summarize({1.5, 2.5}), 0});
+  table.rows.push_back({"poisson", "32x32", 2, 1, "das2, \"vu\"", summarize({1.0}), 0});
+  const std::string text = table.to_csv();
+  EXPECT_EQ(text,
+            "app,problem,total_size,components,system,n,min,avg,max,median,stddev\n"
+            "poisson,32x32,2,2,\"das2, \"\"vu\"\"\",2,1.5,2,2.5,2,0.7071067812\n"
+            "poisson,32x32,2,1,\"das2, \"\"vu\"\"\",1,1,1,1,1,\n");
+  TempDir dir;
+  write(dir, "runtimes.csv", text);
+  const RuntimeTable back = RuntimeTable::read(dir.path().string());
+  ASSERT_EQ(back.rows.size(), 2u);
+  EXPECT_EQ(back.rows[0].system, "das2, \"vu\"");
+  EXPECT_EQ(back.rows[1].line, 3u);
+  EXPECT_EQ(back.to_csv(), text);
+}
+
+TEST(RuntimeTableContract, ServiceTimeLayoutAndRefusals) {
+  TempDir dir;
+  const RuntimeTable service = RuntimeTable::read(
+      write(dir, "s.csv", "app,total_size,components,service_time_s\npoisson,8,2,1390.0\n"));
+  ASSERT_TRUE(service.service_time_layout);
+  EXPECT_EQ(service.rows[0].stats.avg, 1390);
+  EXPECT_FALSE(service.rows[0].stats.stddev.has_value());
+  const std::string h = std::string(kRuntimeHeader) + "\n";
+  const auto refused = [&](const std::string& body, const std::string& what) {
+    const std::string path = write(dir, "bad.csv", h + body);
+    EXPECT_EQ(usage_error([&] { RuntimeTable::read(path); }), path + ":2: " + what) << body;
+  };
+  refused("poisson,p,8,two,s,1,1,1,1,1,\n", "components 'two' is not an integer");
+  refused("poisson,p,8,9,s,1,1,1,1,1,\n", "components exceed total_size (9 > 8)");
+  refused("poisson,p,8,1,s,2,1,1,1,1,\n", "stddev is empty but n is 2");
+  refused("poisson,p,8,1,s,1,2,1,1,1,\n",
+          "statistics out of order (need min <= avg, median <= max)");
+  const std::string path = write(dir, "h.csv", "app,size\npoisson,8\n");
+  EXPECT_NE(usage_error([&] { RuntimeTable::read(path); }).find(path + ":1: unknown header"),
+            std::string::npos);
+}
+
+TEST(Statistics, SummaryOfASample) {
+  const Summary s = summarize({4, 1, 3, 2});
+  EXPECT_EQ(s.n, 4u);
+  EXPECT_EQ(s.min, 1);
+  EXPECT_EQ(s.max, 4);
+  EXPECT_EQ(s.avg, 2.5);
+  EXPECT_EQ(s.median, 2.5);
+  EXPECT_NEAR(*s.stddev, std::sqrt(5.0 / 3.0), 1e-15);
+  EXPECT_FALSE(summarize({7}).stddev.has_value());
+  EXPECT_THROW(summarize({}), std::invalid_argument);
+  const Spread spread = Spread::of(1, 6, 3, 3);
+  EXPECT_EQ(spread.to_json(), json({{"min", 1.0}, {"avg", 2.0}, {"max", 3.0}}));
+}
+
+TEST(Statistics, StudentTQuantilesMatchPublishedValues) {
+  // Two-sided 95% critical values (e.g. NIST/SEMATECH e-Handbook, table 1.3.6.7.2).
+  EXPECT_NEAR(student_t_quantile(0.975, 1), 12.706, 5e-4);
+  EXPECT_NEAR(student_t_quantile(0.975, 2), 4.303, 5e-4);
+  EXPECT_NEAR(student_t_quantile(0.975, 10), 2.228, 5e-4);
+  EXPECT_NEAR(student_t_quantile(0.975, 30), 2.042, 5e-4);
+  EXPECT_NEAR(student_t_quantile(0.975, 100), 1.984, 5e-4);
+  EXPECT_NEAR(student_t_quantile(0.975, 1e7), 1.960, 5e-4);
+  EXPECT_TRUE(std::isnan(student_t_quantile(0.975, 0)));
+}
+
+}  // namespace
+}  // namespace mcb
