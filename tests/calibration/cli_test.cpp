@@ -371,7 +371,7 @@ TEST(Warnings, OversubscribedRunsAndFitsWithoutMeaning) {
   test::write_jsonl(dir / "shared.jsonl", sized_runs({1.0, 0.55, 1.6}, true));
   const Outcome r = calibrate({"--input", (dir / "shared.jsonl").string(), "--output",
                                (dir / "tables").string(), "--quiet"});
-  ASSERT_EQ(r.code, 0) << r.err;
+  ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(r.out.empty()) << r.out;
   EXPECT_NE(r.err.find("mcb-calibrate: warning: poisson,64x64,4,1,local: 1 of 1 runs "
                        "oversubscribed (up to 2 ranks per core)"),
@@ -392,7 +392,7 @@ TEST(Warnings, OversubscribedRunsAndFitsWithoutMeaning) {
   test::write_jsonl(dir / "fair.jsonl", sized_runs({1.0, 0.6, 0.4}, false));
   const Outcome fair = calibrate({"--input", (dir / "fair.jsonl").string(), "--output",
                                   (dir / "fair").string(), "--quiet"});
-  ASSERT_EQ(fair.code, 0) << fair.err;
+  ASSERT_EQ(fair.exit_code, 0) << fair.err;
   EXPECT_EQ(fair.err, "");
   EXPECT_TRUE(warnings_of(dir / "fair").empty());
   fs::remove_all(dir);

@@ -302,7 +302,7 @@ TEST_F(E2e, TraceReplayKeepsEveryJobOnTheTracesOwnCluster) {
   // Only --trace and --queue: no warm-up, no early stop even at 4x the recorded load, and one
   // cluster of the header's MaxProcs (64).
   const auto r = run("--trace " + kExcerpt + " --queue easy --rate " + "0.05 --output " + out("t"));
-  ASSERT_EQ(r.code, 0) << r.err;
+  ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto doc = nlohmann::json::parse(slurp(out("t/summary.json")));
   EXPECT_EQ(doc["config"]["clusters"]["sizes"], nlohmann::json::array({64}));
   EXPECT_EQ(doc["config"]["warmup_jobs"], 0);
@@ -326,7 +326,7 @@ TEST_F(E2e, TraceReplayKeepsEveryJobOnTheTracesOwnCluster) {
 TEST_F(E2e, TraceEarlyStopTheUserAskedForIsSaidLoudly) {
   const auto r = run("--trace " + kExcerpt + " --queue easy --rate 0.05 --max-in-system 20 " +
                      "--warmup 10 --output " + out("t"));
-  ASSERT_EQ(r.code, 0) << r.err;
+  ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto doc = nlohmann::json::parse(slurp(out("t/summary.json")));
   const auto& left = doc["left_out"];
   EXPECT_TRUE(left["stopped_early"].get<bool>());
