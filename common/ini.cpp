@@ -51,13 +51,14 @@ std::vector<Line> content_lines(std::istream& in, const std::string& where_prefi
   while (std::getline(in, text)) {
     ++number;
     if (!text.empty() && text.back() == '\r') text.pop_back();
+    // Names read here end up in JSON records and CSV tables: plain UTF-8 only (a NUL byte is
+    // named as such, before the general control-character rule).
+    if (const std::string problem = text_problem(text); !problem.empty()) {
+      throw UsageError(where_prefix + ":" + std::to_string(number) + ": " + problem);
+    }
     if (has_control_character(text)) {
       throw UsageError(where_prefix + ":" + std::to_string(number) +
                        ": control character in the line");
-    }
-    // Names read here end up in JSON records and CSV tables: plain UTF-8 only.
-    if (const std::string problem = text_problem(text); !problem.empty()) {
-      throw UsageError(where_prefix + ":" + std::to_string(number) + ": " + problem);
     }
     std::string content = trim(strip_comment(text));
     if (!content.empty()) lines.push_back({number, std::move(content)});

@@ -50,9 +50,13 @@ std::vector<std::map<std::string, std::string>> read_table(const fs::path& path)
   return rows;
 }
 
-// Exactly one line on stderr, the torn-tail notice for `file`.
+// Exactly one line on stderr besides calibration warnings (a tiny campaign's fits are poor):
+// the torn-tail notice for `file`.
 void expect_one_torn_notice(const CommandResult& r, const fs::path& file) {
-  const auto lines = r.err_lines();
+  std::vector<std::string> lines;
+  for (const std::string& line : r.err_lines()) {
+    if (line.find(": warning: ") == std::string::npos) lines.push_back(line);
+  }
   ASSERT_EQ(lines.size(), 1u) << r.err;
   EXPECT_NE(lines[0].find(file.string() + ":7: torn last line ignored"), std::string::npos)
       << lines[0];

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "common/errors.hpp"
+#include "common/run_record.hpp"
 #include "harness/comm.hpp"
 #include "harness/mpi_program.hpp"
 #include "harness/record.hpp"
@@ -96,7 +97,8 @@ TEST(Records, AFailedRunIsRecordedOnceByRankZeroWithItsReason) {
     dir.emplace();
     path = *dir / "runs.jsonl";
   }
-  const nlohmann::json header = {{"run_id", "f-1"}, {"app", "test"}};
+  const nlohmann::json header = {
+      {"schema", mcb::kRunRecordSchema}, {"run_id", "f-1"}, {"app", "test"}};
   EXPECT_EQ(record_failure(MPI_COMM_WORLD, "mcb-test", path, header, "rank 1: out of memory"), 1);
   if (rank == 0) {
     const auto records = mcb::testing::read_records(path);

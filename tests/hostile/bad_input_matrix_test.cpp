@@ -267,9 +267,9 @@ std::string spec(const std::string& body) {
 INSTANTIATE_TEST_SUITE_P(
     Campaign, BadInputMatrix,
     ::testing::Values(
-        Case{"grid_negative", "mcb-campaign", "dry-run @/s.ini", "none of the 1 combination",
+        Case{"grid_negative", "mcb-campaign", "dry-run @/s.ini", "@/s.ini:7: grid: mcb-poisson refuses it",
              {{"s.ini", spec("[options]\nprocs = 2x1\ngrid = -1\n")}}},
-        Case{"grid_negative_run", "mcb-campaign", "run @/s.ini", "none of the 1 combination",
+        Case{"grid_negative_run", "mcb-campaign", "run @/s.ini", "@/s.ini:7: grid: mcb-poisson refuses it",
              {{"s.ini", spec("[options]\nprocs = 2x1\ngrid = -1\n")}}},
         Case{"folder_uncreatable", "mcb-campaign", "run @/s.ini", "@/s.ini:3: folder",
              {{"s.ini", "name = t\napp = poisson\nfolder = @/f/c\n[options]\nprocs = 2x1\ngrid = 16\n"},
