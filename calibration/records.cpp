@@ -16,15 +16,6 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-std::string type_name(const json& value) {
-  if (value.is_null()) return "null";
-  if (value.is_boolean()) return "a boolean";
-  if (value.is_number()) return "a number";
-  if (value.is_string()) return "a string";
-  if (value.is_array()) return "an array";
-  return "an object";
-}
-
 [[noreturn]] void fail(const Record& record, const std::string& what) {
   throw UsageError(record.where() + ": " + what);
 }
@@ -32,7 +23,7 @@ std::string type_name(const json& value) {
 [[noreturn]] void wrong_type(const Record& record, std::string_view path, const char* wanted,
                              const json& value) {
   fail(record, "field '" + std::string(path) + "' must be " + wanted + ", not " +
-                   type_name(value));
+                   json_type_name(value));
 }
 
 // Checks of the parts of a record; each names the full dotted path of what is wrong.

@@ -7,18 +7,9 @@ namespace {
 
 using nlohmann::json;
 
-std::string type_name(const json& value) {
-  if (value.is_null()) return "null";
-  if (value.is_boolean()) return "a boolean";
-  if (value.is_number()) return "a number";
-  if (value.is_string()) return "a string";
-  if (value.is_array()) return "an array";
-  return "an object";
-}
-
 [[noreturn]] void wrong_type(const char* name, const char* wanted, const json& value) {
   throw std::invalid_argument("field '" + std::string(name) + "' must be " + wanted + ", not " +
-                              type_name(value));
+                              json_type_name(value));
 }
 
 std::string required_string(json& doc, const char* name) {
@@ -42,6 +33,15 @@ std::optional<json> take(json& doc, const char* name, Check ok, const char* want
 }
 
 }  // namespace
+
+std::string json_type_name(const json& value) {
+  if (value.is_null()) return "null";
+  if (value.is_boolean()) return "a boolean";
+  if (value.is_number()) return "a number";
+  if (value.is_string()) return "a string";
+  if (value.is_array()) return "an array";
+  return "an object";
+}
 
 RunRecord RunRecord::from_json(const json& source) {
   if (!source.is_object()) throw std::invalid_argument("a record must be a JSON object");

@@ -11,6 +11,9 @@
 
 namespace mcb {
 
+/// @brief How a JSON value's type is named in messages ("a string", "an array", "null", ...).
+std::string json_type_name(const nlohmann::json& value);
+
 /// @brief Value of every record's `schema` field. A change that makes old records unreadable
 /// (a field renamed or its meaning changed) bumps the number.
 inline constexpr const char* kRunRecordSchema = "mcb-run/1";
