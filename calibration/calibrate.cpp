@@ -76,7 +76,8 @@ std::string skip_reasons(const std::vector<Skipped>& skipped) {
     ++kinds[kind];
   }
   std::string text;
-  for (const auto& [kind, n] : kinds) text += (text.empty() ? "" : "; ") + std::to_string(n) + " " + kind;
+  for (const auto& [kind, n] : kinds)
+    text += (text.empty() ? "" : "; ") + std::to_string(n) + " " + kind;
   return text;
 }
 
@@ -176,20 +177,20 @@ int run_convert(const Options& o, int argc, const char* const* argv, std::ostrea
       rows.push_back(std::move(row));
     }
   }
-  json sidecar = {{"table", "runtimes.csv"},
-                  {"kind", "runtime"},
-                  {"columns", kRuntimeHeader},
-                  {"source", o.source.empty() ? "converted from " + join(o.convert, ", ")
-                                              : o.source},
-                  {"converted_from", sources},
-                  {"records", json::array()},
-                  {"hosts", json::array()},
-                  {"dates", json::array()},
-                  {"revisions", json::array()},
-                  {"generated_by", environment_block(argc, argv)}};
+  json sidecar = {
+      {"table", "runtimes.csv"},
+      {"kind", "runtime"},
+      {"columns", kRuntimeHeader},
+      {"source", o.source.empty() ? "converted from " + join(o.convert, ", ") : o.source},
+      {"converted_from", sources},
+      {"records", json::array()},
+      {"hosts", json::array()},
+      {"dates", json::array()},
+      {"revisions", json::array()},
+      {"generated_by", environment_block(argc, argv)}};
   if (!o.system.empty()) sidecar["system"] = o.system;
-  write_outputs(o.output, {{"runtimes.csv", runtime_csv(rows)},
-                           {"runtimes.json", sidecar.dump(2) + "\n"}});
+  write_outputs(o.output,
+                {{"runtimes.csv", runtime_csv(rows)}, {"runtimes.json", sidecar.dump(2) + "\n"}});
   if (!o.quiet) {
     out << "mcb-calibrate: converted " << rows.size() << " rows from " << o.convert.size()
         << " file(s) into " << (fs::path(o.output) / "runtimes.csv").string() << "\n";
@@ -218,10 +219,10 @@ int run_calibration(const Options& o, int argc, const char* const* argv, std::os
   Dropped dropped;
   std::size_t not_where = 0;
   std::size_t not_runtime = 0;
-  std::vector<const Record*> app_runs;       // every output but the runtime table and fits
-  std::vector<const Record*> runtime_runs;   // the runtime table and the fits
-  std::vector<const Record*> link_runs;      // link fits
-  std::vector<const Record*> poisson_runs;   // communication tables
+  std::vector<const Record*> app_runs;      // every output but the runtime table and fits
+  std::vector<const Record*> runtime_runs;  // the runtime table and the fits
+  std::vector<const Record*> link_runs;     // link fits
+  std::vector<const Record*> poisson_runs;  // communication tables
   for (const Record& r : set.records) {
     if (r.status() != "valid") {
       dropped.add(r);
@@ -254,10 +255,9 @@ int run_calibration(const Options& o, int argc, const char* const* argv, std::os
     const Target t = parse_target("row", text);
     bool found = false;
     for (const RuntimeRow& row : table.rows) {
-      found = found || row_key(row) == std::vector<std::string>{t.app, t.problem,
-                                                                 std::to_string(t.total_size),
-                                                                 std::to_string(t.components),
-                                                                 t.system};
+      found = found || row_key(row) ==
+                           std::vector<std::string>{t.app, t.problem, std::to_string(t.total_size),
+                                                    std::to_string(t.components), t.system};
     }
     if (!found) throw UsageError("--row " + text + ": " + missing_row_detail(t, set.records));
   }
@@ -297,15 +297,14 @@ int run_calibration(const Options& o, int argc, const char* const* argv, std::os
 
   // Everything is consistent: render every output, then write them.
   const json env = environment_block(argc, argv);
-  json records_block = {
-      {"files", set.summary.files},
-      {"read", set.summary.lines},
-      {"identical_duplicates_ignored", set.summary.duplicates},
-      {"not_valid", dropped.to_json()},
-      {"left_out_by_where", not_where},
-      {"left_out_by_runtime_where", not_runtime},
-      {"used", app_runs.size() + link_runs.size()},
-      {"schema", set.summary.schema}};
+  json records_block = {{"files", set.summary.files},
+                        {"read", set.summary.lines},
+                        {"identical_duplicates_ignored", set.summary.duplicates},
+                        {"not_valid", dropped.to_json()},
+                        {"left_out_by_where", not_where},
+                        {"left_out_by_runtime_where", not_runtime},
+                        {"used", app_runs.size() + link_runs.size()},
+                        {"schema", set.summary.schema}};
   if (!set.summary.torn_tails.empty()) records_block["torn_tails_ignored"] = set.summary.torn_tails;
   const json filters = {{"where", o.where}, {"runtime_where", o.runtime_where}};
   const json sidecar_extra = {
@@ -315,16 +314,15 @@ int run_calibration(const Options& o, int argc, const char* const* argv, std::os
       {"filters", filters},
       {"suite_revision", suite_revision()},
       {"generated_by", env}};
-  Outputs outputs = {
-      {"runtimes.csv", runtime_csv(table.rows)},
-      {"runtimes.json", runtime_sidecar(table, sidecar_extra).dump(2) + "\n"},
-      {"comm_time.csv", comm.comm_time},
-      {"comm_sync.csv", comm.comm_sync},
-      {"rank_comm.csv", comm.rank_comm},
-      {"transfer_rates.csv", comm.transfer_rates},
-      {"compute_fits.csv", compute_fits_csv(models.compute)},
-      {"link_fits.csv", link_fits_csv(models.links)},
-      {"service_times.csv", service_times_csv(predictions)}};
+  Outputs outputs = {{"runtimes.csv", runtime_csv(table.rows)},
+                     {"runtimes.json", runtime_sidecar(table, sidecar_extra).dump(2) + "\n"},
+                     {"comm_time.csv", comm.comm_time},
+                     {"comm_sync.csv", comm.comm_sync},
+                     {"rank_comm.csv", comm.rank_comm},
+                     {"transfer_rates.csv", comm.transfer_rates},
+                     {"compute_fits.csv", compute_fits_csv(models.compute)},
+                     {"link_fits.csv", link_fits_csv(models.links)},
+                     {"service_times.csv", service_times_csv(predictions)}};
   json written = json::object();
   for (const auto& [name, content] : outputs) {
     if (name.ends_with(".csv")) written[name] = rows_note(content);

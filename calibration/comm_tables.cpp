@@ -1,7 +1,7 @@
 #include "calibration/comm_tables.hpp"
 
-#include "common/csv.hpp"
 #include "calibration/grouping.hpp"
+#include "common/csv.hpp"
 #include "common/statistics.hpp"
 
 #include <algorithm>
@@ -32,8 +32,8 @@ std::vector<std::string> channel_order(const Group& group) {
 }
 
 std::vector<std::string> stats_fields(const Summary& s) {
-  return {std::to_string(s.n),        csv::number(s.min),    csv::number(s.avg),
-          csv::number(s.max),       csv::number(s.median), csv::optional_number(s.stddev)};
+  return {std::to_string(s.n), csv::number(s.min),    csv::number(s.avg),
+          csv::number(s.max),  csv::number(s.median), csv::optional_number(s.stddev)};
 }
 
 Summary over_runs(const Group& group, const char* path) {
@@ -61,12 +61,24 @@ void add_rank_rows(csv::Writer& table, const Group& g) {
                    double intra_sum, double inter_sum) {
       const Summary s = summarize(values);
       const double n = static_cast<double>(g.runs.size());
-      std::vector<std::string> f = {g.key[0], g.key[1], g.key[2], g.key[3], g.key[4], g.key[5],
-                                    g.key[6], std::to_string(rank), std::to_string(rank / v),
-                                    std::to_string(rank % v), map.at(rank).dump(), direction,
-                                    std::to_string(s.n), csv::number(s.min),
-                                    csv::number(s.avg), csv::number(s.max),
-                                    csv::number(intra_sum / n), csv::number(inter_sum / n)};
+      std::vector<std::string> f = {g.key[0],
+                                    g.key[1],
+                                    g.key[2],
+                                    g.key[3],
+                                    g.key[4],
+                                    g.key[5],
+                                    g.key[6],
+                                    std::to_string(rank),
+                                    std::to_string(rank / v),
+                                    std::to_string(rank % v),
+                                    map.at(rank).dump(),
+                                    direction,
+                                    std::to_string(s.n),
+                                    csv::number(s.min),
+                                    csv::number(s.avg),
+                                    csv::number(s.max),
+                                    csv::number(intra_sum / n),
+                                    csv::number(inter_sum / n)};
       table.row(f);
     };
     double all_intra = 0;
@@ -112,12 +124,12 @@ CommTables build_comm_tables(const std::vector<const Record*>& poisson_runs,
 
   CommTables out;
   csv::Writer comm({"problem", "grid", "procs", "total_size", "components", "system", "sync",
-                  "iterations", "n", "min", "avg", "max", "median", "stddev"});
+                    "iterations", "n", "min", "avg", "max", "median", "stddev"});
   csv::Writer rates({"problem", "grid", "procs", "total_size", "components", "system", "sync", "n",
-                   "min", "avg", "max", "median", "stddev"});
+                     "min", "avg", "max", "median", "stddev"});
   csv::Writer ranks({"problem", "grid", "procs", "total_size", "components", "system", "sync",
-                   "rank", "column", "row", "cluster", "direction", "n", "min", "avg", "max",
-                   "intra_avg", "inter_avg"});
+                     "rank", "column", "row", "cluster", "direction", "n", "min", "avg", "max",
+                     "intra_avg", "inter_avg"});
   for (const Group& g : by_mode.groups()) {
     std::vector<std::string> f = g.key;
     f.push_back(csv::number(mean_iterations(g.runs)));
@@ -130,7 +142,7 @@ CommTables build_comm_tables(const std::vector<const Record*>& poisson_runs,
   }
 
   csv::Writer sync({"problem", "grid", "procs", "total_size", "components", "system", "iterations",
-                  "sync_n", "sync_avg", "nosync_n", "nosync_avg"});
+                    "sync_n", "sync_avg", "nosync_n", "nosync_avg"});
   for (const Group& g : by_config.groups()) {
     std::vector<double> synced;
     std::vector<double> free;

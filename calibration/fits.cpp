@@ -83,9 +83,9 @@ std::vector<LinkFit> fit_links(const std::vector<const Record*>& runs, const std
                                std::vector<Skipped>& skipped) {
   Grouper grouper("link fit", hint);
   for (const Record* run : runs) {
-    const json config = without(comparable_config(run->config()),
-                                {"sizes", "warmup", "iterations", "repetitions", "components",
-                                 "cluster_map"});
+    const json config =
+        without(comparable_config(run->config()),
+                {"sizes", "warmup", "iterations", "repetitions", "components", "cluster_map"});
     for (const auto& [cls, value] : field(*run, "result.classes").items()) {
       grouper.add({string_field(*run, "config.system"), cls}, config, run);
     }
@@ -225,9 +225,9 @@ LineFit fit_line(const std::vector<double>& x, const std::vector<double>& y,
 
 const std::vector<std::string>& size_keys() {
   // Poisson's process grid; Ensflow's share of the ensemble per process.
-  static const std::vector<std::string> keys = {"total_size", "components", "clusters",
-                                                "procs",      "h",          "v",
-                                                "cluster_map", "members_per_process"};
+  static const std::vector<std::string> keys = {
+      "total_size", "components", "clusters",    "procs",
+      "h",          "v",          "cluster_map", "members_per_process"};
   return keys;
 }
 
@@ -274,8 +274,8 @@ std::optional<Prediction> predict(const Target& target, const Models& models,
   }
   const TrafficProfile* tp = nullptr;
   for (const TrafficProfile& t : models.traffic) {
-    if (t.app == target.app && t.problem == target.problem &&
-        t.total_size == target.total_size && t.components == target.components) {
+    if (t.app == target.app && t.problem == target.problem && t.total_size == target.total_size &&
+        t.components == target.components) {
       tp = &t;
     }
   }
@@ -322,16 +322,15 @@ std::optional<Prediction> predict(const Target& target, const Models& models,
     }
     (k == 0 ? p.intra_class : p.inter_class) = link[k]->link_class;
     if (size_min[k] < link[k]->bytes_min || size_max[k] > link[k]->bytes_max) {
-      outside.push_back(link[k]->link_class + " message sizes " + csv::number(size_min[k]) +
-                        ".." + csv::number(size_max[k]) + " B outside the measured " +
-                        csv::number(link[k]->bytes_min) + ".." +
-                        csv::number(link[k]->bytes_max) + " B");
+      outside.push_back(link[k]->link_class + " message sizes " + csv::number(size_min[k]) + ".." +
+                        csv::number(size_max[k]) + " B outside the measured " +
+                        csv::number(link[k]->bytes_min) + ".." + csv::number(link[k]->bytes_max) +
+                        " B");
     }
   }
   if (target.total_size < cf->p_min || target.total_size > cf->p_max) {
-    outside.push_back("total size " + std::to_string(target.total_size) +
-                      " outside the measured " + std::to_string(cf->p_min) + ".." +
-                      std::to_string(cf->p_max));
+    outside.push_back("total size " + std::to_string(target.total_size) + " outside the measured " +
+                      std::to_string(cf->p_min) + ".." + std::to_string(cf->p_max));
   }
   if (!outside.empty()) {
     if (!extrapolate) {
@@ -375,33 +374,33 @@ std::vector<Prediction> predict_all(const Models& models, const std::vector<Runt
 }
 
 std::string compute_fits_csv(const std::vector<ComputeFit>& fits) {
-  csv::Writer table({"app", "problem", "system", "a", "b", "r2", "rmse", "max_relative_gap", "points",
-                 "sizes", "p_min", "p_max"});
+  csv::Writer table({"app", "problem", "system", "a", "b", "r2", "rmse", "max_relative_gap",
+                     "points", "sizes", "p_min", "p_max"});
   for (const ComputeFit& f : fits) {
     table.row({f.app, f.problem, f.system, csv::number(f.a), csv::number(f.b),
-             csv::number(f.fit.r2), csv::number(f.fit.rmse),
-             csv::number(f.fit.max_relative_gap), std::to_string(f.fit.points),
-             std::to_string(f.sizes), std::to_string(f.p_min), std::to_string(f.p_max)});
+               csv::number(f.fit.r2), csv::number(f.fit.rmse), csv::number(f.fit.max_relative_gap),
+               std::to_string(f.fit.points), std::to_string(f.sizes), std::to_string(f.p_min),
+               std::to_string(f.p_max)});
   }
   return table.text();
 }
 
 std::string link_fits_csv(const std::vector<LinkFit>& fits) {
-  csv::Writer table({"system", "class", "t0", "bandwidth", "r2", "rmse", "max_relative_gap", "points",
-                 "runs", "bytes_min", "bytes_max", "usable"});
+  csv::Writer table({"system", "class", "t0", "bandwidth", "r2", "rmse", "max_relative_gap",
+                     "points", "runs", "bytes_min", "bytes_max", "usable"});
   for (const LinkFit& f : fits) {
     table.row({f.system, f.link_class, csv::number(f.t0),
-             f.usable ? csv::number(f.bandwidth) : std::string(), csv::number(f.fit.r2),
-             csv::number(f.fit.rmse), csv::number(f.fit.max_relative_gap),
-             std::to_string(f.fit.points), std::to_string(f.runs), csv::number(f.bytes_min),
-             csv::number(f.bytes_max), f.usable ? "true" : "false"});
+               f.usable ? csv::number(f.bandwidth) : std::string(), csv::number(f.fit.r2),
+               csv::number(f.fit.rmse), csv::number(f.fit.max_relative_gap),
+               std::to_string(f.fit.points), std::to_string(f.runs), csv::number(f.bytes_min),
+               csv::number(f.bytes_max), f.usable ? "true" : "false"});
   }
   return table.text();
 }
 
 std::string service_times_csv(const std::vector<Prediction>& predictions) {
   csv::Writer table({"app", "problem", "total_size", "components", "system", "compute", "comm",
-                 "service", "measured_n", "measured_avg", "relative_error", "extrapolated"});
+                     "service", "measured_n", "measured_avg", "relative_error", "extrapolated"});
   for (const Prediction& p : predictions) {
     std::vector<std::string> f = target_key(p.target);
     f.push_back(csv::number(p.compute));
@@ -410,9 +409,8 @@ std::string service_times_csv(const std::vector<Prediction>& predictions) {
     if (p.measured) {
       f.push_back(std::to_string(p.measured->n));
       f.push_back(csv::number(p.measured->avg));
-      f.push_back(p.measured->avg > 0
-                      ? csv::number((p.service - p.measured->avg) / p.measured->avg)
-                      : std::string());
+      f.push_back(p.measured->avg > 0 ? csv::number((p.service - p.measured->avg) / p.measured->avg)
+                                      : std::string());
     } else {
       f.insert(f.end(), {"0", "", ""});
     }

@@ -23,8 +23,8 @@ namespace mcb::calib {
 struct LineFit {
   double intercept = 0;
   double slope = 0;
-  double r2 = 0;  //!< 1 - SS_res / SS_tot over the points (1 when SS_tot = 0 = SS_res)
-  double rmse = 0;              //!< root mean square residual, in units of y
+  double r2 = 0;    //!< 1 - SS_res / SS_tot over the points (1 when SS_tot = 0 = SS_res)
+  double rmse = 0;  //!< root mean square residual, in units of y
   double max_relative_gap = 0;  //!< max over points of |y - fit| / y (points with y > 0)
   std::size_t points = 0;
 };
@@ -46,7 +46,7 @@ struct ComputeFit {
   double b = 0;         //!< processor-seconds, the part divided among P processes
   LineFit fit;
   std::int64_t p_min = 0, p_max = 0;  //!< measured range of P
-  std::size_t sizes = 0;               //!< distinct P
+  std::size_t sizes = 0;              //!< distinct P
   std::size_t runs = 0;
 };
 
@@ -113,8 +113,8 @@ Target parse_target(const std::string& option, const std::string& text);
 struct Prediction {
   Target target;
   double compute = 0, comm = 0, service = 0;
-  std::optional<Summary> measured;  //!< the runtime row of the same key, when there is one
-  bool extrapolated = false;        //!< P or a message size outside the measured ranges
+  std::optional<Summary> measured;       //!< the runtime row of the same key, when there is one
+  bool extrapolated = false;             //!< P or a message size outside the measured ranges
   std::string intra_class, inter_class;  //!< link classes used ("" when no such traffic)
 };
 

@@ -157,10 +157,9 @@ std::string Grouper::advice(const std::string& path, const json* kept) const {
   while (begin <= path.size()) {
     const std::size_t end = std::min(path.find('.', begin), path.size());
     const std::string segment = path.substr(begin, end - begin);
-    into_array = into_array || (!segment.empty() && std::all_of(segment.begin(), segment.end(),
-                                                                [](char c) {
-                                                                  return c >= '0' && c <= '9';
-                                                                }));
+    into_array = into_array ||
+                 (!segment.empty() && std::all_of(segment.begin(), segment.end(),
+                                                  [](char c) { return c >= '0' && c <= '9'; }));
     begin = end + 1;
   }
   if (kept == nullptr || kept->is_structured() || into_array) {

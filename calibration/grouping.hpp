@@ -52,9 +52,9 @@ Filter parse_filter(const std::string& option, const std::string& text);
 
 /// @brief Runs sharing one displayed key (a table row) and one compared configuration.
 struct Group {
-  std::vector<std::string> key;        //!< the row's key columns, as written
-  nlohmann::json config;               //!< the compared configuration every run shares
-  std::vector<const Record*> runs;     //!< in reading order
+  std::vector<std::string> key;     //!< the row's key columns, as written
+  nlohmann::json config;            //!< the compared configuration every run shares
+  std::vector<const Record*> runs;  //!< in reading order
 };
 
 /// @brief Collects runs into groups. Two runs with the same key but different compared

@@ -22,8 +22,8 @@ using nlohmann::json;
 
 [[noreturn]] void wrong_type(const Record& record, std::string_view path, const char* wanted,
                              const json& value) {
-  fail(record, "field '" + std::string(path) + "' must be " + wanted + ", not " +
-                   json_type_name(value));
+  fail(record,
+       "field '" + std::string(path) + "' must be " + wanted + ", not " + json_type_name(value));
 }
 
 // Checks of the parts of a record; each names the full dotted path of what is wrong.

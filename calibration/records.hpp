@@ -17,8 +17,8 @@ namespace mcb::calib {
 
 /// @brief One record and the place it was read from.
 struct Record {
-  nlohmann::json doc;  //!< the whole record
-  std::string file;    //!< the JSON Lines file
+  nlohmann::json doc;    //!< the whole record
+  std::string file;      //!< the JSON Lines file
   std::size_t line = 0;  //!< 1-based line number in @ref file
 
   /// @brief "<file>:<line>", the prefix of every message about this record.

@@ -20,7 +20,7 @@ namespace mcb::calib {
 /// @brief Labels the service-time layout lacks: the problem of each application and the system.
 struct ServiceTimeLabels {
   std::map<std::string, std::string> problem_of_app;  //!< e.g. poisson -> 4000x4000
-  std::string system;                                  //!< e.g. das2
+  std::string system;                                 //!< e.g. das2
 };
 
 /// @brief A table as read, and which layout it had.

@@ -44,8 +44,7 @@ std::vector<Warning> oversubscription_warnings(const std::vector<const Record*>&
                              std::to_string(components) + "," + system;
     out.push_back({table, what,
                    what + ": " + std::to_string(s.oversubscribed) + " of " +
-                       std::to_string(s.runs) + " runs oversubscribed (up to " +
-                       number(s.worst) +
+                       std::to_string(s.runs) + " runs oversubscribed (up to " + number(s.worst) +
                        " ranks per core); their times include waiting for a core"});
   }
   return out;
@@ -66,8 +65,9 @@ std::vector<Warning> fit_warnings(const Models& models) {
     }
     if (f.b < 0) {
       add("compute_fits.csv", what,
-          "b = " + number(f.b) + " s is negative: compute time grows with processes, which "
-          "no division of work does (shared cores?)");
+          "b = " + number(f.b) +
+              " s is negative: compute time grows with processes, which "
+              "no division of work does (shared cores?)");
     }
     if (f.a < 0) {
       add("compute_fits.csv", what,

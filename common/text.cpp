@@ -16,7 +16,11 @@ std::string text_problem(std::string_view text) {
     const auto c = static_cast<unsigned char>(text[i]);
     if (c == 0) return "a NUL byte" + at(i);
     // Length of the UTF-8 sequence led by c, and the smallest code point it may encode.
-    const size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+    const size_t n = c < 0x80           ? 1
+                     : (c >> 5) == 0x6  ? 2
+                     : (c >> 4) == 0xE  ? 3
+                     : (c >> 3) == 0x1E ? 4
+                                        : 0;
     bool ok = n != 0 && i + n <= text.size();
     unsigned cp = n == 1 ? c : n == 2 ? c & 0x1Fu : n == 3 ? c & 0x0Fu : c & 0x07u;
     for (size_t k = 1; ok && k < n; ++k) {

@@ -60,12 +60,8 @@ double parse_with(std::string_view text, const std::array<Unit, N>& units, std::
 }  // namespace
 
 double parse_duration(std::string_view text) {
-  static constexpr std::array<Unit, 6> units{{{"s", 1.0},
-                                              {"ms", 1e-3},
-                                              {"us", 1e-6},
-                                              {"\xC2\xB5s", 1e-6},
-                                              {"ns", 1e-9},
-                                              {"min", 60.0}}};
+  static constexpr std::array<Unit, 6> units{
+      {{"s", 1.0}, {"ms", 1e-3}, {"us", 1e-6}, {"\xC2\xB5s", 1e-6}, {"ns", 1e-9}, {"min", 60.0}}};
   return parse_with(text, units, "duration", /*allow_bare=*/true, /*allow_zero=*/true);
 }
 

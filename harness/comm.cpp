@@ -201,5 +201,4 @@ nlohmann::json InstrumentedComm::stats_json() const {
   return out;
 }
 
-
 }  // namespace mcb::harness

@@ -111,17 +111,16 @@ class InstrumentedComm {
     bool any_inter_ = false;
     // Wide area only, and empty otherwise: an empty list allocates nothing, and a list's
     // elements stay put while MPI reads or writes them.
-    bool wide_ = false;                           // holds an emulated or relayed message
-    std::list<std::int64_t> stamps_;              // arrival times sent and received
+    bool wide_ = false;               // holds an emulated or relayed message
+    std::list<std::int64_t> stamps_;  // arrival times sent and received
     std::vector<std::pair<std::size_t, const std::int64_t*>> arrivals_;  // received: slot, time
-    std::list<std::vector<char>> staging_;        // relayed messages with their headers
+    std::list<std::vector<char>> staging_;  // relayed messages with their headers
   };
   void post_send(int channel, Batch& batch, const void* buffer, std::size_t bytes, int dest,
                  int tag);
   void post_recv(int channel, Batch& batch, void* buffer, std::size_t bytes, int src, int tag);
   /// @brief Waits for every operation of the batch and books the wait and received bytes.
   void complete(int channel, Batch& batch);
-
 
   /// @brief Maximum of @p value over all ranks, on every rank; and a barrier. Not booked to
   /// any channel. Without a wide area these are MPI_Allreduce and MPI_Barrier; with one, a

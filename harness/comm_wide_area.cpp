@@ -52,8 +52,7 @@ void InstrumentedComm::start_send(Batch& batch, const void* buffer, std::size_t 
   }
 }
 
-void InstrumentedComm::start_recv(Batch& batch, void* buffer, std::size_t bytes, int src,
-                                  int tag) {
+void InstrumentedComm::start_recv(Batch& batch, void* buffer, std::size_t bytes, int src, int tag) {
   const int count = as_count(bytes);
   batch.recv_peers_.push_back(src);
   switch (route(src)) {

@@ -44,8 +44,6 @@ int ProcessGrid::neighbour(int rank, Direction d) const {
   return -1;
 }
 
-std::string ProcessGrid::to_string() const {
-  return std::to_string(h_) + "x" + std::to_string(v_);
-}
+std::string ProcessGrid::to_string() const { return std::to_string(h_) + "x" + std::to_string(v_); }
 
 }  // namespace mcb::harness

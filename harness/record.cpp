@@ -8,8 +8,8 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <vector>
 
@@ -88,8 +88,8 @@ nlohmann::json record_header(const std::string& app, const RunOptions& options,
                              const std::string& run_id) {
   return {{"schema", kRunRecordSchema},
           {"run_id", run_id},
-          {"campaign", options.campaign.empty() ? nlohmann::json(nullptr)
-                                                : nlohmann::json(options.campaign)},
+          {"campaign",
+           options.campaign.empty() ? nlohmann::json(nullptr) : nlohmann::json(options.campaign)},
           {"repetition", options.repetition},
           {"app", app}};
 }
@@ -148,9 +148,9 @@ nlohmann::json gather_objects(MPI_Comm comm, const nlohmann::json& local) {
   if (rank != 0) return nullptr;
   nlohmann::json out = nlohmann::json::array();
   for (int r = 0; r < size; ++r) {
-    out.push_back(nlohmann::json::parse(all.begin() + offsets[static_cast<size_t>(r)],
-                                        all.begin() + offsets[static_cast<size_t>(r)] +
-                                            lengths[static_cast<size_t>(r)]));
+    out.push_back(nlohmann::json::parse(
+        all.begin() + offsets[static_cast<size_t>(r)],
+        all.begin() + offsets[static_cast<size_t>(r)] + lengths[static_cast<size_t>(r)]));
   }
   return out;
 }

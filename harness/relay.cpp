@@ -17,9 +17,9 @@ namespace {
 
 // What travels in front of the payload on the hops to and between gateways.
 struct RelayHeader {
-  std::int32_t dest;     // final receiver
-  std::int32_t source;   // original sender
-  std::int32_t tag;      // the application's tag
+  std::int32_t dest;    // final receiver
+  std::int32_t source;  // original sender
+  std::int32_t tag;     // the application's tag
   std::int32_t unused;
   std::int64_t arrival;  // when the wide-area hop delivers it (LinkClock::now scale); 0: at once
 };
@@ -35,8 +35,9 @@ RelayService::RelayService(MPI_Comm comm, const ClusterMap& map, LinkClock* cloc
   int level = MPI_THREAD_SINGLE;
   MPI_Query_thread(&level);
   if (level < MPI_THREAD_MULTIPLE) {
-    throw std::runtime_error("the gateway relay forwards in a progress thread and needs MPI "
-                             "started with MPI_THREAD_MULTIPLE");
+    throw std::runtime_error(
+        "the gateway relay forwards in a progress thread and needs MPI "
+        "started with MPI_THREAD_MULTIPLE");
   }
   MPI_Comm_rank(comm, &rank_);
   MPI_Comm_size(comm, &size_);
@@ -61,8 +62,10 @@ int RelayService::encode_tag(int source, int tag) const {
   // The last hop comes from the gateway for every sender: the tag carries the sender.
   const long long encoded = static_cast<long long>(tag) * size_ + source;
   if (tag < 0 || encoded > tag_limit_) {
-    throw std::out_of_range("tag " + std::to_string(tag) + " is beyond what the relay can carry "
-                            "with " + std::to_string(size_) + " ranks (at most " +
+    throw std::out_of_range("tag " + std::to_string(tag) +
+                            " is beyond what the relay can carry "
+                            "with " +
+                            std::to_string(size_) + " ranks (at most " +
                             std::to_string(tag_limit_ / size_ - 1) + ")");
   }
   return static_cast<int>(encoded);

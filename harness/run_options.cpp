@@ -100,8 +100,8 @@ ClusterMap read_cluster_map(MPI_Comm comm, const std::string& source, int size) 
       labels.emplace_back(all.data() + static_cast<size_t>(r) * kWidth);
       if (labels.back().empty()) {
         throw UsageError("--cluster-map: '" + source + "': variable " +
-                         (var.empty() ? std::string("name missing") :
-                                        var + " is not set on rank " + std::to_string(r)));
+                         (var.empty() ? std::string("name missing")
+                                      : var + " is not set on rank " + std::to_string(r)));
       }
     }
     return ClusterMap::from_labels(labels);

@@ -6,8 +6,8 @@
 
 #include "harness/cluster_map.hpp"
 
-#include <boost/program_options.hpp>
 #include <mpi.h>
+#include <boost/program_options.hpp>
 
 #include <cstdint>
 #include <functional>
@@ -17,21 +17,21 @@ namespace mcb::harness {
 
 /// @brief Shared options of mcb-poisson, mcb-ensflow and the link calibration.
 struct RunOptions {
-  int clusters = 1;               //!< --clusters: clusters the ranks are split over
-  bool clusters_given = false;    //!< --clusters was given (not its default), from the parse
-  std::string cluster_map;        //!< --cluster-map: FILE, or env:VAR (each rank's label)
+  int clusters = 1;                   //!< --clusters: clusters the ranks are split over
+  bool clusters_given = false;        //!< --clusters was given (not its default), from the parse
+  std::string cluster_map;            //!< --cluster-map: FILE, or env:VAR (each rank's label)
   std::string output = "runs.jsonl";  //!< --output: JSON Lines file records are appended to
-  std::int64_t seed = 1;          //!< --seed
-  std::string run_id;             //!< --run-id: stable id (campaigns set it); default generated
-  std::string campaign;           //!< --campaign: campaign name, recorded
-  int repetition = 1;             //!< --repetition: repetition number, recorded
-  std::string system;             //!< --system: label for calibration (default "local")
+  std::int64_t seed = 1;              //!< --seed
+  std::string run_id;                 //!< --run-id: stable id (campaigns set it); default generated
+  std::string campaign;               //!< --campaign: campaign name, recorded
+  int repetition = 1;                 //!< --repetition: repetition number, recorded
+  std::string system;                 //!< --system: label for calibration (default "local")
   std::string counters = "PAPI_TOT_INS,PAPI_TOT_CYC";  //!< --counters: PAPI events, "" for none
-  bool quiet = false;             //!< --quiet: only the verdict line
-  std::string wan_latency;        //!< --wan-latency: emulated link latency, e.g. "1ms"
-  std::string wan_bandwidth;      //!< --wan-bandwidth: emulated link bandwidth, e.g. "100Mbit/s"
-  std::string platform;           //!< --platform: file of per-cluster-pair link parameters
-  bool relay = false;             //!< --relay: inter-cluster messages through gateway ranks
+  bool quiet = false;                                  //!< --quiet: only the verdict line
+  std::string wan_latency;    //!< --wan-latency: emulated link latency, e.g. "1ms"
+  std::string wan_bandwidth;  //!< --wan-bandwidth: emulated link bandwidth, e.g. "100Mbit/s"
+  std::string platform;       //!< --platform: file of per-cluster-pair link parameters
+  bool relay = false;         //!< --relay: inter-cluster messages through gateway ranks
 };
 
 /// @brief Whether the options ask for wide-area link emulation.

@@ -90,8 +90,8 @@ LinkTable LinkTable::from_platform_file(const std::string& path, const ClusterMa
     int b = cluster_number(fields[1]);
     for (const auto& [index, name] : {std::pair{a, fields[0]}, std::pair{b, fields[1]}}) {
       if (index < 0) {
-        throw UsageError(where + "unknown cluster '" + name + "' (this run's clusters: " +
-                         cluster_list(map) + ")");
+        throw UsageError(where + "unknown cluster '" + name +
+                         "' (this run's clusters: " + cluster_list(map) + ")");
       }
     }
     if (a == b) {
@@ -187,10 +187,10 @@ nlohmann::json LinkTable::to_json(const ClusterMap& map) const {
   for (int a = 0; a < clusters_; ++a) {
     for (int b = a + 1; b < clusters_; ++b) {
       const LinkParameters& l = between(a, b);
-      links.push_back({{"clusters", {map.names()[static_cast<size_t>(a)],
-                                     map.names()[static_cast<size_t>(b)]}},
-                       {"latency", l.latency},
-                       {"bandwidth", l.bandwidth}});
+      links.push_back(
+          {{"clusters", {map.names()[static_cast<size_t>(a)], map.names()[static_cast<size_t>(b)]}},
+           {"latency", l.latency},
+           {"bandwidth", l.bandwidth}});
     }
   }
   const bool same = one_link();

@@ -26,9 +26,8 @@ std::shared_ptr<WideArea> WideArea::create(MPI_Comm comm, const RunOptions& opti
                                            const ClusterMap& map) {
   std::optional<LinkTable> links = LinkTable::from_options(options, map);
   if (!links && !options.relay) return nullptr;
-  const std::string option = options.wan_latency.empty() && !options.platform.empty()
-                                 ? "--platform"
-                                 : "--wan-latency";
+  const std::string option =
+      options.wan_latency.empty() && !options.platform.empty() ? "--platform" : "--wan-latency";
   try {
     return create(comm, map, std::move(links), options.relay);
   } catch (const UsageError& e) {
@@ -52,9 +51,10 @@ std::shared_ptr<WideArea> WideArea::create(MPI_Comm comm, const ClusterMap& map,
   if (links) {
     int hosts = 0;
     if (!on_one_host(comm, hosts)) {
-      throw UsageError("--wan-latency: link emulation needs every rank on one host (ranks of "
-                       "different clusters share the emulated links' state); this run spans " +
-                       std::to_string(hosts) + " hosts");
+      throw UsageError(
+          "--wan-latency: link emulation needs every rank on one host (ranks of "
+          "different clusters share the emulated links' state); this run spans " +
+          std::to_string(hosts) + " hosts");
     }
     wide->clock_ = std::make_unique<LinkClock>(comm, std::move(*links));
   }

@@ -8,10 +8,10 @@
 #include "common/text.hpp"
 
 #include <filesystem>
-#include <thread>
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <thread>
 
 namespace mcb::campaign {
 namespace fs = std::filesystem;
@@ -77,9 +77,9 @@ json failure_record(const CampaignSpec& spec, const Plan& plan, const PlannedRun
   record.status = "failed";
   record.reason = reason;
   record.config = json{{"total_size", c.ranks},
-                        {"components", c.clusters},
-                        {"campaign_index", c.index},
-                        {"options", options}};
+                       {"components", c.clusters},
+                       {"campaign_index", c.index},
+                       {"options", options}};
   record.env = environment_block(static_cast<int>(argv.size()), argv.data());
   (*record.env)["executor"] = spec.executor;
   // The machine's share (docs/records.md): known here only when the run was on this host.

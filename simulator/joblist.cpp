@@ -51,8 +51,8 @@ JobListReader::JobListReader(const std::string& path)
       bool known = false;
       for (const char* c : kColumns) known = known || header[i] == c;
       if (!known) {
-        throw UsageError("--trace: " + path + ":" + std::to_string(header_line) + ": unknown column '" +
-                         header[i] + "'");
+        throw UsageError("--trace: " + path + ":" + std::to_string(header_line) +
+                         ": unknown column '" + header[i] + "'");
       }
       col_[header[i]] = i;
     }

@@ -152,7 +152,8 @@ bool SwfReader::next(SwfRecord& r) {
                      "' is negative");
   // Past about 1e12 s a double no longer resolves seconds once a runtime is added to it, and
   // response times come out as 0.
-  const std::pair<int, double> times[] = {{2, r.submit}, {3, r.wait}, {4, r.run}, {9, r.req_time}, {18, r.think}};
+  const std::pair<int, double> times[] = {
+      {2, r.submit}, {3, r.wait}, {4, r.run}, {9, r.req_time}, {18, r.think}};
   for (const auto& [field, v] : times) {
     if (v > kLatestTime) {
       throw UsageError(where + "time (field " + std::to_string(field) + ") '" + number_text(v) +

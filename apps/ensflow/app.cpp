@@ -61,8 +61,8 @@ json config_json(const EnsflowConfig& c, const harness::ClusterMap& map, int ran
           {"spinup_days", s.spinup_days},
           {"free_run", s.free_run},
           {"model",
-           {{"equation", m.deformation_radius_km > 0 ? "1.5-layer quasi-geostrophic"
-                                                     : "barotropic vorticity"},
+           {{"equation",
+             m.deformation_radius_km > 0 ? "1.5-layer quasi-geostrophic" : "barotropic vorticity"},
             {"basin_km", m.basin_km},
             {"depth_m", m.depth_m},
             {"latitude_deg", m.latitude_deg},
@@ -102,8 +102,8 @@ json points_json(const std::vector<DiagnosticPoint>& points) {
 
 // {name: seconds} of this rank's phases: computation phases and the three channels.
 json phase_json(const PhaseTimes& t, const harness::InstrumentedComm& comm) {
-  json out = {{"forecast", t.forecast}, {"observe", t.observe},   {"transform", t.transform},
-              {"apply", t.apply},       {"restore", t.restore},   {"diagnostics", t.diagnostics}};
+  json out = {{"forecast", t.forecast}, {"observe", t.observe}, {"transform", t.transform},
+              {"apply", t.apply},       {"restore", t.restore}, {"diagnostics", t.diagnostics}};
   for (const auto& name : comm.channel_names())
     out[name] = comm.stats(comm.channel(name)).total_time();
   return out;
@@ -114,12 +114,12 @@ void print_summary(const EnsflowConfig& config, const harness::ClusterMap& map, 
                    const ExperimentOutcome& outcome, const json& result,
                    const std::string& run_id) {
   const ExperimentSettings& s = config.settings;
-  std::printf("%s: %d members x %d days on a %dx%d grid (%s), %d processes on %d cluster(s), "
-              "%s EnKF, %zu observations every %d days\n",
-              kProgram, s.members, s.days, s.model.grid, s.model.grid,
-              s.model.deformation_radius_km > 0 ? "1.5-layer QG" : "barotropic", ranks,
-              map.clusters(), filter_name(s.analysis.filter).c_str(), s.observations,
-              s.analysis_every);
+  std::printf(
+      "%s: %d members x %d days on a %dx%d grid (%s), %d processes on %d cluster(s), "
+      "%s EnKF, %zu observations every %d days\n",
+      kProgram, s.members, s.days, s.model.grid, s.model.grid,
+      s.model.deformation_radius_km > 0 ? "1.5-layer QG" : "barotropic", ranks, map.clusters(),
+      filter_name(s.analysis.filter).c_str(), s.observations, s.analysis_every);
   if (wide) {
     std::printf("  wide area: %s%s\n", record["config"]["system"].get<std::string>().c_str(),
                 wide->relays() ? " (inter-cluster messages through the gateway ranks)" : "");
@@ -151,20 +151,21 @@ void print_summary(const EnsflowConfig& config, const harness::ClusterMap& map, 
   const auto value_of = [&](const char* check) {
     return checks.contains(check) ? checks[check]["value"].get<double>() : -1.0;
   };
-  std::printf("  spread/RMSE forecast %.3g, analysis %.3g; innovation chi-square %.3g; "
-              "Desroziers %.3g; rank-histogram outer bins %.3g x expected\n",
-              value_of("spread_skill_forecast"), value_of("spread_skill_analysis"),
-              value_of("chi_square"), value_of("error_consistency"), value_of("rank_outer_ratio"));
+  std::printf(
+      "  spread/RMSE forecast %.3g, analysis %.3g; innovation chi-square %.3g; "
+      "Desroziers %.3g; rank-histogram outer bins %.3g x expected\n",
+      value_of("spread_skill_forecast"), value_of("spread_skill_analysis"), value_of("chi_square"),
+      value_of("error_consistency"), value_of("rank_outer_ratio"));
   const auto max_of = [&](const char* phase) {
     return result["phase_times"][phase]["max"].get<double>();
   };
-  std::printf("  wall %.4g s: forecast %.4g s, analysis %.4g s (%.2f%%; observe %.3g, gather %.3g, "
-              "transform %.3g, transpose %.3g, apply %.3g, update %.3g, restore %.3g s)\n",
-              result["wall_time"].get<double>(), max_of("forecast"),
-              result["analysis_time"]["max"].get<double>(),
-              100 * result["analysis_share"].get<double>(), max_of("observe"), max_of("gather"),
-              max_of("transform"), max_of("transpose"), max_of("apply"), max_of("update"),
-              max_of("restore"));
+  std::printf(
+      "  wall %.4g s: forecast %.4g s, analysis %.4g s (%.2f%%; observe %.3g, gather %.3g, "
+      "transform %.3g, transpose %.3g, apply %.3g, update %.3g, restore %.3g s)\n",
+      result["wall_time"].get<double>(), max_of("forecast"),
+      result["analysis_time"]["max"].get<double>(), 100 * result["analysis_share"].get<double>(),
+      max_of("observe"), max_of("gather"), max_of("transform"), max_of("transpose"),
+      max_of("apply"), max_of("update"), max_of("restore"));
   std::printf("  untimed: setup %.3g s (spin-up %d days, truth, initial ensemble)",
               result["setup_time"].get<double>(), s.spinup_days);
   if (s.free_run) std::printf(", free run %.3g s", result["free_run_time"].get<double>());

@@ -8,8 +8,8 @@
 
 #include "apps/ensflow/layout.hpp"
 
-#include <Eigen/Dense>
 #include <mpi.h>
+#include <Eigen/Dense>
 
 #include <string>
 #include <vector>

@@ -126,8 +126,7 @@ void Ensemble::analyse(int day, const Eigen::VectorXd& observations, const doubl
     const Eigen::MatrixXd analysed_observed =
         update_->prepare(observed_all_, observations, perturbations);
     innovations.push_back(innovation_statistics(day, analysis, observed_all_, analysed_observed,
-                                                observations, network_.variance(),
-                                                settings_.seed));
+                                                observations, network_.variance(), settings_.seed));
   }
   timeline.computation_done();
   transpose(comm);

@@ -70,10 +70,9 @@ class Ensemble {
 
   /// @brief The analysis of @p day (see the file comment). Stamps @p timeline around each of
   /// the three exchanges and adds the forecast/analysis diagnostics.
-  void analyse(int day, const Eigen::VectorXd& observations, const double* true_psi,
-               QgModel& model, harness::InstrumentedComm& comm, PhaseTimes& times,
-               harness::CommTimeline& timeline, Diagnostics& diagnostics,
-               std::vector<InnovationStatistics>& innovations);
+  void analyse(int day, const Eigen::VectorXd& observations, const double* true_psi, QgModel& model,
+               harness::InstrumentedComm& comm, PhaseTimes& times, harness::CommTimeline& timeline,
+               Diagnostics& diagnostics, std::vector<InnovationStatistics>& innovations);
 
   /// @brief Adds a diagnostic point for the current members (transposes through @p comm, which
   /// callers pass uninstrumented: diagnostics outside analyses are not part of the measurement).
@@ -98,15 +97,15 @@ class Ensemble {
   int rank_;
   const ObservationNetwork& network_;
   std::unique_ptr<UpdateStep> update_;
-  Eigen::MatrixXd states_;    // q, n x M/P
-  Eigen::MatrixXd psi_;       // psi, n x M/P
-  Eigen::MatrixXd observed_;  // HX of local members, m x M/P
+  Eigen::MatrixXd states_;        // q, n x M/P
+  Eigen::MatrixXd psi_;           // psi, n x M/P
+  Eigen::MatrixXd observed_;      // HX of local members, m x M/P
   Eigen::MatrixXd observed_all_;  // m x M
   std::vector<double> packed_;    // psi rows per destination (and the update's landing area)
-  Eigen::MatrixXd slice_;     // this rank's rows of every member's psi, rows x M
-  Eigen::MatrixXd analysed_;  // the same rows after the analysis
-  Segments by_destination_;   // packed_ segments, per peer rank
-  Segments by_source_;        // slice_ / analysed_ segments, per peer rank
+  Eigen::MatrixXd slice_;         // this rank's rows of every member's psi, rows x M
+  Eigen::MatrixXd analysed_;      // the same rows after the analysis
+  Segments by_destination_;       // packed_ segments, per peer rank
+  Segments by_source_;            // slice_ / analysed_ segments, per peer rank
 };
 
 }  // namespace mcb::ensflow

@@ -29,7 +29,6 @@ struct Segments {
 /// receive segment for r. Counts must agree pairwise (send.count[d] on r equals
 /// recv.count[r] on d); empty segments send nothing. Collective over comm.
 void pairwise_alltoallv(harness::InstrumentedComm& comm, int channel, const double* send,
-                        const Segments& send_segments, double* recv,
-                        const Segments& recv_segments);
+                        const Segments& send_segments, double* recv, const Segments& recv_segments);
 
 }  // namespace mcb::ensflow

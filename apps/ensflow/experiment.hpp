@@ -20,14 +20,14 @@
 namespace mcb::ensflow {
 
 struct ExperimentOutcome {
-  PhaseTimes times;               //!< this rank, assimilating run
-  double wall_time = 0;           //!< this rank, the timed loop
-  double setup_time = 0;          //!< this rank: spin-up, truth, initial ensemble (untimed)
-  double free_run_time = 0;       //!< this rank: the free run (untimed); 0 when off
-  harness::CommTimeline timeline; //!< phase ends of the assimilating run
+  PhaseTimes times;                     //!< this rank, assimilating run
+  double wall_time = 0;                 //!< this rank, the timed loop
+  double setup_time = 0;                //!< this rank: spin-up, truth, initial ensemble (untimed)
+  double free_run_time = 0;             //!< this rank: the free run (untimed); 0 when off
+  harness::CommTimeline timeline;       //!< phase ends of the assimilating run
   std::vector<DiagnosticPoint> points;  //!< same on every rank
   std::vector<InnovationStatistics> innovations;  //!< per analysis, same on every rank
-  Eigen::MatrixXd final_states;   //!< this rank's members (q) at the end of the assimilating run
+  Eigen::MatrixXd final_states;  //!< this rank's members (q) at the end of the assimilating run
 };
 
 /// @brief Runs the experiment on @p comm's ranks (its size must divide the member count).

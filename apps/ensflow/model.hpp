@@ -25,26 +25,26 @@ namespace mcb::ensflow {
 
 /// @brief Physical settings of the model, in SI units unless the name says otherwise.
 struct ModelParameters {
-  int grid = 63;                       //!< interior points per side (G)
-  double basin_km = 1000;              //!< side of the square basin
-  double depth_m = 500;                //!< depth of the layer the wind drives
-  double latitude_deg = -35;           //!< centre of the beta-plane (sets f0 and beta)
-  double wind_stress = 0.1;            //!< peak zonal wind stress, N/m^2
-  double deformation_radius_km = 0;    //!< Rossby radius Ld; 0 = barotropic (infinite)
-  double drag_days = 30;               //!< linear bottom-drag time scale 1/r, days (0: none)
-  double viscosity = 0;                //!< lateral (Laplacian) viscosity A, m^2/s
-  int steps_per_day = 24;              //!< model time steps per day
-  bool no_slip = true;                 //!< walls: no slip (Thom's wall vorticity) or free slip
+  int grid = 63;                     //!< interior points per side (G)
+  double basin_km = 1000;            //!< side of the square basin
+  double depth_m = 500;              //!< depth of the layer the wind drives
+  double latitude_deg = -35;         //!< centre of the beta-plane (sets f0 and beta)
+  double wind_stress = 0.1;          //!< peak zonal wind stress, N/m^2
+  double deformation_radius_km = 0;  //!< Rossby radius Ld; 0 = barotropic (infinite)
+  double drag_days = 30;             //!< linear bottom-drag time scale 1/r, days (0: none)
+  double viscosity = 0;              //!< lateral (Laplacian) viscosity A, m^2/s
+  int steps_per_day = 24;            //!< model time steps per day
+  bool no_slip = true;               //!< walls: no slip (Thom's wall vorticity) or free slip
 
-  static constexpr double kGravity = 9.81;         //!< m/s^2
-  static constexpr double kDensity = 1025;         //!< sea water, kg/m^3
+  static constexpr double kGravity = 9.81;             //!< m/s^2
+  static constexpr double kDensity = 1025;             //!< sea water, kg/m^3
   static constexpr double kEarthRotation = 7.2921e-5;  //!< rad/s
-  static constexpr double kEarthRadius = 6.371e6;  //!< m
+  static constexpr double kEarthRadius = 6.371e6;      //!< m
   static constexpr double kSecondsPerDay = 86400;
 
-  double spacing() const { return basin_km * 1e3 / (grid + 1); }  //!< dx, m
-  double coriolis() const;                                          //!< f0, 1/s
-  double beta() const;                                              //!< df/dy, 1/(m s)
+  double spacing() const { return basin_km * 1e3 / (grid + 1); }       //!< dx, m
+  double coriolis() const;                                             //!< f0, 1/s
+  double beta() const;                                                 //!< df/dy, 1/(m s)
   double time_step() const { return kSecondsPerDay / steps_per_day; }  //!< s
   /// @brief 1 / Ld^2 (0 when barotropic), 1/m^2.
   double stretching() const;
@@ -56,7 +56,7 @@ struct ModelParameters {
 /// grid spacings, A = beta (1.5 dx)^3, so the western boundary current is resolved at any grid.
 double resolving_viscosity(const ModelParameters& parameters);
 
-inline constexpr double kAutoStepCurrent = 2.0;        //!< m/s, see stable_steps_per_day
+inline constexpr double kAutoStepCurrent = 2.0;  //!< m/s, see stable_steps_per_day
 inline constexpr double kAutoStepDiffusionNumber =
     1.5;  //!< A dt 8 / dx^2, see stable_steps_per_day
 

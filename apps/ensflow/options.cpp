@@ -26,7 +26,8 @@ void require_above(const std::string& option, double value, double bound, const 
 }
 
 // Physical bounds far beyond any ocean, so that the model never overflows and a typo is named.
-void require_at_most(const std::string& option, double value, double most, const std::string& unit) {
+void require_at_most(const std::string& option, double value, double most,
+                     const std::string& unit) {
   if (value > most) {
     throw cli::ValueError(option, "--" + option + ": '" + text(value) + "' must be at most " +
                                       text(most) + " " + unit);

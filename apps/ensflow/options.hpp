@@ -15,13 +15,13 @@ namespace mcb::ensflow {
 struct EnsflowOptions {
   // The ensemble and the filter.
   // Defaults are the experiment's own (ExperimentSettings).
-  int members = ExperimentSettings{}.members;                   //!< --members M
-  int days = ExperimentSettings{}.days;                         //!< --days D
-  int analysis_every = ExperimentSettings{}.analysis_every;     //!< --analysis-every K (days)
+  int members = ExperimentSettings{}.members;                //!< --members M
+  int days = ExperimentSettings{}.days;                      //!< --days D
+  int analysis_every = ExperimentSettings{}.analysis_every;  //!< --analysis-every K (days)
   long observations = static_cast<long>(ExperimentSettings{}.observations);  //!< --observations
   double obs_variance =
       ExperimentSettings{}.analysis.observation_variance;  //!< --obs-variance, m^2
-  std::string filter = "stochastic"; //!< --filter stochastic|sqrt
+  std::string filter = "stochastic";                       //!< --filter stochastic|sqrt
   double inflation =
       ExperimentSettings{}.analysis.inflation;  //!< --inflation: multiplicative, >= 1
   double localisation =
@@ -30,22 +30,22 @@ struct EnsflowOptions {
       ExperimentSettings{}.analysis.relaxation;  //!< --relaxation: RTPS alpha in [0, 1]
   double initial_spread = ExperimentSettings{}.initial_spread_m;   //!< --initial-spread, m
   double initial_length = ExperimentSettings{}.initial_length_km;  //!< --initial-length, km
-  int spinup_days = ExperimentSettings{}.spinup_days;           //!< --spinup-days
-  std::int64_t truth_seed = ExperimentSettings{}.truth_seed;    //!< --truth-seed
-  bool no_free_run = false;          //!< --no-free-run
+  int spinup_days = ExperimentSettings{}.spinup_days;              //!< --spinup-days
+  std::int64_t truth_seed = ExperimentSettings{}.truth_seed;       //!< --truth-seed
+  bool no_free_run = false;                                        //!< --no-free-run
   // The model.
   // Defaults are the model's own (ModelParameters), so library users get the same basin.
-  int grid = ModelParameters{}.grid;                            //!< --grid G: points per side
-  double basin = ModelParameters{}.basin_km;                    //!< --basin-size: km
-  double depth = ModelParameters{}.depth_m;                     //!< --depth: m
-  double latitude = ModelParameters{}.latitude_deg;             //!< --latitude: degrees
-  double wind_stress = ModelParameters{}.wind_stress;           //!< --wind-stress: N/m^2
+  int grid = ModelParameters{}.grid;                   //!< --grid G: points per side
+  double basin = ModelParameters{}.basin_km;           //!< --basin-size: km
+  double depth = ModelParameters{}.depth_m;            //!< --depth: m
+  double latitude = ModelParameters{}.latitude_deg;    //!< --latitude: degrees
+  double wind_stress = ModelParameters{}.wind_stress;  //!< --wind-stress: N/m^2
   double deformation_radius =
-      ModelParameters{}.deformation_radius_km;                  //!< --deformation-radius: km
-  double drag_days = ModelParameters{}.drag_days;               //!< --drag-days
+      ModelParameters{}.deformation_radius_km;     //!< --deformation-radius: km
+  double drag_days = ModelParameters{}.drag_days;  //!< --drag-days
   std::string walls = ModelParameters{}.no_slip ? "no-slip" : "free-slip";  //!< --walls
-  cli::NumberOrAuto viscosity;                                  //!< --viscosity A|auto (m^2/s)
-  cli::NumberOrAuto steps_per_day;                              //!< --steps-per-day K|auto
+  cli::NumberOrAuto viscosity;      //!< --viscosity A|auto (m^2/s)
+  cli::NumberOrAuto steps_per_day;  //!< --steps-per-day K|auto
   harness::RunOptions run;
 };
 

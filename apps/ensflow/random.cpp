@@ -6,9 +6,11 @@ namespace {
 std::seed_seq key(std::int64_t seed, StreamPurpose purpose, std::uint64_t index,
                   std::uint64_t sub_index) {
   const auto s = static_cast<std::uint64_t>(seed);
-  return std::seed_seq{static_cast<std::uint32_t>(s), static_cast<std::uint32_t>(s >> 32),
+  return std::seed_seq{static_cast<std::uint32_t>(s),
+                       static_cast<std::uint32_t>(s >> 32),
                        static_cast<std::uint32_t>(purpose),
-                       static_cast<std::uint32_t>(index), static_cast<std::uint32_t>(index >> 32),
+                       static_cast<std::uint32_t>(index),
+                       static_cast<std::uint32_t>(index >> 32),
                        static_cast<std::uint32_t>(sub_index),
                        static_cast<std::uint32_t>(sub_index >> 32)};
 }

@@ -17,7 +17,7 @@ enum class StreamPurpose : std::uint32_t {
   observation_sites = 3,    //!< where the observations are
   observation_error = 4,    //!< the synthetic observations' errors (index = analysis)
   observation_perturbation =
-      5,  //!< a member's perturbed observations (index = analysis, sub = member)
+      5,               //!< a member's perturbed observations (index = analysis, sub = member)
   rank_histogram = 6,  //!< observation noise added to a member for the rank histogram
                        //!< (index = analysis, sub = member)
 };

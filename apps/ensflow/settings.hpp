@@ -14,19 +14,19 @@ namespace mcb::ensflow {
 
 struct ExperimentSettings {
   ModelParameters model;
-  int members = 60;                    //!< M
-  int days = 20;                       //!< D, one outer step per day
-  int analysis_every = 10;             //!< days between analyses
-  std::size_t observations = 200;      //!< SSH observations per analysis
+  int members = 60;                //!< M
+  int days = 20;                   //!< D, one outer step per day
+  int analysis_every = 10;         //!< days between analyses
+  std::size_t observations = 200;  //!< SSH observations per analysis
   AnalysisSettings analysis{FilterKind::stochastic, 4e-4,
-                            1.0};      //!< filter, R (m^2, 2 cm), inflation
-  double initial_spread_m = 0.1;       //!< RMS SSH of the initial departures
-  double initial_length_km = 150;      //!< correlation length of the initial departures
-  int spinup_days = 120;               //!< days from rest to the background state
-  std::int64_t seed = 1;               //!< members' departures and perturbed observations
-  std::int64_t truth_seed = 1;         //!< truth's departure, observation sites and errors
-  bool free_run = true;                //!< also run the ensemble without analyses
-  UpdateFactory update_factory;        //!< empty: make_update_step (tests substitute broken ones)
+                            1.0};  //!< filter, R (m^2, 2 cm), inflation
+  double initial_spread_m = 0.1;   //!< RMS SSH of the initial departures
+  double initial_length_km = 150;  //!< correlation length of the initial departures
+  int spinup_days = 120;           //!< days from rest to the background state
+  std::int64_t seed = 1;           //!< members' departures and perturbed observations
+  std::int64_t truth_seed = 1;     //!< truth's departure, observation sites and errors
+  bool free_run = true;            //!< also run the ensemble without analyses
+  UpdateFactory update_factory;    //!< empty: make_update_step (tests substitute broken ones)
 
   int analyses() const { return days / analysis_every; }
   bool is_analysis_day(int day) const { return day > 0 && day % analysis_every == 0; }

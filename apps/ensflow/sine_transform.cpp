@@ -12,8 +12,7 @@ SineTransform2D::SineTransform2D(int grid) : grid_(grid) {
   const std::size_t n = static_cast<std::size_t>(grid) * static_cast<std::size_t>(grid);
   buffer_ = static_cast<double*>(fftw_malloc(n * sizeof(double)));
   if (buffer_ == nullptr) throw std::bad_alloc();
-  plan_ = fftw_plan_r2r_2d(grid, grid, buffer_, buffer_, FFTW_RODFT00, FFTW_RODFT00,
-                           FFTW_ESTIMATE);
+  plan_ = fftw_plan_r2r_2d(grid, grid, buffer_, buffer_, FFTW_RODFT00, FFTW_RODFT00, FFTW_ESTIMATE);
   if (plan_ == nullptr) {
     fftw_free(buffer_);
     throw std::runtime_error("FFTW could not plan a " + std::to_string(grid) + "^2 sine transform");

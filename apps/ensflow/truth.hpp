@@ -18,7 +18,7 @@
 namespace mcb::ensflow {
 
 struct Truth {
-  std::vector<double> background;             //!< q after the spin-up
+  std::vector<double> background;          //!< q after the spin-up
   std::map<int, std::vector<double>> psi;  //!< truth streamfunction on day 0, analysis days, day D
   std::vector<Eigen::VectorXd> observations;  //!< synthetic SSH observations, per analysis
 };

@@ -103,7 +103,8 @@ class LocalisedStochastic final : public UpdateStep {
 // et al. 2009); the transforms vary on the localisation scale, several grid spacings.
 class LocalTransform final : public UpdateStep {
  public:
-  LocalTransform(const AnalysisSettings& s, const AnalysisGeometry& g) : settings_(s), geometry_(g) {
+  LocalTransform(const AnalysisSettings& s, const AnalysisGeometry& g)
+      : settings_(s), geometry_(g) {
     const double c = s.localisation_km * 1e3;
     stride_ = std::max(1, static_cast<int>(std::floor(c / (4 * g.spacing_m))));
     for (int i = 0; i < g.grid; i += stride_) nodes_.push_back(i);
@@ -119,8 +120,8 @@ class LocalTransform final : public UpdateStep {
     transforms_.assign(count * count, MatrixXd());
     for (std::size_t b = 0; b < count; ++b) {
       for (std::size_t a = 0; a < count; ++a) {
-        const std::size_t row = std::size_t(nodes_[b]) * std::size_t(geometry_.grid) +
-                                std::size_t(nodes_[a]);
+        const std::size_t row =
+            std::size_t(nodes_[b]) * std::size_t(geometry_.grid) + std::size_t(nodes_[a]);
         transforms_[b * count + a] = node_transform(row, anomalies, innovation, n);
       }
     }
@@ -170,10 +171,10 @@ class LocalTransform final : public UpdateStep {
     const Eigen::SelfAdjointEigenSolver<MatrixXd> eigen(a);
     const MatrixXd& v = eigen.eigenvectors();
     const VectorXd& mu = eigen.eigenvalues();
-    const VectorXd w = v * (mu.cwiseInverse().asDiagonal() * (v.transpose() *
-                                                              (weighted.transpose() * d_local)));
-    MatrixXd t = std::sqrt(double(n - 1)) * v * mu.cwiseSqrt().cwiseInverse().asDiagonal() *
-                 v.transpose();
+    const VectorXd w =
+        v * (mu.cwiseInverse().asDiagonal() * (v.transpose() * (weighted.transpose() * d_local)));
+    MatrixXd t =
+        std::sqrt(double(n - 1)) * v * mu.cwiseSqrt().cwiseInverse().asDiagonal() * v.transpose();
     t.colwise() += w;
     return t;
   }
@@ -211,8 +212,7 @@ class LocalTransform final : public UpdateStep {
 
 }  // namespace
 
-std::unique_ptr<UpdateStep> make_update_step(const AnalysisSettings& s,
-                                             const AnalysisGeometry& g) {
+std::unique_ptr<UpdateStep> make_update_step(const AnalysisSettings& s, const AnalysisGeometry& g) {
   if (s.localisation_km <= 0) return std::make_unique<GlobalTransform>(s);
   if (s.filter == FilterKind::stochastic) return std::make_unique<LocalisedStochastic>(s, g);
   return std::make_unique<LocalTransform>(s, g);

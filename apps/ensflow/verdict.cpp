@@ -101,11 +101,10 @@ void check_innovations(const std::vector<InnovationStatistics>& innovations, jso
   if (!checks["chi_square"]["pass"].get<bool>())
     fail(outside("innovation chi-square", chi / k, kChiSquareLow, kChiSquareHigh));
   if (!checks["error_consistency"]["pass"].get<bool>())
-    fail(outside("observation-error consistency (Desroziers)", consistency / k,
-                 kConsistencyLow, kConsistencyHigh));
+    fail(outside("observation-error consistency (Desroziers)", consistency / k, kConsistencyLow,
+                 kConsistencyHigh));
   if (!checks["rank_outer_ratio"]["pass"].get<bool>())
-    fail(outside("rank histogram outer-bin share / 2/(M+1)", outer, kOuterBinLow,
-                 kOuterBinHigh));
+    fail(outside("rank histogram outer-bin share / 2/(M+1)", outer, kOuterBinLow, kOuterBinHigh));
 }
 
 }  // namespace
@@ -145,8 +144,7 @@ Verdict judge(const std::vector<DiagnosticPoint>& points,
     a_mse += a.rmse * a.rmse;
     a_var += a.spread * a.spread;
     // Not worse than the forecast beyond the noise margin.
-    const bool improved =
-        a.rmse * a.rmse <= forecast->rmse * forecast->rmse * (1 + kNoiseMargin);
+    const bool improved = a.rmse * a.rmse <= forecast->rmse * forecast->rmse * (1 + kNoiseMargin);
     if (!improved) {
       fail("analysis error " + number(a.rmse, " m") + " on day " + std::to_string(a.day) +
            " exceeds the forecast error " + number(forecast->rmse, " m") +

@@ -55,8 +55,8 @@ inline constexpr long kStatisticsObservations = 50;
 
 struct Verdict {
   bool valid = false;
-  std::string reason;       //!< why not valid (empty when valid)
-  nlohmann::json details;   //!< the values checked, for the record's verdict block
+  std::string reason;      //!< why not valid (empty when valid)
+  nlohmann::json details;  //!< the values checked, for the record's verdict block
 };
 
 /// @brief Judges the points and innovation statistics of a run (see the file comment). @p

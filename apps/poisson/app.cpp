@@ -62,9 +62,8 @@ int run_program(int argc, char** argv) {
     PoissonConfig config;
     bool proceed = true;
     std::optional<harness::ClusterMap> map;
-    harness::collective_check(world, [&] {
-      proceed = parse_options(argc, argv, size, root, config);
-    });
+    harness::collective_check(world,
+                              [&] { proceed = parse_options(argc, argv, size, root, config); });
     if (!proceed) return 0;
     harness::collective_check(world, [&] {
       const auto& grid = config.grid;
@@ -74,13 +73,12 @@ int run_program(int argc, char** argv) {
     });
     // Emulated links and/or the gateway relay between clusters; nullptr when not asked for.
     std::shared_ptr<harness::WideArea> wide;
-    harness::collective_check(world, [&] {
-      wide = harness::WideArea::create(world, config.options.run, *map);
-    });
+    harness::collective_check(
+        world, [&] { wide = harness::WideArea::create(world, config.options.run, *map); });
 
     const PoissonOptions& o = config.options;
-    const std::string run_id = o.run.run_id.empty() ? harness::default_run_id("poisson")
-                                                    : o.run.run_id;
+    const std::string run_id =
+        o.run.run_id.empty() ? harness::default_run_id("poisson") : o.run.run_id;
     const json env = harness::mpi_environment(world, argc, argv);
     json record = harness::record_header("poisson", o.run, run_id);
     record["config"] = config_json(config, *map, wide.get());
@@ -141,8 +139,7 @@ int run_program(int argc, char** argv) {
     const double wall_time = wall["max"].get<double>();
     const double sites = static_cast<double>(o.grid) * o.grid;
     const double lups = wall_time > 0 ? sites * outcome.iterations / wall_time : 0.0;
-    const double residual_limit =
-        kResidualSlack * o.tolerance * ManufacturedSolution::rhs_max();
+    const double residual_limit = kResidualSlack * o.tolerance * ManufacturedSolution::rhs_max();
     std::string reason;
     if (!check.finite) {
       reason = "the solution holds non-finite values";
@@ -179,17 +176,17 @@ int run_program(int argc, char** argv) {
     if (!o.run.quiet) {
       std::printf("%s: grid %dx%d, procs %s on %d cluster(s), halo %s, %s, omega %.6g, %s kernel\n",
                   kProgram, o.grid, o.grid, config.grid.to_string().c_str(), map->clusters(),
-                  o.halo.c_str(), o.sync ? "synchronized" : "non-synchronized",
-                  config.solver.omega, o.kernel.c_str());
+                  o.halo.c_str(), o.sync ? "synchronized" : "non-synchronized", config.solver.omega,
+                  o.kernel.c_str());
       if (wide) {
         std::printf("  wide area: %s%s\n", record["config"]["system"].get<std::string>().c_str(),
                     wide->relays() ? " (inter-cluster messages through the gateway ranks)" : "");
       }
-      std::printf("  iterations %ld (%s), wall %.6g s, compute %.6g s, border exchange %.6g s "
-                  "(paper definition %.6g s)\n",
-                  outcome.iterations, outcome.converged ? "converged" : "not converged",
-                  wall_time, compute["max"].get<double>(), comm_spread["max"].get<double>(),
-                  paper_comm);
+      std::printf(
+          "  iterations %ld (%s), wall %.6g s, compute %.6g s, border exchange %.6g s "
+          "(paper definition %.6g s)\n",
+          outcome.iterations, outcome.converged ? "converged" : "not converged", wall_time,
+          compute["max"].get<double>(), comm_spread["max"].get<double>(), paper_comm);
       std::printf("  residual %.3e (limit %.3e), error %.3e (bound %.3e)\n", check.residual,
                   residual_limit, check.error, check.error_bound);
       if (!counters.available()) {

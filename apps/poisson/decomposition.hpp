@@ -14,11 +14,11 @@ namespace mcb::poisson {
 /// @brief One process's rectangle of the global grid. Global interior indices run 1..N in x
 /// (columns) and y (rows); local index i corresponds to global x0 + i, j to y0 + j.
 struct Subdomain {
-  int n = 0;   //!< global interior points per side
-  int nx = 0;  //!< local interior points in x
-  int ny = 0;  //!< local interior points in y
-  int x0 = 0;  //!< global x index of local i = 0 (the halo column)
-  int y0 = 0;  //!< global y index of local j = 0 (the halo row)
+  int n = 0;     //!< global interior points per side
+  int nx = 0;    //!< local interior points in x
+  int ny = 0;    //!< local interior points in y
+  int x0 = 0;    //!< global x index of local i = 0 (the halo column)
+  int y0 = 0;    //!< global y index of local j = 0 (the halo row)
   double h = 0;  //!< grid spacing 1 / (N + 1)
 
   static Subdomain of(int n, const harness::ProcessGrid& grid, int rank);

@@ -13,10 +13,14 @@ constexpr int kHaloTag = 100;
 
 Direction opposite(Direction d) {
   switch (d) {
-    case Direction::top: return Direction::bottom;
-    case Direction::bottom: return Direction::top;
-    case Direction::left: return Direction::right;
-    case Direction::right: return Direction::left;
+    case Direction::top:
+      return Direction::bottom;
+    case Direction::bottom:
+      return Direction::top;
+    case Direction::left:
+      return Direction::right;
+    case Direction::right:
+      return Direction::left;
   }
   return d;
 }
@@ -30,10 +34,14 @@ struct Line {
 
 Line send_line(const Subdomain& s, Direction d) {
   switch (d) {
-    case Direction::top: return {true, s.ny};
-    case Direction::bottom: return {true, 1};
-    case Direction::left: return {false, 1};
-    case Direction::right: return {false, s.nx};
+    case Direction::top:
+      return {true, s.ny};
+    case Direction::bottom:
+      return {true, 1};
+    case Direction::left:
+      return {false, 1};
+    case Direction::right:
+      return {false, s.nx};
   }
   return {true, 0};
 }
@@ -42,10 +50,14 @@ Line halo_line(const Subdomain& s, Direction d) {
   // The step in direction d receives from the opposite neighbour, so it fills the halo on
   // that neighbour's side.
   switch (d) {
-    case Direction::top: return {true, 0};
-    case Direction::bottom: return {true, s.ny + 1};
-    case Direction::left: return {false, s.nx + 1};
-    case Direction::right: return {false, 0};
+    case Direction::top:
+      return {true, 0};
+    case Direction::bottom:
+      return {true, s.ny + 1};
+    case Direction::left:
+      return {false, s.nx + 1};
+    case Direction::right:
+      return {false, 0};
   }
   return {true, 0};
 }

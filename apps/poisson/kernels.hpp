@@ -23,8 +23,7 @@ double sweep_colour_reference(Field& u, const Field& h2f, const Subdomain& s, in
 double sweep_both_reference(Field& u, const Field& h2f, const Subdomain& s, double omega);
 
 /// @brief Tuned sweep over one colour: unit work per point, no colour tests.
-double sweep_colour_tuned(Field& u, const Field& h2f, const Subdomain& s, int colour,
-                          double omega);
+double sweep_colour_tuned(Field& u, const Field& h2f, const Subdomain& s, int colour, double omega);
 
 /// @brief The left and right borders of a rectangle in contiguous arrays (index j - 1 for local
 /// row j), so that exchanging them needs no strided gathers from the row-major field: the

@@ -13,9 +13,8 @@ double sweep_colour_reference(Field& u, const Field& h2f, const Subdomain& s, in
   for (int j = 1; j <= s.ny; ++j) {
     for (int i = 1; i <= s.nx; ++i) {
       if (((s.x0 + i + s.y0 + j) & 1) != colour) continue;
-      const double gs =
-          0.25 * ((u.at(i - 1, j) + u.at(i + 1, j)) + (u.at(i, j - 1) + u.at(i, j + 1)) +
-                  h2f.at(i, j));
+      const double gs = 0.25 * ((u.at(i - 1, j) + u.at(i + 1, j)) +
+                                (u.at(i, j - 1) + u.at(i, j + 1)) + h2f.at(i, j));
       const double delta = gs - u.at(i, j);
       u.at(i, j) = u.at(i, j) + omega * delta;
       max_delta = std::max(max_delta, std::fabs(delta));

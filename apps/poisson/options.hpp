@@ -14,15 +14,15 @@
 namespace mcb::poisson {
 
 struct PoissonOptions {
-  int grid = 200;                   //!< --grid N: interior points per side
-  std::string procs;                //!< --procs HxV; empty: chosen from the rank count
-  std::string halo = "paper";       //!< --halo paper|exact
-  bool sync = false;                //!< --sync: barrier before communicating
-  cli::NumberOrAuto omega;          //!< --omega W|auto
-  double tolerance = 1e-6;          //!< --tolerance: relative residual limit
-  long max_iterations = 200000;     //!< --max-iterations
-  std::string kernel = "tuned";     //!< --kernel tuned|reference
-  bool no_instrument = false;       //!< --no-instrument: measure the harness's own cost
+  int grid = 200;                //!< --grid N: interior points per side
+  std::string procs;             //!< --procs HxV; empty: chosen from the rank count
+  std::string halo = "paper";    //!< --halo paper|exact
+  bool sync = false;             //!< --sync: barrier before communicating
+  cli::NumberOrAuto omega;       //!< --omega W|auto
+  double tolerance = 1e-6;       //!< --tolerance: relative residual limit
+  long max_iterations = 200000;  //!< --max-iterations
+  std::string kernel = "tuned";  //!< --kernel tuned|reference
+  bool no_instrument = false;    //!< --no-instrument: measure the harness's own cost
   harness::RunOptions run;
 };
 

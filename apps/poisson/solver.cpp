@@ -23,7 +23,6 @@ class PhaseClock {
   double start_;
 };
 
-
 double sweep_colour(LocalProblem& p, const SolverSettings& s, int colour) {
   return s.tuned ? sweep_colour_tuned(p.u, p.h2f, p.sub, colour, s.omega)
                  : sweep_colour_reference(p.u, p.h2f, p.sub, colour, s.omega);
@@ -118,8 +117,9 @@ Verification verify(LocalProblem& p, HaloExchange& halo, MPI_Comm comm,
   for (int j = 1; j <= s.ny; ++j) {
     for (int i = 1; i <= s.nx; ++i) {
       const double u = p.u.at(i, j);
-      const double lap = (4 * u - p.u.at(i - 1, j) - p.u.at(i + 1, j) - p.u.at(i, j - 1) -
-                          p.u.at(i, j + 1)) / (h * h);
+      const double lap =
+          (4 * u - p.u.at(i - 1, j) - p.u.at(i + 1, j) - p.u.at(i, j - 1) - p.u.at(i, j + 1)) /
+          (h * h);
       const double f = p.h2f.at(i, j) / (h * h);
       const double exact = ManufacturedSolution::exact((s.x0 + i) * h, (s.y0 + j) * h);
       if (!std::isfinite(u)) local[2] = 1;

@@ -24,22 +24,22 @@ enum class HaloMode { paper, exact };
 
 struct SolverSettings {
   HaloMode halo = HaloMode::paper;
-  bool sync = false;          //!< barrier before each communication phase
-  double omega = 1.0;         //!< over-relaxation factor; 1 = Gauss-Seidel
-  double tolerance = 1e-6;    //!< stop when residual max-norm <= tolerance * max|f|
+  bool sync = false;        //!< barrier before each communication phase
+  double omega = 1.0;       //!< over-relaxation factor; 1 = Gauss-Seidel
+  double tolerance = 1e-6;  //!< stop when residual max-norm <= tolerance * max|f|
   long max_iterations = 100000;
-  bool tuned = true;          //!< tuned kernels (false: the frozen reference)
-  bool instrumented = true;   //!< time compute phases and stamp the timeline
+  bool tuned = true;         //!< tuned kernels (false: the frozen reference)
+  bool instrumented = true;  //!< time compute phases and stamp the timeline
 };
 
 struct SolverOutcome {
   long iterations = 0;
   bool converged = false;
-  double global_error = 0;     //!< last residual max-norm seen by the sweeps
-  double wall_time = 0;        //!< this rank, whole loop
-  double compute_time = 0;     //!< this rank, sweeps
-  double allreduce_time = 0;   //!< this rank, collecting the global error
-  double sync_time = 0;        //!< this rank, barriers (synchronized mode)
+  double global_error = 0;    //!< last residual max-norm seen by the sweeps
+  double wall_time = 0;       //!< this rank, whole loop
+  double compute_time = 0;    //!< this rank, sweeps
+  double allreduce_time = 0;  //!< this rank, collecting the global error
+  double sync_time = 0;       //!< this rank, barriers (synchronized mode)
   harness::CommTimeline timeline;
 };
 

@@ -38,8 +38,8 @@ constexpr int kSharedLinkIterations = 8;
 struct ClassResult {
   LinkClass link_class;
   RankPair pair;
-  std::vector<Stats> one_way;    // seconds
-  std::vector<Stats> bandwidth;  // bytes/s
+  std::vector<Stats> one_way;      // seconds
+  std::vector<Stats> bandwidth;    // bytes/s
   std::optional<LinkFit> fit;      // of the averages (the record's "fit")
   std::optional<LinkFit> fit_min;  // of the minima: the link with the least host noise
   std::optional<SharedLink> shared;
@@ -80,8 +80,8 @@ json class_json(const ClassResult& c, const std::vector<std::size_t>& sizes,
               {"fit_min", c.fit_min ? c.fit_min->to_json() : json(nullptr)}};
   if (c.shared) out["shared"] = c.shared->to_json();
   if (c.link_class == LinkClass::cross_cluster && wide != nullptr && wide->emulated()) {
-    const auto& link = wide->clock()->links().between(map.cluster_of(c.pair.first),
-                                                      map.cluster_of(c.pair.second));
+    const auto& link =
+        wide->clock()->links().between(map.cluster_of(c.pair.first), map.cluster_of(c.pair.second));
     out["nominal"] = {{"t0", link.latency}, {"bandwidth", link.bandwidth}};
   }
   return out;
@@ -122,16 +122,17 @@ void print_class(const ClassResult& c, const std::vector<std::size_t>& sizes) {
               "bandwidth");
   for (std::size_t i = 0; i < sizes.size(); ++i) {
     std::printf("  %10zu %12.2f %12.2f %12.2f %7.1f%% %14s\n", sizes[i], c.one_way[i].min * 1e6,
-                c.one_way[i].avg * 1e6, c.one_way[i].max * 1e6,
-                c.fit ? 100 * c.fit->gaps[i] : 0.0, format_rate(c.bandwidth[i].avg).c_str());
+                c.one_way[i].avg * 1e6, c.one_way[i].max * 1e6, c.fit ? 100 * c.fit->gaps[i] : 0.0,
+                format_rate(c.bandwidth[i].avg).c_str());
   }
   if (c.shared) {
     const SharedLink& s = *c.shared;
-    std::printf("  shared link, %zu-byte windows: alone %s; together %s (ranks %d-%d) and %s "
-                "(ranks %d-%d)\n",
-                s.bytes, format_rate(s.alone.avg).c_str(), format_rate(s.together[0].avg).c_str(),
-                s.pairs[0].first, s.pairs[0].second, format_rate(s.together[1].avg).c_str(),
-                s.pairs[1].first, s.pairs[1].second);
+    std::printf(
+        "  shared link, %zu-byte windows: alone %s; together %s (ranks %d-%d) and %s "
+        "(ranks %d-%d)\n",
+        s.bytes, format_rate(s.alone.avg).c_str(), format_rate(s.together[0].avg).c_str(),
+        s.pairs[0].first, s.pairs[0].second, format_rate(s.together[1].avg).c_str(),
+        s.pairs[1].first, s.pairs[1].second);
   }
 }
 
@@ -142,7 +143,8 @@ void print_relay(const RelayStudy& study) {
               study.pair.second, format_duration(study.bound.t0).c_str(),
               format_rate(study.bound.bandwidth).c_str());
   const std::pair<const char*, const std::vector<RelayPoint>*> ops[] = {
-      {"point-to-point", &study.point_to_point}, {"broadcast", &study.broadcast},
+      {"point-to-point", &study.point_to_point},
+      {"broadcast", &study.broadcast},
       {"alltoall", &study.alltoall}};
   for (const auto& [name, points] : ops) {
     std::printf("  %-14s %10s %12s %12s %12s %10s %10s\n", name, "bytes", "direct us", "relay us",
@@ -242,7 +244,8 @@ int run_program(int argc, char** argv) {
       const bool usable = c.fit && c.fit->usable();
       class_checks[class_name(c.link_class)] = usable;
       if (!usable && reason.empty()) {
-        reason = std::string(class_name(c.link_class)) + ": the fitted time does not grow with the "
+        reason = std::string(class_name(c.link_class)) +
+                 ": the fitted time does not grow with the "
                  "message size (give sizes spanning more than the latency-bound range)";
       }
     }
@@ -254,8 +257,9 @@ int run_program(int argc, char** argv) {
       const bool delivered = emulation_delivered(*cross, link, config.sizes.back(), entry);
       checks["emulated_link"] = entry;
       if (!delivered && reason.empty()) {
-        reason = "the emulated cross-cluster link measured more than 10% off its parameters "
-                 "(an overloaded host?)";
+        reason =
+            "the emulated cross-cluster link measured more than 10% off its parameters "
+            "(an overloaded host?)";
       }
     }
     const bool valid = reason.empty();
@@ -274,31 +278,32 @@ int run_program(int argc, char** argv) {
     if (study) result["relay_study"] = study->to_json();
     json names = map->names();
     json record = harness::record_header("links", o.run, run_id);
-    record.update({
-        {"status", valid ? "valid" : "invalid"},
-        {"verdict", {{"valid", valid},
+    record.update({{"status", valid ? "valid" : "invalid"},
+                   {"verdict",
+                    {{"valid", valid},
                      {"checks", checks},
                      {"figure_of_merit", {{"value", merit}, {"unit", "B/s"}}}}},
-        {"config", {{"sizes", config.sizes},
-                    {"warmup", o.warmup},
-                    {"iterations", o.iterations},
-                    {"repetitions", o.repetitions},
-                    {"max_time", config.settings.max_time},
-                    {"window", o.window},
-                    {"window_bytes", config.settings.window_bytes},
-                    {"total_size", size},
-                    {"components", map->clusters()},
-                    {"cluster_map", map->as_vector()},
-                    {"cluster_names", names},
-                    {"system", harness::system_label(o.run, wide.get())},
-                    {"seed", o.run.seed},
-                    {"wan", wide ? wide->wan_json() : json(nullptr)},
-                    {"relay", wide ? wide->relay_json() : json(nullptr)}}},
-        {"env", env},
-        {"result", result},
-        {"ranks", ranks},
-        {"counters", nullptr},
-        {"counters_reason", "link calibration counts no hardware events"}});
+                   {"config",
+                    {{"sizes", config.sizes},
+                     {"warmup", o.warmup},
+                     {"iterations", o.iterations},
+                     {"repetitions", o.repetitions},
+                     {"max_time", config.settings.max_time},
+                     {"window", o.window},
+                     {"window_bytes", config.settings.window_bytes},
+                     {"total_size", size},
+                     {"components", map->clusters()},
+                     {"cluster_map", map->as_vector()},
+                     {"cluster_names", names},
+                     {"system", harness::system_label(o.run, wide.get())},
+                     {"seed", o.run.seed},
+                     {"wan", wide ? wide->wan_json() : json(nullptr)},
+                     {"relay", wide ? wide->relay_json() : json(nullptr)}}},
+                   {"env", env},
+                   {"result", result},
+                   {"ranks", ranks},
+                   {"counters", nullptr},
+                   {"counters_reason", "link calibration counts no hardware events"}});
     if (!valid) record["reason"] = reason;
     harness::write_record(o.run.output, record);
 

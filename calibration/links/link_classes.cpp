@@ -4,9 +4,12 @@ namespace mcb::links {
 
 const char* class_name(LinkClass c) {
   switch (c) {
-    case LinkClass::same_node: return "same_node";
-    case LinkClass::same_cluster: return "same_cluster";
-    case LinkClass::cross_cluster: return "cross_cluster";
+    case LinkClass::same_node:
+      return "same_node";
+    case LinkClass::same_cluster:
+      return "same_cluster";
+    case LinkClass::cross_cluster:
+      return "cross_cluster";
   }
   return "?";
 }

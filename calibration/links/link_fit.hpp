@@ -11,9 +11,9 @@
 namespace mcb::links {
 
 struct LinkFit {
-  double t0 = 0;         //!< seconds
-  double bandwidth = 0;  //!< bytes per second; 0 when the fitted slope is not positive
-  double r2 = 0;         //!< weighted coefficient of determination
+  double t0 = 0;                //!< seconds
+  double bandwidth = 0;         //!< bytes per second; 0 when the fitted slope is not positive
+  double r2 = 0;                //!< weighted coefficient of determination
   double max_relative_gap = 0;  //!< max over points of |measured - fit| / fit
   std::vector<double> gaps;     //!< (measured - fit) / fit per point
   bool usable() const { return bandwidth > 0; }

@@ -176,8 +176,8 @@ std::vector<Stats> ping_pong(harness::InstrumentedComm& comm, RankPair pair,
 }
 
 std::vector<Stats> window_bandwidth(harness::InstrumentedComm& comm, RankPair pair,
-                                    const std::vector<std::size_t>& sizes,
-                                    const MeasureSettings& s, bool& data_ok) {
+                                    const std::vector<std::size_t>& sizes, const MeasureSettings& s,
+                                    bool& data_ok) {
   std::vector<Stats> points;
   for (const std::size_t bytes : sizes) {
     const int window = window_for(bytes, s);
@@ -236,8 +236,9 @@ nlohmann::json SharedLink::to_json() const {
           {"bytes", bytes},
           {"alone", alone.to_json()},
           {"together", {together[0].to_json(), together[1].to_json()}},
-          {"share", {alone.avg > 0 ? together[0].avg / alone.avg : 0.0,
-                     alone.avg > 0 ? together[1].avg / alone.avg : 0.0}}};
+          {"share",
+           {alone.avg > 0 ? together[0].avg / alone.avg : 0.0,
+            alone.avg > 0 ? together[1].avg / alone.avg : 0.0}}};
 }
 
 }  // namespace mcb::links

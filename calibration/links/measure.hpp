@@ -26,12 +26,12 @@ struct Stats {
 };
 
 struct MeasureSettings {
-  int warmup = 10;        //!< warm-up iterations per repetition (fewer when slow)
-  int iterations = 100;   //!< timed iterations per repetition (fewer when slow)
+  int warmup = 10;       //!< warm-up iterations per repetition (fewer when slow)
+  int iterations = 100;  //!< timed iterations per repetition (fewer when slow)
   int repetitions = 5;
-  int min_iterations = 1; //!< timed iterations at least, however slow
-  double max_time = 0.2;  //!< seconds the timed iterations of one repetition aim at
-  int window = 64;        //!< messages in flight in the bandwidth test
+  int min_iterations = 1;  //!< timed iterations at least, however slow
+  double max_time = 0.2;   //!< seconds the timed iterations of one repetition aim at
+  int window = 64;         //!< messages in flight in the bandwidth test
   std::size_t window_bytes = std::size_t{4} << 20;  //!< cap on a window's bytes (fewer messages)
 };
 
@@ -59,15 +59,15 @@ std::vector<Stats> ping_pong(harness::InstrumentedComm& comm, RankPair pair,
 /// @brief Bandwidth (bytes/s) from first to second rank of @p pair with a window of messages in
 /// flight, acknowledged by one small message, per size. Collective over comm.
 std::vector<Stats> window_bandwidth(harness::InstrumentedComm& comm, RankPair pair,
-                                    const std::vector<std::size_t>& sizes,
-                                    const MeasureSettings& s, bool& data_ok);
+                                    const std::vector<std::size_t>& sizes, const MeasureSettings& s,
+                                    bool& data_ok);
 
 /// @brief Two transfers crossing one link direction at once, against the first alone.
 struct SharedLink {
   std::array<RankPair, 2> pairs;
   std::size_t bytes = 0;
-  Stats alone;                   //!< bytes/s of the first pair by itself
-  std::array<Stats, 2> together; //!< bytes/s of each pair while both stream
+  Stats alone;                    //!< bytes/s of the first pair by itself
+  std::array<Stats, 2> together;  //!< bytes/s of each pair while both stream
   nlohmann::json to_json() const;
 };
 SharedLink shared_link(harness::InstrumentedComm& comm, const std::array<RankPair, 2>& pairs,

@@ -85,8 +85,7 @@ bool parse_options(int argc, const char* const* argv, bool is_root, LinksConfig&
        "at most this many bytes in flight in the bandwidth test (fewer messages for big sizes)");
   // clang-format on
   harness::add_run_options(desc, o.run);
-  const auto parsed = cli::parse(argc, argv, desc,
-                                 "mpirun -np P mcb-links [options]   (P >= 2)");
+  const auto parsed = cli::parse(argc, argv, desc, "mpirun -np P mcb-links [options]   (P >= 2)");
   if (parsed.help_printed) return false;
 
   harness::check_run_options(o.run, parsed.vm, is_root);
@@ -107,7 +106,8 @@ bool parse_options(int argc, const char* const* argv, bool is_root, LinksConfig&
   }
   try {
     const double bytes = parse_bytes(o.window_bytes);
-    if (!(bytes >= 1)) throw std::invalid_argument("'" + o.window_bytes + "' must be at least 1 byte");
+    if (!(bytes >= 1))
+      throw std::invalid_argument("'" + o.window_bytes + "' must be at least 1 byte");
     // Past this no window fits in memory, and a cast past size_t's range is undefined.
     if (bytes > 1e12) throw std::invalid_argument("'" + o.window_bytes + "' is more than 1 TB");
     s.window_bytes = static_cast<std::size_t>(bytes);

@@ -14,13 +14,13 @@
 namespace mcb::links {
 
 struct LinksOptions {
-  std::string sizes = "1:4MiB";        //!< --sizes MIN:MAX (powers of two) or a list
-  int warmup = 10;                     //!< --warmup
-  int iterations = 100;                //!< --iterations
-  int repetitions = 5;                 //!< --repetitions
+  std::string sizes = "1:4MiB";          //!< --sizes MIN:MAX (powers of two) or a list
+  int warmup = 10;                       //!< --warmup
+  int iterations = 100;                  //!< --iterations
+  int repetitions = 5;                   //!< --repetitions
   cli::Duration max_time{0.2, "200ms"};  //!< --max-time: per point and repetition
-  int window = 64;                     //!< --window: messages in flight (bandwidth)
-  std::string window_bytes = "4MiB";   //!< --window-bytes: cap on a window's bytes
+  int window = 64;                       //!< --window: messages in flight (bandwidth)
+  std::string window_bytes = "4MiB";     //!< --window-bytes: cap on a window's bytes
   harness::RunOptions run;
 };
 

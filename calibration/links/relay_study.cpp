@@ -93,11 +93,13 @@ nlohmann::json RelayStudy::to_json() const {
   };
   return {{"pair", {pair.first, pair.second}},
           {"gateways", gateways},
-          {"lower_bound", {{"formula", "t0 + bytes / bandwidth (alltoall: bytes over the busiest "
-                                       "link direction)"},
-                           {"t0", bound.t0},
-                           {"bandwidth", bound.bandwidth},
-                           {"from", "cross_cluster fit"}}},
+          {"lower_bound",
+           {{"formula",
+             "t0 + bytes / bandwidth (alltoall: bytes over the busiest "
+             "link direction)"},
+            {"t0", bound.t0},
+            {"bandwidth", bound.bandwidth},
+            {"from", "cross_cluster fit"}}},
           {"point_to_point", points(point_to_point)},
           {"broadcast", {{"root", 0}, {"points", points(broadcast)}}},
           {"alltoall", {{"points", points(alltoall)}}}};
@@ -121,37 +123,39 @@ RelayStudy relay_study(harness::InstrumentedComm& comm, RankPair pair,
   for (const std::size_t bytes : sizes) {
     // Point to point: a ping-pong between two ranks that are not gateways.
     fill_pattern(out.data(), bytes, pair_seed);
-    study.point_to_point.push_back(both_routes(
-        comm, bytes, bound.at(static_cast<double>(bytes)), s,
-        [&](std::vector<double>& seconds, bool verify) {
-          if (rank != pair.first && rank != pair.second) return;
-          const int peer = rank == pair.first ? pair.second : pair.first;
-          if (verify) std::memset(in.data(), 0, bytes);
-          const double start = MPI_Wtime();
-          if (rank == pair.first) {
-            comm.send(kChannel, out.data(), bytes, peer, kTag);
-            comm.recv(kChannel, in.data(), bytes, peer, kTag);
-          } else {
-            comm.recv(kChannel, in.data(), bytes, peer, kTag);
-            comm.send(kChannel, in.data(), bytes, peer, kTag);
-          }
-          seconds[0] += (MPI_Wtime() - start) / 2;
-          if (verify) data_ok = data_ok && has_pattern(in.data(), bytes, pair_seed);
-        }));
+    study.point_to_point.push_back(
+        both_routes(comm, bytes, bound.at(static_cast<double>(bytes)), s,
+                    [&](std::vector<double>& seconds, bool verify) {
+                      if (rank != pair.first && rank != pair.second) return;
+                      const int peer = rank == pair.first ? pair.second : pair.first;
+                      if (verify) std::memset(in.data(), 0, bytes);
+                      const double start = MPI_Wtime();
+                      if (rank == pair.first) {
+                        comm.send(kChannel, out.data(), bytes, peer, kTag);
+                        comm.recv(kChannel, in.data(), bytes, peer, kTag);
+                      } else {
+                        comm.recv(kChannel, in.data(), bytes, peer, kTag);
+                        comm.send(kChannel, in.data(), bytes, peer, kTag);
+                      }
+                      seconds[0] += (MPI_Wtime() - start) / 2;
+                      if (verify) data_ok = data_ok && has_pattern(in.data(), bytes, pair_seed);
+                    }));
 
     // Broadcast from rank 0: time until this rank holds the data, after a barrier.
-    study.broadcast.push_back(both_routes(
-        comm, bytes, bound.at(static_cast<double>(bytes)), s,
-        [&](std::vector<double>& seconds, bool verify) {
-          unsigned char* data = rank == 0 ? out.data() : in.data();
-          if (rank == 0) fill_pattern(out.data(), bytes, 0);
-          if (verify && rank != 0) std::memset(in.data(), 0, bytes);
-          MPI_Barrier(comm.mpi());
-          const double start = MPI_Wtime();
-          broadcast(comm, data, bytes);
-          seconds[0] += MPI_Wtime() - start;
-          if (verify) data_ok = data_ok && has_pattern(data, bytes, 0);
-        }));
+    study.broadcast.push_back(both_routes(comm, bytes, bound.at(static_cast<double>(bytes)), s,
+                                          [&](std::vector<double>& seconds, bool verify) {
+                                            unsigned char* data =
+                                                rank == 0 ? out.data() : in.data();
+                                            if (rank == 0) fill_pattern(out.data(), bytes, 0);
+                                            if (verify && rank != 0)
+                                              std::memset(in.data(), 0, bytes);
+                                            MPI_Barrier(comm.mpi());
+                                            const double start = MPI_Wtime();
+                                            broadcast(comm, data, bytes);
+                                            seconds[0] += MPI_Wtime() - start;
+                                            if (verify)
+                                              data_ok = data_ok && has_pattern(data, bytes, 0);
+                                          }));
 
     // All-to-all: block `bytes` from every rank to every other.
     for (int peer = 0; peer < size; ++peer) {

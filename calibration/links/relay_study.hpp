@@ -18,8 +18,8 @@ namespace mcb::links {
 
 struct RelayPoint {
   std::size_t bytes = 0;
-  Stats direct;       //!< seconds
-  Stats relay;        //!< seconds
+  Stats direct;  //!< seconds
+  Stats relay;   //!< seconds
   double lower_bound = 0;
   nlohmann::json to_json() const;
 };

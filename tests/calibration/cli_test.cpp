@@ -127,7 +127,8 @@ TEST(Refusals, BadOptions) {
 TEST(Refusals, ExistingOutputsStayUntouched) {
   const auto dir = test::fresh_dir("untouched");
   const std::string out = (dir / "tables").string();
-  ASSERT_EQ(calibrate({"--input", kRecords + "/poisson-local", "--output", out, "-q"}).exit_code, 0);
+  ASSERT_EQ(calibrate({"--input", kRecords + "/poisson-local", "--output", out, "-q"}).exit_code,
+            0);
   const std::string before = slurp(fs::path(out) / "runtimes.csv");
   const Outcome r = calibrate(
       {"--input", kRecords + "/poisson-local", kRecords + "/bad/conflict.jsonl", "--output", out});
@@ -173,10 +174,9 @@ TEST_F(FullCalibration, SucceedsAndSaysWhatItDropped) {
   EXPECT_NE(run_->out.find("4 left out of runtimes and fits by --runtime-where"),
             std::string::npos);
   EXPECT_NE(run_->out.find("timeout after 60 s"), std::string::npos);
-  for (const char* name :
-       {"runtimes.csv", "runtimes.json", "comm_time.csv", "comm_sync.csv", "rank_comm.csv",
-        "transfer_rates.csv", "compute_fits.csv", "link_fits.csv", "service_times.csv",
-        "calibration.json"}) {
+  for (const char* name : {"runtimes.csv", "runtimes.json", "comm_time.csv", "comm_sync.csv",
+                           "rank_comm.csv", "transfer_rates.csv", "compute_fits.csv",
+                           "link_fits.csv", "service_times.csv", "calibration.json"}) {
     EXPECT_TRUE(fs::exists(file(name))) << name;
   }
 }
@@ -390,8 +390,8 @@ TEST(Warnings, OversubscribedRunsAndFitsWithoutMeaning) {
 
   // The same sizes on their own cores, compute 0.2 + 0.8/P: nothing to warn about.
   test::write_jsonl(dir / "fair.jsonl", sized_runs({1.0, 0.6, 0.4}, false));
-  const Outcome fair = calibrate({"--input", (dir / "fair.jsonl").string(), "--output",
-                                  (dir / "fair").string(), "--quiet"});
+  const Outcome fair = calibrate(
+      {"--input", (dir / "fair.jsonl").string(), "--output", (dir / "fair").string(), "--quiet"});
   ASSERT_EQ(fair.exit_code, 0) << fair.err;
   EXPECT_EQ(fair.err, "");
   EXPECT_TRUE(warnings_of(dir / "fair").empty());
@@ -403,11 +403,11 @@ TEST(Conversion, ReferenceServiceTimesBecomeTheDas2Table) {
     GTEST_SKIP() << "reference folder " << kReference << " is not on this machine";
   }
   const auto dir = test::fresh_dir("convert");
-  const Outcome r = calibrate({"--convert", kReference + "/poisson_sim_service_times.csv",
-                           "--convert", kReference + "/ensflow_sim_service_times.csv",
-                           "--problem", "poisson=4000x4000", "--problem", "ensflow=m60-d20",
-                           "--system", "das2", "--source", "JSSPP 2003, Tables 4 and 5",
-                           "--output", dir.string()});
+  const Outcome r =
+      calibrate({"--convert", kReference + "/poisson_sim_service_times.csv", "--convert",
+                 kReference + "/ensflow_sim_service_times.csv", "--problem", "poisson=4000x4000",
+                 "--problem", "ensflow=m60-d20", "--system", "das2", "--source",
+                 "JSSPP 2003, Tables 4 and 5", "--output", dir.string()});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const Table made = read_csv(dir / "runtimes.csv");
   const Table shipped = read_csv(std::string(MCB_SOURCE_DIR) + "/calibration/das2/runtimes.csv");
@@ -429,8 +429,9 @@ TEST(Conversion, ReferenceServiceTimesBecomeTheDas2Table) {
   EXPECT_EQ(sidecar.at("source"), "JSSPP 2003, Tables 4 and 5");
   EXPECT_EQ(sidecar.at("converted_from").size(), 2u);
 
-  const Outcome missing = calibrate({"--convert", kReference + "/ensflow_sim_service_times.csv",
-                                 "--system", "das2", "--source", "x", "--output", dir.string()});
+  const Outcome missing =
+      calibrate({"--convert", kReference + "/ensflow_sim_service_times.csv", "--system", "das2",
+                 "--source", "x", "--output", dir.string()});
   EXPECT_EQ(missing.exit_code, 2);
   EXPECT_NE(missing.err.find("ensflow_sim_service_times.csv:2: no problem label for app 'ensflow'"),
             std::string::npos)

@@ -14,8 +14,8 @@ namespace {
 
 using test::as_records;
 using test::json;
-using test::links_record;
 using test::LinkLaw;
+using test::links_record;
 using test::pointers;
 using test::poisson_record;
 
@@ -38,9 +38,7 @@ TEST(LineFit, GoodnessOfAnImperfectFitByHand) {
   EXPECT_NEAR(f.rmse, std::sqrt(1.0 / 18.0), 1e-12);
 }
 
-TEST(LineFit, NeedsTwoDistinctX) {
-  EXPECT_THROW(fit_line({4, 4}, {1, 2}), std::invalid_argument);
-}
+TEST(LineFit, NeedsTwoDistinctX) { EXPECT_THROW(fit_line({4, 4}, {1, 2}), std::invalid_argument); }
 
 // compute = a + b / P from runs at five sizes, with +-1% noise that averages out per size.
 TEST(ComputeFit, RecoversKnownCoefficients) {
@@ -152,9 +150,9 @@ TEST(ComputeFit, OneSizeIsSkippedWithAReason) {
 TEST(LinkFit, RecoversLatencyAndBandwidthPerClass) {
   const std::map<std::string, LinkLaw> laws = {{"cross_cluster", {5e-5, 1.25e7}},
                                                {"same_node", {1e-6, 8e9}}};
-  const auto records = as_records(
-      {links_record("l-1", "emu", {1, 8, 64, 512, 4096, 32768, 262144}, laws),
-       links_record("l-2", "emu", {2, 16, 128, 1024, 1048576, 4194304}, laws)});
+  const auto records =
+      as_records({links_record("l-1", "emu", {1, 8, 64, 512, 4096, 32768, 262144}, laws),
+                  links_record("l-2", "emu", {2, 16, 128, 1024, 1048576, 4194304}, laws)});
   const Models m = fit_models({}, pointers(records), "runtime-where");
   ASSERT_EQ(m.links.size(), 2u);
   for (const LinkFit& f : m.links) {
@@ -272,7 +270,7 @@ TEST(ServiceTime, PredictAllSkipsWhatIsOutOfRange) {
   ServiceSetup s;
   std::vector<Skipped> skipped;
   const auto all = predict_all(s.models, {}, false, skipped);
-  EXPECT_EQ(all.size(), 2u);  // P = 2 and P = 4 on emu
+  EXPECT_EQ(all.size(), 2u);      // P = 2 and P = 4 on emu
   ASSERT_EQ(skipped.size(), 1u);  // P = 8, traffic from "local", is outside 2..4
   EXPECT_NE(skipped[0].what.find("poisson,64x64,8,2,emu"), std::string::npos);
   EXPECT_EQ(predict_all(s.models, {}, true, skipped).size(), 3u);

@@ -117,7 +117,7 @@ TEST(Grouping, FiltersCompareByTypeAndLetRecordsWithoutTheKeyPass) {
                                    test::links_record("f-2", "local", {1, 2}, {})});
   EXPECT_TRUE(parse_filter("where", "sync=false").passes(records[0]));
   EXPECT_FALSE(parse_filter("where", "sync=true").passes(records[0]));
-  EXPECT_TRUE(parse_filter("where", "omega=1").passes(records[0]));   // 1.0 == 1
+  EXPECT_TRUE(parse_filter("where", "omega=1").passes(records[0]));  // 1.0 == 1
   EXPECT_TRUE(parse_filter("where", "procs=2x2").passes(records[0]));
   EXPECT_FALSE(parse_filter("where", "grid=65").passes(records[0]));
   EXPECT_TRUE(parse_filter("where", "wan=null").passes(records[0]));

@@ -5,8 +5,8 @@
 #include "calibration/records.hpp"
 #include "common/run_record.hpp"
 
-#include <nlohmann/json.hpp>
 #include <unistd.h>
+#include <nlohmann/json.hpp>
 
 #include <cstdint>
 #include <filesystem>
@@ -99,14 +99,13 @@ inline json poisson_record(const std::string& run_id, int h, int v, int componen
                     {"compiler", "test"},
                     {"build_type", "Release"},
                     {"command_line", json::array({"mcb-poisson"})}};
-  record.result =
-      json{{"iterations", iterations},
-           {"converged", true},
-           {"wall_time", wall},
-           {"compute_time", {{"min", compute}, {"avg", compute}, {"max", compute}}},
-           {"comm_time", {{"min", 0.0}, {"avg", 0.0}, {"max", 0.0}}},
-           {"comm_time_paper", 0.5},
-           {"transfer_rate", 1e6}};
+  record.result = json{{"iterations", iterations},
+                       {"converged", true},
+                       {"wall_time", wall},
+                       {"compute_time", {{"min", compute}, {"avg", compute}, {"max", compute}}},
+                       {"comm_time", {{"min", 0.0}, {"avg", 0.0}, {"max", 0.0}}},
+                       {"comm_time_paper", 0.5},
+                       {"transfer_rate", 1e6}};
   record.ranks = ranks;
   return record.to_json();
 }
@@ -137,14 +136,9 @@ inline json links_record(const std::string& run_id, const std::string& system,
   record.repetition = 1;
   record.app = "links";
   record.status = "valid";
-  record.config = json{{"sizes", sizes},
-                       {"warmup", 10},
-                       {"iterations", 100},
-                       {"repetitions", 5},
-                       {"wan", nullptr},
-                       {"cluster_map", {0, 0, 1, 1}},
-                       {"components", 2},
-                       {"system", system}};
+  record.config = json{{"sizes", sizes},   {"warmup", 10},    {"iterations", 100},
+                       {"repetitions", 5}, {"wan", nullptr},  {"cluster_map", {0, 0, 1, 1}},
+                       {"components", 2},  {"system", system}};
   record.env = json{{"host", "node1"}, {"date", "2026-11-21T11:00:00Z"}, {"revision", "test-rev"}};
   record.result = json{{"classes", out}};
   record.ranks = json::array();

@@ -115,8 +115,11 @@ TEST(Records, WrongTypesAndInconsistentRanksAreNamed) {
 
 TEST(Records, NotValidRecordsNeedOnlyTheirIdentity) {
   const auto dir = test::fresh_dir("failed");
-  const nlohmann::json failed = {{"schema", "mcb-run/1"}, {"run_id", "x-1"}, {"app", "poisson"},
-                                 {"status", "failed"}, {"reason", "killed"}};
+  const nlohmann::json failed = {{"schema", "mcb-run/1"},
+                                 {"run_id", "x-1"},
+                                 {"app", "poisson"},
+                                 {"status", "failed"},
+                                 {"reason", "killed"}};
   test::write_jsonl(dir / "f.jsonl", std::vector<nlohmann::json>{failed});
   const RecordSet set = load_records({dir.string()});
   ASSERT_EQ(set.records.size(), 1u);

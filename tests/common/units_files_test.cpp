@@ -120,7 +120,7 @@ TEST(Cli, BadValuesAndUnknownOptionsAreUsageErrors) {
   }
   const char* missing_config[] = {"prog", "--config", "/no/such.ini"};
   EXPECT_THROW(cli::parse(3, missing_config, desc, "prog"), UsageError);
-  EXPECT_EQ(cli::run("prog", [] () -> int { throw UsageError("--x: bad"); }), 2);
+  EXPECT_EQ(cli::run("prog", []() -> int { throw UsageError("--x: bad"); }), 2);
 }
 
 }  // namespace

@@ -49,8 +49,7 @@ TEST(Enkf, UnobservedVariableIsCorrectedThroughItsSampleCovariance) {
   // x1 anomalies -2 -1 0 1 2 (P11 = 2.5), x2 anomalies -1 -2 1 0 2 (P21 = 2.0); only x1 is
   // observed, R = 0.5: K = [2.5, 2.0] / 3.0 = [5/6, 2/3].
   MatrixXd x(2, 5);
-  x << 1, 2, 3, 4, 5,
-       2, 1, 4, 3, 5;
+  x << 1, 2, 3, 4, 5, 2, 1, 4, 3, 5;
   const MatrixXd hx = x.topRows(1);
   VectorXd y(1);
   y << 3.5;
@@ -66,8 +65,7 @@ TEST(Enkf, UnobservedVariableIsCorrectedThroughItsSampleCovariance) {
 
 TEST(Enkf, SquareRootFormGivesTheKalmanMeanAndCovarianceExactly) {
   MatrixXd x(2, 5);
-  x << 1, 2, 3, 4, 5,
-       2, 1, 4, 3, 5;
+  x << 1, 2, 3, 4, 5, 2, 1, 4, 3, 5;
   VectorXd y(1);
   y << 3.5;
   const MatrixXd xa =
@@ -149,8 +147,7 @@ TEST(Enkf, BothFormsMatchTheTrueKalmanUpdateWithinSamplingError) {
 
 TEST(Enkf, InflationAloneScalesTheAnomaliesAndKeepsTheMean) {
   MatrixXd x(2, 4);
-  x << 1, 2, 4, 7,
-       0, 3, 1, 2;
+  x << 1, 2, 4, 7, 0, 3, 1, 2;
   VectorXd y(1);
   y << 100;  // far off, but with R = 1e20 it carries no weight
   const MatrixXd e = MatrixXd::Zero(1, 4);

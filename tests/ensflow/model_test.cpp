@@ -187,7 +187,7 @@ TEST(WindForcing, DrivesADoubleGyreInSverdrupBalanceWithAWesternBoundaryCurrent)
   p.grid = 31;
   p.wind_stress = 0.01;  // weak: the linear regime, where Sverdrup's balance holds
   p.drag_days = 100;     // and weak drag, which would otherwise take part in the interior balance
-  p.no_slip = false;    // free slip: at 31 x 31 a no-slip layer spans a tenth of the basin
+  p.no_slip = false;     // free slip: at 31 x 31 a no-slip layer spans a tenth of the basin
   p.viscosity = resolving_viscosity(p);
   p.steps_per_day = stable_steps_per_day(p);
   QgModel model(p);

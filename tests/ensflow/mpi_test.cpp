@@ -16,11 +16,11 @@
 namespace mcb::ensflow {
 namespace {
 
-using mcb::testing::world_rank;
-using mcb::testing::world_size;
 using harness::ClusterMap;
 using harness::InstrumentedComm;
 using harness::PeerClass;
+using mcb::testing::world_rank;
+using mcb::testing::world_size;
 
 // Two clusters of consecutive ranks when the size allows, else one.
 ClusterMap test_map(int size) {
@@ -115,8 +115,9 @@ Eigen::MatrixXd gather_members(MPI_Comm comm, const Eigen::MatrixXd& local, int 
 
 // `check_filter`: also require every analysis to improve on its forecast (on a 7x7 grid the
 // second analysis works at the observation-error level, where it need not).
-void expect_same_as_one_process(FilterKind filter, int grid, bool check_filter = true,
-                                double localisation_km = ExperimentSettings{}.analysis.localisation_km) {
+void expect_same_as_one_process(
+    FilterKind filter, int grid, bool check_filter = true,
+    double localisation_km = ExperimentSettings{}.analysis.localisation_km) {
   const int p = world_size();
   ExperimentSettings s = small_settings(filter, grid);
   s.analysis.localisation_km = localisation_km;

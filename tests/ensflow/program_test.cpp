@@ -22,8 +22,8 @@ const std::string kSmall = kSmallBase + " --analysis-every 2 --spinup-days 5";
 
 json run_one(int ranks, const std::string& args, const std::string& out,
              const std::string& base = kSmall) {
-  const auto r = run_command(mpirun(ranks) + bin("mcb-ensflow") + base + " " + args +
-                             " --output " + quote(out));
+  const auto r = run_command(mpirun(ranks) + bin("mcb-ensflow") + base + " " + args + " --output " +
+                             quote(out));
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   const auto records = read_records(out);
   EXPECT_FALSE(records.empty());
@@ -35,7 +35,8 @@ TEST(EnsflowProgram, RecordOfATwoClusterRunHoldsTheCommonFieldsAndThePhases) {
   const std::string out = dir / "runs.jsonl";
   const auto r = run_command(mpirun(4) + bin("mcb-ensflow") + kSmall +
                              " --clusters 2 --seed 9 --truth-seed 5 --run-id t-1-r1 --campaign t"
-                             " --output " + quote(out));
+                             " --output " +
+                             quote(out));
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_EQ(r.out.rfind("VALID", std::string::npos) != std::string::npos, true) << r.out;
   EXPECT_NE(r.out.find("member-days/s"), std::string::npos);
@@ -102,7 +103,7 @@ TEST(EnsflowProgram, RecordOfATwoClusterRunHoldsTheCommonFieldsAndThePhases) {
   for (const auto& i : result["innovations"]) {
     long total = 0;
     for (const auto& c : i["rank_histogram"]) total += c.get<long>();
-    EXPECT_EQ(total, 30);  // one rank per observation
+    EXPECT_EQ(total, 30);                        // one rank per observation
     EXPECT_EQ(i["rank_histogram"].size(), 13u);  // M + 1 bins
     EXPECT_GT(i["chi_square"].get<double>(), 0);
   }
@@ -200,9 +201,11 @@ TEST(EnsflowProgram, ADivergingModelIsInvalidAndRecordedAsSuch) {
   // stability limit many times over.
   TempDir dir;
   const std::string out = dir / "runs.jsonl";
-  const auto r = run_command(mpirun(2) + bin("mcb-ensflow") + kSmallBase + " --analysis-every 2"
+  const auto r = run_command(mpirun(2) + bin("mcb-ensflow") + kSmallBase +
+                             " --analysis-every 2"
                              " --steps-per-day 1 --wind-stress 2 --depth 50 --spinup-days 20"
-                             " --output " + quote(out));
+                             " --output " +
+                             quote(out));
   expect_invalid_run(r, out, "non-finite");
 }
 

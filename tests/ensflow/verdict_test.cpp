@@ -69,9 +69,8 @@ ExperimentSettings documented(int members = 12) {
 }
 
 Verdict run(const ExperimentSettings& s) {
-  harness::InstrumentedComm comm(MPI_COMM_WORLD,
-                                 harness::ClusterMap::single(mcb::testing::world_size()),
-                                 channel_names());
+  harness::InstrumentedComm comm(
+      MPI_COMM_WORLD, harness::ClusterMap::single(mcb::testing::world_size()), channel_names());
   const ExperimentOutcome out = run_experiment(s, comm);
   return judge(out.points, out.innovations, s.free_run);
 }

@@ -20,8 +20,16 @@
 namespace mcb::harness {
 namespace {
 
-int rank_of(MPI_Comm c) { int r = 0; MPI_Comm_rank(c, &r); return r; }
-int size_of(MPI_Comm c) { int s = 0; MPI_Comm_size(c, &s); return s; }
+int rank_of(MPI_Comm c) {
+  int r = 0;
+  MPI_Comm_rank(c, &r);
+  return r;
+}
+int size_of(MPI_Comm c) {
+  int s = 0;
+  MPI_Comm_size(c, &s);
+  return s;
+}
 
 TEST(InstrumentedComm, BatchBooksEveryMessageByPeerClass) {
   const int size = size_of(MPI_COMM_WORLD);

@@ -61,10 +61,12 @@ TEST(HostileSwf, LinesOfTwentyOrMoreFieldsAreRefusedNotWrittenPastTheRecord) {
 
 TEST(HostileSwf, HugeCountsAndTimesAreRefusedNotReplaced) {
   TempDir dir;
-  const std::string procs = write(dir, "p.swf", "1 0 -1 10 1e20 -1 -1 2 20 -1 1 1 1 1 1 -1 -1 -1\n");
+  const std::string procs =
+      write(dir, "p.swf", "1 0 -1 10 1e20 -1 -1 2 20 -1 1 1 1 1 1 -1 -1 -1\n");
   EXPECT_NE(error_of([&] { read_swf(procs); }).find(":1: field 5 '1e+20' is out of range"),
             std::string::npos);
-  const std::string submit = write(dir, "s.swf", "1 1e300 -1 10 2 -1 -1 2 20 -1 1 1 1 1 1 -1 -1 -1\n");
+  const std::string submit =
+      write(dir, "s.swf", "1 1e300 -1 10 2 -1 -1 2 20 -1 1 1 1 1 1 -1 -1 -1\n");
   EXPECT_NE(error_of([&] { read_swf(submit); }).find(":1: time (field 2) '1e+300' is out of range"),
             std::string::npos);
   const std::string run = write(dir, "r.swf", "1 0 -1 1e13 2 -1 -1 2 20 -1 1 1 1 1 1 -1 -1 -1\n");
@@ -74,10 +76,12 @@ TEST(HostileSwf, HugeCountsAndTimesAreRefusedNotReplaced) {
 TEST(HostileSwf, HeaderTextMustBeUtf8WithoutNul) {
   TempDir dir;
   const std::string latin1 = write(dir, "l.swf", "; Installation: caf\xe9\n" + kSwf + "\n");
-  EXPECT_NE(error_of([&] { read_swf(latin1); }).find(":1: a byte 0xE9 that is not UTF-8 at column 20"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of([&] { read_swf(latin1); }).find(":1: a byte 0xE9 that is not UTF-8 at column 20"),
+      std::string::npos);
   const std::string nul = write(dir, "n.swf", "; Note: a\0b\n"s + kSwf + "\n");
-  EXPECT_NE(error_of([&] { read_swf(nul); }).find(":1: a NUL byte at column 10"), std::string::npos);
+  EXPECT_NE(error_of([&] { read_swf(nul); }).find(":1: a NUL byte at column 10"),
+            std::string::npos);
 }
 
 sim::TraceSpec spec_for(const std::string& path, const std::string& clusters) {
@@ -110,7 +114,8 @@ TEST(HostileJobList, ComponentSumsCannotOverflow) {
 
 TEST(HostileJobList, DuplicateIdsAreRefusedInListsAndTraces) {
   TempDir dir;
-  const std::string list = write(dir, "d.csv", "id,submit,components,runtime\n4,0,8,10\n4,1,8,10\n");
+  const std::string list =
+      write(dir, "d.csv", "id,submit,components,runtime\n4,0,8,10\n4,1,8,10\n");
   EXPECT_NE(scan_error(list).find(":3: job id 4 is already used on line 2"), std::string::npos);
   const std::string swf = write(dir, "d.swf", kSwf + "\n" + kSwf + "\n");
   EXPECT_NE(scan_error(swf).find(":2: job id 1 is already used on line 1"), std::string::npos);
@@ -128,8 +133,8 @@ TEST(HostileJobList, AppNamesMustBeText) {
 }
 
 TEST(HostileClusters, CountTimesSizeHasTheListFormsCaps) {
-  for (const char* text : {"3x1000000000", "4x99999999999", "2x1000000000",
-                           "1000000000,1000000000"}) {
+  for (const char* text :
+       {"3x1000000000", "4x99999999999", "2x1000000000", "1000000000,1000000000"}) {
     EXPECT_NE(error_of([&] { sim::parse_clusters(text); }).find("--clusters"), std::string::npos)
         << text;
   }

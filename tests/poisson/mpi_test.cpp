@@ -13,12 +13,12 @@
 namespace mcb::poisson {
 namespace {
 
-using mcb::testing::world_rank;
-using mcb::testing::world_size;
 using harness::ClusterMap;
 using harness::Direction;
 using harness::InstrumentedComm;
 using harness::ProcessGrid;
+using mcb::testing::world_rank;
+using mcb::testing::world_size;
 
 const std::vector<std::string> kChannels{"top", "bottom", "left", "right"};
 
@@ -69,8 +69,8 @@ std::vector<double> gather_solution(MPI_Comm comm, const LocalProblem& p) {
     }
     all.resize(static_cast<size_t>(total));
   }
-  MPI_Gatherv(mine.data(), count, MPI_DOUBLE, all.data(), counts.data(), offsets.data(),
-              MPI_DOUBLE, 0, comm);
+  MPI_Gatherv(mine.data(), count, MPI_DOUBLE, all.data(), counts.data(), offsets.data(), MPI_DOUBLE,
+              0, comm);
   if (rank != 0) return {};
   const int n = s.n;
   std::vector<double> global(static_cast<size_t>(n) * n);
@@ -175,8 +175,10 @@ TEST(BorderTraffic, PaperModeBytesEqualWholeBorders) {
     const bool vertical = dir == Direction::top || dir == Direction::bottom;
     const std::uint64_t border = 8ull * static_cast<std::uint64_t>(vertical ? s.nx : s.ny);
     const bool has_dest = grid.neighbour(rank, dir) >= 0;
-    const Direction back = d == 0 ? Direction::bottom : d == 1 ? Direction::top
-                         : d == 2 ? Direction::right : Direction::left;
+    const Direction back = d == 0   ? Direction::bottom
+                           : d == 1 ? Direction::top
+                           : d == 2 ? Direction::right
+                                    : Direction::left;
     const bool has_src = grid.neighbour(rank, back) >= 0;
     const auto& st = r.stats[static_cast<size_t>(d)];
     EXPECT_EQ(st.sent[0].bytes, has_dest ? iterations * border : 0) << harness::kDirectionNames[d];

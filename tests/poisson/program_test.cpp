@@ -19,7 +19,8 @@ TEST(PoissonProgram, RecordOfARealTwoClusterRunHoldsEveryDesignField) {
   const std::string out = dir / "runs.jsonl";
   const auto r = run_command(mpirun(4) + bin("mcb-poisson") +
                              " --grid 40 --procs 2x2 --clusters 2 --sync --seed 9 --run-id t-1-r1"
-                             " --campaign t --output " + quote(out));
+                             " --campaign t --output " +
+                             quote(out));
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("VALID"), std::string::npos);
   EXPECT_NE(r.out.find("LUP/s"), std::string::npos);
@@ -47,8 +48,8 @@ TEST(PoissonProgram, RecordOfARealTwoClusterRunHoldsEveryDesignField) {
   EXPECT_EQ(config["components"], 2);
   EXPECT_TRUE(config.contains("wan"));
   EXPECT_TRUE(config.contains("system"));
-  for (const char* key : {"host", "hosts", "mpi", "compiler", "build_type", "revision", "date",
-                          "command_line"}) {
+  for (const char* key :
+       {"host", "hosts", "mpi", "compiler", "build_type", "revision", "date", "command_line"}) {
     EXPECT_TRUE(rec["env"].contains(key)) << key;
   }
   EXPECT_EQ(rec["env"]["hosts"].size(), 4u);
@@ -131,8 +132,8 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(PoissonProgram, HelpListsTheSharedOptions) {
   const auto r = run_command(bin("mcb-poisson") + " --help");
   EXPECT_EQ(r.exit_code, 0);
-  for (const char* option : {"--grid", "--procs", "--clusters", "--cluster-map", "--halo",
-                             "--sync", "--output", "--seed", "--config"}) {
+  for (const char* option : {"--grid", "--procs", "--clusters", "--cluster-map", "--halo", "--sync",
+                             "--output", "--seed", "--config"}) {
     EXPECT_NE(r.out.find(option), std::string::npos) << option;
   }
 }
@@ -157,8 +158,10 @@ TEST(PoissonProgram, ClusterMapFileOverridesTheStrips) {
   const std::string map = dir / "map.txt";
   std::ofstream(map) << "# rank -> cluster\nsiteA siteB\nsiteA siteB\n";
   const std::string out = dir / "runs.jsonl";
-  const auto r = run_command(mpirun(4) + bin("mcb-poisson") + " --procs 2x2 --grid 20 --quiet"
-                             " --cluster-map " + quote(map) + " --output " + quote(out));
+  const auto r = run_command(mpirun(4) + bin("mcb-poisson") +
+                             " --procs 2x2 --grid 20 --quiet"
+                             " --cluster-map " +
+                             quote(map) + " --output " + quote(out));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto records = read_records(out);
   ASSERT_EQ(records.size(), 1u);

@@ -91,8 +91,8 @@ TEST(WanEmulation, PingPongAcrossClustersTakesLatencyPlusBytesOverBandwidth) {
   InstrumentedComm comm(MPI_COMM_WORLD, map, {"link"}, true, wide);
   const int a = 0;
   const int b = size / 2;
-  for (const std::size_t bytes : {std::size_t{1}, std::size_t{4096}, std::size_t{262144},
-                                  std::size_t{4} << 20}) {
+  for (const std::size_t bytes :
+       {std::size_t{1}, std::size_t{4096}, std::size_t{262144}, std::size_t{4} << 20}) {
     quiet_barrier();
     bool intact = true;
     const auto times = ping_pong(comm, a, b, bytes, bytes > 1'000'000 ? 2 : 5, intact);
@@ -230,8 +230,8 @@ TEST(WanEmulation, TwoTransfersOnOneLinkShareItsBandwidth) {
   const double alone = stream(comm, {0, 2}, bytes, 4, 8);
   quiet_barrier();
   const int rank = world_rank();
-  const double together = stream(comm, rank == 0 || rank == 2 ? std::pair{0, 2} : std::pair{1, 3},
-                                 bytes, 4, 8);
+  const double together =
+      stream(comm, rank == 0 || rank == 2 ? std::pair{0, 2} : std::pair{1, 3}, bytes, 4, 8);
   double rates[2] = {0, 0};
   const double mine[2] = {rank == 0 ? together : 0.0, rank == 1 ? together : 0.0};
   MPI_Allreduce(mine, rates, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);

@@ -67,21 +67,25 @@ TEST(WanPoisson, RecordsTheEmulatedLinksAndEveryCrossingWaitsForThem) {
   EXPECT_GE(rec["result"]["comm_time_paper"].get<double>(), exchanges * 2 * latency * 0.999);
   EXPECT_GE(rec["result"]["wall_time"].get<double>(), exchanges * 2 * latency * 0.999);
   // Without emulation nothing is recorded for it and the system is the local one.
-  const json plain = run_one(4, "mcb-poisson", "--grid 24 --procs 2x2 --clusters 2 --halo exact "
-                                               "--tolerance 1e-3", dir);
+  const json plain = run_one(4, "mcb-poisson",
+                             "--grid 24 --procs 2x2 --clusters 2 --halo exact "
+                             "--tolerance 1e-3",
+                             dir);
   EXPECT_TRUE(plain["config"]["wan"].is_null());
   EXPECT_EQ(plain["config"]["system"], "local");
   // --system names the system whatever the links.
-  const json named = run_one(2, "mcb-poisson", "--grid 16 --procs 2x1 --clusters 2 --system das2 "
-                                               "--wan-latency 100us --wan-bandwidth 1Gbit/s", dir);
+  const json named = run_one(2, "mcb-poisson",
+                             "--grid 16 --procs 2x1 --clusters 2 --system das2 "
+                             "--wan-latency 100us --wan-bandwidth 1Gbit/s",
+                             dir);
   EXPECT_EQ(named["config"]["system"], "das2");
   EXPECT_FALSE(named["config"]["wan"].is_null());
 }
 
 TEST(WanPoisson, RelayedRunsReachTheSameSolutionAsDirectOnes) {
   TempDir dir;
-  for (const std::string problem : {"--grid 24 --halo exact --tolerance 1e-4",
-                                    "--grid 12 --halo paper --tolerance 1e-3"}) {
+  for (const std::string problem :
+       {"--grid 24 --halo exact --tolerance 1e-4", "--grid 12 --halo paper --tolerance 1e-3"}) {
     const std::string base = "--procs 2x2 --clusters 2 " + problem;
     const json direct = run_one(4, "mcb-poisson", base, dir);
     const json relayed = run_one(4, "mcb-poisson", base + " --relay", dir);
@@ -183,8 +187,8 @@ TEST(WanLinks, ClassesSharedLinkAndRelayStudyOnFourRanks) {
   const json& study = rec["result"]["relay_study"];
   EXPECT_EQ(study["gateways"], json({0, 2}));
   EXPECT_EQ(study["pair"], json({1, 3}));  // not gateways: all three hops
-  for (const json* points : {&study["point_to_point"], &study["broadcast"]["points"],
-                             &study["alltoall"]["points"]}) {
+  for (const json* points :
+       {&study["point_to_point"], &study["broadcast"]["points"], &study["alltoall"]["points"]}) {
     ASSERT_EQ(points->size(), 4u);
     // Both routes cross the emulated link at least once: a ping-pong leg takes the latency; the
     // collectives are timed from each rank's exit from a barrier, which may lag a little.

@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "apps/ensflow/ensemble.hpp"
 #include "apps/ensflow/enkf.hpp"
+#include "apps/ensflow/ensemble.hpp"
 #include "apps/ensflow/layout.hpp"
 #include "apps/ensflow/model.hpp"
 #include "apps/ensflow/observations.hpp"
@@ -144,14 +144,23 @@ BENCHMARK(BM_ModelDay)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Analysis)
     ->Args({60, 200, 1})
-    ->Args({20, 200, 1})->Args({120, 200, 1})->Args({240, 200, 1})
-    ->Args({60, 50, 1})->Args({60, 800, 1})->Args({60, 3200, 1})
-    ->Args({60, 200, 0})->Args({60, 200, 2})
+    ->Args({20, 200, 1})
+    ->Args({120, 200, 1})
+    ->Args({240, 200, 1})
+    ->Args({60, 50, 1})
+    ->Args({60, 800, 1})
+    ->Args({60, 3200, 1})
+    ->Args({60, 200, 0})
+    ->Args({60, 200, 2})
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Transform)
     ->Args({60, 200})
-    ->Args({20, 200})->Args({120, 200})->Args({240, 200})
-    ->Args({60, 50})->Args({60, 800})->Args({60, 3200})
+    ->Args({20, 200})
+    ->Args({120, 200})
+    ->Args({240, 200})
+    ->Args({60, 50})
+    ->Args({60, 800})
+    ->Args({60, 3200})
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Apply)->Arg(20)->Arg(60)->Arg(120)->Arg(240)->Unit(benchmark::kMillisecond);
 

@@ -42,8 +42,8 @@ void BM_SweepReference(benchmark::State& state) {
     benchmark::DoNotOptimize(sweep_both_reference(p.u, p.h2f, p.sub, 1.0));
   }
   state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(n) * n);
-  state.counters["LUP/s"] = benchmark::Counter(static_cast<double>(n) * n,
-                                               benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["LUP/s"] =
+      benchmark::Counter(static_cast<double>(n) * n, benchmark::Counter::kIsIterationInvariantRate);
 }
 
 void BM_SweepTuned(benchmark::State& state) {
@@ -53,8 +53,8 @@ void BM_SweepTuned(benchmark::State& state) {
     benchmark::DoNotOptimize(sweep_both_tuned(p.u, p.h2f, p.sub, 1.0));
   }
   state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(n) * n);
-  state.counters["LUP/s"] = benchmark::Counter(static_cast<double>(n) * n,
-                                               benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["LUP/s"] =
+      benchmark::Counter(static_cast<double>(n) * n, benchmark::Counter::kIsIterationInvariantRate);
 }
 
 void BM_StreamTriad(benchmark::State& state) {
@@ -129,8 +129,8 @@ void BM_HarnessCost(benchmark::State& state) {
     state.SetIterationTime(a + b);
   }
   state.counters["instrumented_over_plain"] = instrumented / plain;
-  state.counters["LUP/s"] = benchmark::Counter(
-      2.0 * n * n * kSolverIterations, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["LUP/s"] = benchmark::Counter(2.0 * n * n * kSolverIterations,
+                                               benchmark::Counter::kIsIterationInvariantRate);
 }
 
 // 4096^2 doubles are 128 MiB per field: far beyond the 32 MiB L3 of the machines we run on.
@@ -138,8 +138,13 @@ BENCHMARK(BM_SweepReference)->Arg(4096)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SweepTuned)->Arg(4096)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_StreamTriad)->Arg(1 << 25)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_StreamInPlace)->Arg(1 << 25)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_HarnessCost)->Arg(1024)->UseManualTime()->Iterations(10)->Repetitions(10)
-    ->ReportAggregatesOnly(true)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_HarnessCost)
+    ->Arg(1024)
+    ->UseManualTime()
+    ->Iterations(10)
+    ->Repetitions(10)
+    ->ReportAggregatesOnly(true)
+    ->Unit(benchmark::kMillisecond);
 
 // Collects the speed figures (ratios to the reference and to the roofline, harness cost) and
 // prints them after the table.
@@ -184,17 +189,20 @@ class SummaryReporter : public benchmark::ConsoleReporter {
     }
     if (const double in_place = get("in_place_bytes_per_second"); in_place > 0 && tuned > 0) {
       const double ceiling = in_place / 24.0;
-      std::printf("  sweep pattern ceiling: 2 reads + 1 in-place write %.3g GB/s / 24 B = %.3g "
-                  "LUP/s; tuned reaches %.0f%%%s\n",
-                  in_place / 1e9, ceiling, 100.0 * tuned / ceiling,
-                  triad > 0 ? (" (" + std::to_string(static_cast<int>(100.0 * in_place / triad +
-                                                                      0.5)) +
-                               "% of the triad)").c_str()
-                            : "");
+      std::printf(
+          "  sweep pattern ceiling: 2 reads + 1 in-place write %.3g GB/s / 24 B = %.3g "
+          "LUP/s; tuned reaches %.0f%%%s\n",
+          in_place / 1e9, ceiling, 100.0 * tuned / ceiling,
+          triad > 0 ? (" (" + std::to_string(static_cast<int>(100.0 * in_place / triad + 0.5)) +
+                       "% of the triad)")
+                          .c_str()
+                    : "");
     }
     if (const double ratio = get("instrumented_over_plain"); ratio > 0) {
-      std::printf("  harness cost (median of 10, interleaved): instrumented run takes %+.2f%% "
-                  "time against uninstrumented\n", 100.0 * (ratio - 1.0));
+      std::printf(
+          "  harness cost (median of 10, interleaved): instrumented run takes %+.2f%% "
+          "time against uninstrumented\n",
+          100.0 * (ratio - 1.0));
     }
   }
 

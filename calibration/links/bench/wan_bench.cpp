@@ -135,12 +135,28 @@ void sizes(benchmark::internal::Benchmark* b) {
   for (long n : {1024L, 8192L, 65536L, 524288L}) b->Arg(n);
 }
 
-BENCHMARK(BM_ExchangeRows)->Apply(sizes)->UseManualTime()->Iterations(5)->Repetitions(9)
-    ->ReportAggregatesOnly(true)->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_ExchangeColumns)->Apply(sizes)->UseManualTime()->Iterations(5)->Repetitions(9)
-    ->ReportAggregatesOnly(true)->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_EmulatedLink)->RangeMultiplier(16)->Range(1, 4 << 20)->UseManualTime()
-    ->Iterations(3)->Repetitions(3)->ReportAggregatesOnly(true)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_ExchangeRows)
+    ->Apply(sizes)
+    ->UseManualTime()
+    ->Iterations(5)
+    ->Repetitions(9)
+    ->ReportAggregatesOnly(true)
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_ExchangeColumns)
+    ->Apply(sizes)
+    ->UseManualTime()
+    ->Iterations(5)
+    ->Repetitions(9)
+    ->ReportAggregatesOnly(true)
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_EmulatedLink)
+    ->RangeMultiplier(16)
+    ->Range(1, 4 << 20)
+    ->UseManualTime()
+    ->Iterations(3)
+    ->Repetitions(3)
+    ->ReportAggregatesOnly(true)
+    ->Unit(benchmark::kMicrosecond);
 
 // Collects the speed and accuracy figures and prints them after the table.
 class SummaryReporter : public benchmark::ConsoleReporter {
@@ -166,16 +182,17 @@ class SummaryReporter : public benchmark::ConsoleReporter {
     std::printf("\nSummary (medians of the repetitions)\n");
     for (const auto& [family, points] : exchanges_) {
       for (const auto& [bytes, f] : points) {
-        std::printf("  %-18s %7ld B: ping-pong %8.3g GB/s, border exchange %8.3g GB/s "
-                    "(exchange / ping-pong %3.0f%%)\n",
-                    family.c_str(), bytes, f[0] / 1e9, f[1] / 1e9, 100 * f[2]);
+        std::printf(
+            "  %-18s %7ld B: ping-pong %8.3g GB/s, border exchange %8.3g GB/s "
+            "(exchange / ping-pong %3.0f%%)\n",
+            family.c_str(), bytes, f[0] / 1e9, f[1] / 1e9, 100 * f[2]);
       }
     }
     for (const auto& [bytes, times] : emulated_) {
-      std::printf("  emulated link %8ld B: one-way %10.1f us, latency + N/B %10.1f us, "
-                  "off by %+.1f%%\n",
-                  bytes, times.first * 1e6, times.second * 1e6,
-                  100 * (times.first / times.second - 1));
+      std::printf(
+          "  emulated link %8ld B: one-way %10.1f us, latency + N/B %10.1f us, "
+          "off by %+.1f%%\n",
+          bytes, times.first * 1e6, times.second * 1e6, 100 * (times.first / times.second - 1));
     }
   }
 
