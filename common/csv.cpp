@@ -3,6 +3,8 @@
 #include "common/errors.hpp"
 #include "common/text.hpp"
 
+#include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -112,6 +114,31 @@ std::string join(const std::vector<std::string>& fields) {
     line += field(fields[i]);
   }
   return line;
+}
+
+std::string exact(double value) {
+  if (std::isnan(value)) return "";
+  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+  char buf[32];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value);
+  return std::string(buf, end);
+}
+
+StreamWriter::StreamWriter(std::ostream& out, const std::vector<std::string>& header)
+    : out_(out), columns_(header.size()) {
+  line_ = join(header);
+  line_ += '\n';
+  out_.write(line_.data(), static_cast<std::streamsize>(line_.size()));
+}
+
+void StreamWriter::row(const std::vector<std::string>& fields) {
+  if (fields.size() != columns_) {
+    throw std::logic_error("CSV row with " + std::to_string(fields.size()) +
+                           " fields, header has " + std::to_string(columns_));
+  }
+  line_ = join(fields);
+  line_ += '\n';
+  out_.write(line_.data(), static_cast<std::streamsize>(line_.size()));
 }
 
 Writer::Writer(const std::vector<std::string>& header)

@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <istream>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,6 +24,11 @@ namespace mcb::csv {
 
 /// @brief A number as written into tables ("%.10g": 1230, 0.0123456789, 3.5e+07).
 std::string number(double value);
+
+/// @brief A number as the shortest text that reads back the same (0.3, not 0.30000000000000004);
+/// NaN is empty text, infinities are "inf" and "-inf". Per-job tables use it so that nothing is
+/// rounded away.
+std::string exact(double value);
 
 /// @brief An optional number: empty text when absent.
 std::string optional_number(const std::optional<double>& value);
@@ -46,6 +52,20 @@ class Writer {
   std::size_t columns_;
   std::size_t rows_ = 0;
   std::string text_;
+};
+
+/// @brief Writes CSV lines to a stream as they come (per-job tables are never held whole).
+class StreamWriter {
+ public:
+  /// Writes the header line.
+  StreamWriter(std::ostream& out, const std::vector<std::string>& header);
+  /// @throws std::logic_error when the row's width differs from the header's.
+  void row(const std::vector<std::string>& fields);
+
+ private:
+  std::ostream& out_;
+  std::size_t columns_;
+  std::string line_;
 };
 
 /// @brief One record read, with the line it starts on (1-based).

@@ -1,7 +1,8 @@
 /// @file
 /// @brief mcb-sim: the trace-driven co-allocation simulator. Checks everything, runs the
 /// study's simulations (shared among MPI ranks when started by mpirun), and writes jobs.csv
-/// and summary.json, or sweep.csv and sweep.json, atomically under --output.
+/// and summary.json (with --schedule, batsim_jobs.csv and schedule.swf too), or sweep.csv and
+/// sweep.json, atomically under --output.
 #include "common/cli.hpp"
 #include "common/environment.hpp"
 #include "common/errors.hpp"
@@ -25,7 +26,7 @@ namespace {
 
 using mcb::sim::Study;
 
-// Per-job lines go to a temporary file beside jobs.csv, renamed into place at the end.
+// Per-job lines go to a temporary file beside their final name, renamed into place at the end.
 class JobsFile {
  public:
   explicit JobsFile(std::string path)
@@ -33,7 +34,6 @@ class JobsFile {
     out_.rdbuf()->pubsetbuf(buffer_.get(), kBuffer);
     out_.open(tmp_, std::ios::out | std::ios::trunc);
     if (!out_) throw std::runtime_error("cannot open '" + tmp_ + "'");
-    out_ << mcb::sim::kJobsCsvHeader << '\n';
   }
   ~JobsFile() {
     if (!done_) {
@@ -119,7 +119,7 @@ int body(mcb::sim::MpiWorld& world, int argc, char** argv) {
   namespace fs = std::filesystem;
   const fs::path dir(options.output);
   const bool single = !study->sweep();
-  std::unique_ptr<JobsFile> jobs;
+  std::unique_ptr<JobsFile> jobs, batsim, swf;
   bool created = false;
   if (world.rank() == 0) {
     std::error_code ec;
@@ -127,7 +127,14 @@ int body(mcb::sim::MpiWorld& world, int argc, char** argv) {
     fs::create_directories(dir);
     if (single && !options.no_jobs_csv)
       jobs = std::make_unique<JobsFile>((dir / "jobs.csv").string());
+    if (study->schedule_files().batsim)
+      batsim = std::make_unique<JobsFile>((dir / "batsim_jobs.csv").string());
+    if (study->schedule_files().swf)
+      swf = std::make_unique<JobsFile>((dir / "schedule.swf").string());
   }
+  const auto stream_of = [](const std::unique_ptr<JobsFile>& f) -> std::ostream* {
+    return f ? &f->stream() : nullptr;
+  };
 
   // Items are dealt round-robin; results travel as JSON so they are the same at any rank count.
   nlohmann::json mine = nlohmann::json::array();
@@ -135,8 +142,9 @@ int body(mcb::sim::MpiWorld& world, int argc, char** argv) {
   try {
     for (size_t i = static_cast<size_t>(world.rank()); i < study->item_count();
          i += static_cast<size_t>(world.size())) {
-      std::ostream* csv = (i == 0 && jobs) ? &jobs->stream() : nullptr;
-      mine.push_back(study->run_item(i, csv));
+      Study::ItemFiles files;
+      if (i == 0) files = {stream_of(jobs), stream_of(batsim), stream_of(swf)};
+      mine.push_back(study->run_item(i, files));
     }
   } catch (const std::exception& e) {
     failure = e.what();
@@ -148,6 +156,8 @@ int body(mcb::sim::MpiWorld& world, int argc, char** argv) {
   for (const std::string& text : gathered) {
     if (!text.empty() && text.front() == '!') {
       jobs.reset();
+      batsim.reset();
+      swf.reset();
       if (created) fs::remove(dir);
       throw std::runtime_error(text.substr(1));
     }
@@ -161,7 +171,9 @@ int body(mcb::sim::MpiWorld& world, int argc, char** argv) {
   if (single) {
     const nlohmann::json doc = mcb::sim::summary_document(*study, results, env);
     mcb::write_file_atomically((dir / "summary.json").string(), doc.dump(2) + "\n");
-    if (jobs) jobs->commit();
+    for (auto* f : {jobs.get(), batsim.get(), swf.get()}) {
+      if (f) f->commit();
+    }
     print_summary_line(*study, doc, (dir / "summary.json").string());
   } else {
     mcb::write_file_atomically((dir / "sweep.csv").string(), mcb::sim::sweep_csv(*study, results));

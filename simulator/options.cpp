@@ -108,7 +108,10 @@ po::options_description statistics_options(Options& o) {
       "jobs); traces: never unless given)")(
       "output", po::value(&o.output)->value_name("DIR"),
       "directory for jobs.csv and summary.json, or sweep.csv and sweep.json")(
-      "no-jobs-csv", po::bool_switch(&o.no_jobs_csv), "do not write jobs.csv");
+      "no-jobs-csv", po::bool_switch(&o.no_jobs_csv), "do not write jobs.csv")(
+      "schedule", po::value(&o.schedule)->value_name("LIST"),
+      "also write the schedule of a single run: batsim (batsim_jobs.csv, Batsim's jobs file "
+      "with processor ids), swf (schedule.swf, Standard Workload Format)");
   return d;
 }
 
@@ -141,6 +144,20 @@ std::vector<std::string> split_list(const std::string& option, const std::string
   }
   if (out.empty()) throw UsageError("--" + option + ": empty");
   return out;
+}
+
+ScheduleFiles parse_schedule(const std::string& text) {
+  ScheduleFiles files;
+  for (const std::string& item : split_list("schedule", text)) {
+    if (item == "batsim") {
+      files.batsim = true;
+    } else if (item == "swf") {
+      files.swf = true;
+    } else {
+      throw UsageError("--schedule: '" + item + "' is not batsim or swf");
+    }
+  }
+  return files;
 }
 
 std::vector<double> parse_values(const std::string& option, const std::string& text) {

@@ -50,6 +50,7 @@ struct Options {
   // Output.
   std::string output;
   bool no_jobs_csv = false;
+  std::string schedule;  //!< schedule files of a single run: batsim, swf (list)
   /// Long names of the options the user gave (command line or --config), as opposed to those
   /// left at their defaults: a default may depend on other options (traces), and a given value
   /// is never silently replaced.
@@ -60,6 +61,15 @@ struct Options {
 /// @brief Parses the command line (and --config FILE). Returns false when --help was printed.
 /// @throws UsageError on unknown options and malformed values.
 bool parse_options(int argc, const char* const* argv, Options& options);
+
+/// @brief The schedule files --schedule asks for.
+struct ScheduleFiles {
+  bool batsim = false;  //!< batsim_jobs.csv
+  bool swf = false;     //!< schedule.swf
+};
+
+/// @brief Parses --schedule ("batsim,swf", one or both). @throws UsageError naming --schedule.
+ScheduleFiles parse_schedule(const std::string& text);
 
 /// @brief Splits "a,b,c" into its items. @throws UsageError naming @p option on empty items.
 std::vector<std::string> split_list(const std::string& option, const std::string& text);

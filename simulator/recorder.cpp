@@ -1,23 +1,18 @@
 #include "simulator/recorder.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <limits>
 
 namespace mcb::sim {
 
-const char* const kJobsCsvHeader =
-    "id,app,submit,start,end,wait,response,bounded_slowdown,total_size,components,clusters,"
-    "queue,service,net_service,requested,reserved,measured,replication";
+const std::vector<std::string> kJobsCsvColumns = {
+    "id",       "app",      "submit",           "start",       "end",
+    "wait",     "response", "bounded_slowdown", "total_size",  "components",
+    "clusters", "queue",    "service",          "net_service", "requested",
+    "reserved", "measured", "replication"};
 
-std::string format_number(double v) {
-  if (std::isnan(v)) return "";
-  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  char buf[32];
-  auto [p, ec] = std::to_chars(buf, buf + sizeof buf, v);
-  return std::string(buf, p);
-}
+std::string format_number(double v) { return csv::exact(v); }
 
 namespace {
 
@@ -83,11 +78,11 @@ nlohmann::json RunSummary::to_json(const std::vector<std::string>& queue_names,
 
 Recorder::Recorder(RecorderConfig config, std::ostream* jobs_csv)
     : config_(std::move(config)),
-      csv_(jobs_csv),
       queue_len_(config_.queue_names.size()),
       response_b_(config_.batches),
       wait_b_(config_.batches) {
   s_.max_queue.assign(config_.queue_names.size(), 0);
+  if (jobs_csv) csv_.emplace(*jobs_csv, kJobsCsvColumns);
 }
 
 void Recorder::integrate(Time now) {
@@ -210,48 +205,32 @@ RunSummary Recorder::finish(const RunEnd& end) {
 }
 
 void Recorder::write_line(const Job& job, const Sim& /*sim*/) {
-  std::string& l = line_;
-  l.clear();
-  const auto num = [&](double v) {
-    l += format_number(v);
-    l += ',';
-  };
-  l += std::to_string(job.id);
-  l += ',';
-  l += config_.app_names[static_cast<size_t>(job.app)];
-  l += ',';
-  num(job.submit);
-  num(job.start);
-  num(job.end);
-  num(job.start - job.submit);
-  num(job.end - job.submit);
-  num(std::max(1.0, (job.end - job.submit) / std::max(job.service, config_.bsld_threshold)));
-  l += std::to_string(job.req.total);
-  l += ',';
-  l += std::to_string(job.components_run);
-  l += ',';
-  bool first = true;
+  std::vector<std::string>& f = fields_;
+  f.clear();
+  f.push_back(std::to_string(job.id));
+  f.push_back(config_.app_names[static_cast<size_t>(job.app)]);
+  for (double v :
+       {job.submit, job.start, job.end, job.start - job.submit, job.end - job.submit,
+        std::max(1.0, (job.end - job.submit) / std::max(job.service, config_.bsld_threshold))}) {
+    f.push_back(format_number(v));
+  }
+  f.push_back(std::to_string(job.req.total));
+  f.push_back(std::to_string(job.components_run));
+  std::string clusters;  // "cluster:processors" of each cluster used, ';'-separated
   for (size_t c = 0; c < job.alloc.size(); ++c) {
     if (job.alloc[c] == 0) continue;
-    if (!first) l += ';';
-    first = false;
-    l += std::to_string(c);
-    l += ':';
-    l += std::to_string(job.alloc[c]);
+    if (!clusters.empty()) clusters += ';';
+    clusters += std::to_string(c) + ':' + std::to_string(job.alloc[c]);
   }
-  l += ',';
-  l += config_.queue_names[static_cast<size_t>(job.queue)];
-  l += ',';
-  num(job.service);
-  num(job.net_service);
-  num(job.expected_end - job.start);
-  if (job.first_reservation != kNever) l += format_number(job.first_reservation);
-  l += ',';
-  l += job.measured ? '1' : '0';
-  l += ',';
-  l += std::to_string(config_.replication);
-  l += '\n';
-  csv_->write(l.data(), static_cast<std::streamsize>(l.size()));
+  f.push_back(std::move(clusters));
+  f.push_back(config_.queue_names[static_cast<size_t>(job.queue)]);
+  f.push_back(format_number(job.service));
+  f.push_back(format_number(job.net_service));
+  f.push_back(format_number(job.expected_end - job.start));
+  f.push_back(job.first_reservation != kNever ? format_number(job.first_reservation) : "");
+  f.push_back(job.measured ? "1" : "0");
+  f.push_back(std::to_string(config_.replication));
+  csv_->row(f);
 }
 
 }  // namespace mcb::sim

@@ -4,22 +4,24 @@
 /// wait times, bounded slowdown, gross and net utilization, throughput, queue lengths,
 /// saturation), with the warm-up left out.
 
+#include "common/csv.hpp"
 #include "simulator/engine.hpp"
 #include "simulator/metrics.hpp"
 
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
 
 namespace mcb::sim {
 
-/// @brief Columns of the per-job CSV, in order.
-extern const char* const kJobsCsvHeader;
+/// @brief Columns of the per-job CSV (jobs.csv), in order.
+extern const std::vector<std::string> kJobsCsvColumns;
 
-/// @brief Writes a double as the shortest text that reads back the same.
+/// @brief Writes a double as the shortest text that reads back the same (csv::exact).
 std::string format_number(double v);
 
 /// @brief What the recorder needs to know.
@@ -64,7 +66,7 @@ struct RunSummary {
 /// @brief The observer that makes a RunSummary and, if given a stream, the per-job CSV.
 class Recorder final : public Observer {
  public:
-  /// @param jobs_csv receives one line per departed job (no header), or null
+  /// @param jobs_csv receives the header and one line per departed job, or null
   Recorder(RecorderConfig config, std::ostream* jobs_csv);
 
   void on_arrival(const Job& job, const Sim& sim) override;
@@ -80,8 +82,8 @@ class Recorder final : public Observer {
   void write_line(const Job& job, const Sim& sim);
 
   RecorderConfig config_;
-  std::ostream* csv_;
-  std::string line_;
+  std::optional<csv::StreamWriter> csv_;
+  std::vector<std::string> fields_;
   RunSummary s_;
   bool open_ = false, closed_ = false;
   Time last_ = 0;

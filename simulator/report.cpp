@@ -1,5 +1,6 @@
 #include "simulator/report.hpp"
 
+#include "common/csv.hpp"
 #include "simulator/metrics.hpp"
 #include "simulator/recorder.hpp"
 
@@ -11,12 +12,30 @@
 
 namespace mcb::sim {
 
-const char* const kSweepCsvHeader =
-    "point,policy,placement,rule,queue,rate,offered_utilization,replications,"
-    "response_mean,response_ci95_half_width,response_median,response_p95,"
-    "wait_mean,wait_ci95_half_width,wait_median,wait_p95,bounded_slowdown_mean,"
-    "gross_utilization,net_utilization,throughput,max_queue_length,measured_completed,"
-    "saturated,saturation_point";
+const std::vector<std::string> kSweepCsvColumns = {"point",
+                                                   "policy",
+                                                   "placement",
+                                                   "rule",
+                                                   "queue",
+                                                   "rate",
+                                                   "offered_utilization",
+                                                   "replications",
+                                                   "response_mean",
+                                                   "response_ci95_half_width",
+                                                   "response_median",
+                                                   "response_p95",
+                                                   "wait_mean",
+                                                   "wait_ci95_half_width",
+                                                   "wait_median",
+                                                   "wait_p95",
+                                                   "bounded_slowdown_mean",
+                                                   "gross_utilization",
+                                                   "net_utilization",
+                                                   "throughput",
+                                                   "max_queue_length",
+                                                   "measured_completed",
+                                                   "saturated",
+                                                   "saturation_point"};
 
 namespace {
 
@@ -218,7 +237,7 @@ std::string cell(const nlohmann::json& j) {
 }  // namespace
 
 std::string sweep_csv(const Study& study, const std::vector<nlohmann::json>& results) {
-  std::string text = std::string(kSweepCsvHeader) + "\n";
+  csv::Writer table(kSweepCsvColumns);
   for (const auto& rows : curves(study, results)) {
     for (const Row& row : rows) {
       const Point& p = study.points()[row.point];
@@ -226,20 +245,33 @@ std::string sweep_csv(const Study& study, const std::vector<nlohmann::json>& res
       const auto q = [&](const char* key, const char* field) {
         return cell(a[key].value(field, nlohmann::json()));
       };
-      text += std::to_string(row.point) + "," + p.policy + "," + p.placement + "," + p.rule + "," +
-              p.queue + "," + format_number(p.rate) + "," + format_number(p.utilization) + "," +
-              std::to_string(study.replications()) + "," + q("response", "mean") + "," +
-              q("response", "ci95_half_width") + "," + q("response", "median") + "," +
-              q("response", "p95") + "," + q("wait", "mean") + "," + q("wait", "ci95_half_width") +
-              "," + q("wait", "median") + "," + q("wait", "p95") + "," +
-              q("bounded_slowdown", "mean") + "," + q("utilization", "gross") + "," +
-              q("utilization", "net") + "," + cell(a["throughput"]) + "," +
-              std::to_string(a["max_queue_length"]["total"].get<std::uint64_t>()) + "," +
-              std::to_string(a["jobs"]["measured_completed"].get<std::uint64_t>()) + "," +
-              (a["saturated"].get<bool>() ? "1" : "0") + "," + row.mark + "\n";
+      table.row({std::to_string(row.point),
+                 p.policy,
+                 p.placement,
+                 p.rule,
+                 p.queue,
+                 format_number(p.rate),
+                 format_number(p.utilization),
+                 std::to_string(study.replications()),
+                 q("response", "mean"),
+                 q("response", "ci95_half_width"),
+                 q("response", "median"),
+                 q("response", "p95"),
+                 q("wait", "mean"),
+                 q("wait", "ci95_half_width"),
+                 q("wait", "median"),
+                 q("wait", "p95"),
+                 q("bounded_slowdown", "mean"),
+                 q("utilization", "gross"),
+                 q("utilization", "net"),
+                 cell(a["throughput"]),
+                 std::to_string(a["max_queue_length"]["total"].get<std::uint64_t>()),
+                 std::to_string(a["jobs"]["measured_completed"].get<std::uint64_t>()),
+                 a["saturated"].get<bool>() ? "1" : "0",
+                 row.mark});
     }
   }
-  return text;
+  return table.text();
 }
 
 nlohmann::json sweep_document(const Study& study, const std::vector<nlohmann::json>& results,

@@ -13,7 +13,7 @@
 namespace mcb::sim {
 
 /// Columns of sweep.csv, in order.
-extern const char* const kSweepCsvHeader;
+extern const std::vector<std::string> kSweepCsvColumns;
 
 /// @brief Combines the replications of one point: means over replications, intervals from
 /// the replications (or the single run's batch means), saturated if any replication was.

@@ -5,6 +5,7 @@
 #include "simulator/discipline.hpp"
 #include "simulator/engine.hpp"
 #include "simulator/policy.hpp"
+#include "simulator/schedule.hpp"
 #include "simulator/workload_synthetic.hpp"
 
 #include <unistd.h>
@@ -255,6 +256,13 @@ Study Study::build(const Options& o) {
     s.setup_trace(lists);
   }
   s.make_points(lists);
+  if (!o.schedule.empty()) {
+    s.schedule_ = parse_schedule(o.schedule);
+    if (s.sweep()) {
+      throw UsageError("--schedule: '" + o.schedule + "' is written for a single run, and " +
+                       std::to_string(s.points_.size()) + " points were given");
+    }
+  }
   return s;
 }
 
@@ -413,7 +421,7 @@ std::vector<std::string> Study::queue_names(const std::string& policy) const {
   return names;
 }
 
-nlohmann::json Study::run_item(size_t item, std::ostream* jobs_csv) const {
+nlohmann::json Study::run_item(size_t item, const ItemFiles& files) const {
   const size_t reps = static_cast<size_t>(o_.replications);
   const Point& point = points_[item / reps];
   const int replication = static_cast<int>(item % reps);
@@ -441,7 +449,18 @@ nlohmann::json Study::run_item(size_t item, std::ostream* jobs_csv) const {
   rc.queue_names = queue_names(point.policy);
   rc.capacity = machine_.total();
   rc.replication = replication;
-  Recorder recorder(rc, jobs_csv);
+  Recorder recorder(rc, files.jobs_csv);
+  ScheduleConfig sc;
+  sc.cluster_sizes = machine_.sizes;
+  sc.app_names = apps_;
+  sc.queue_names = rc.queue_names;
+  sc.workload_name = synthetic_ ? o_.workload : std::filesystem::path(o_.trace).stem().string();
+  sc.notes = {"policy " + point.policy + ", placement " + point.placement + ", rule " + point.rule +
+                  ", queue " + point.queue + ", clusters " + machine_.describe() + ", seed " +
+                  std::to_string(seed),
+              "times in seconds from the first arrival; run times as simulated"};
+  ScheduleWriter schedule(std::move(sc), recorder, files.batsim, files.swf);
+  Observer& observer = files.batsim || files.swf ? static_cast<Observer&>(schedule) : recorder;
 
   RunEnd end;
   if (synthetic_) {
@@ -456,7 +475,7 @@ nlohmann::json Study::run_item(size_t item, std::ostream* jobs_csv) const {
     spec.jobs = static_cast<std::uint64_t>(o_.jobs);
     spec.seed = seed;
     SyntheticSource source(std::move(spec));
-    end = sim.run(source, recorder);
+    end = sim.run(source, observer);
   } else {
     TraceSpec spec;
     spec.path = o_.trace;
@@ -470,8 +489,9 @@ nlohmann::json Study::run_item(size_t item, std::ostream* jobs_csv) const {
     spec.scale = point.scale;
     spec.seed = seed;
     TraceSource source(std::move(spec));
-    end = sim.run(source, recorder);
+    end = sim.run(source, observer);
   }
+  schedule.finish();
   const RunSummary summary = recorder.finish(end);
   return {{"point", item / reps},
           {"replication", replication},

@@ -45,10 +45,23 @@ class Study {
   std::uint64_t seed_of(int replication) const;
   std::vector<std::string> queue_names(const std::string& policy) const;
 
+  /// @brief Where one run writes its per-job files (null: not written).
+  struct ItemFiles {
+    std::ostream* jobs_csv = nullptr;  //!< jobs.csv
+    std::ostream* batsim = nullptr;    //!< Batsim's jobs file
+    std::ostream* swf = nullptr;       //!< SWF schedule
+  };
+  /// @brief Runs item @p item and writes the files of @p files.
+  nlohmann::json run_item(size_t item, const ItemFiles& files) const;
+  /// The schedule files --schedule asks for (none unless given).
+  ScheduleFiles schedule_files() const { return schedule_; }
+
   /// @brief Runs item @p item (point item / replications, replication item % replications).
   /// Writes per-job lines (no header) to @p jobs_csv if given. Returns the run's result:
   /// {"point", "replication", "seed", "summary"}.
-  nlohmann::json run_item(size_t item, std::ostream* jobs_csv) const;
+  nlohmann::json run_item(size_t item, std::ostream* jobs_csv) const {
+    return run_item(item, ItemFiles{jobs_csv, nullptr, nullptr});
+  }
 
   /// Whether runs stop early past max_in_system only because the user asked (traces).
   bool early_stop_requested() const { return !synthetic_ && o_.max_in_system > 0; }
@@ -87,6 +100,7 @@ class Study {
   std::uint64_t warmup_jobs_ = 0;
   std::uint64_t max_in_system_ = 0;
   bool synthetic_ = true;
+  ScheduleFiles schedule_;
   std::vector<std::string> apps_;
   std::shared_ptr<PriceBook> book_;
   std::map<std::string, std::vector<MixChoice>> choices_;  //!< by rule

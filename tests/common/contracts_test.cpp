@@ -55,6 +55,20 @@ TEST(Csv, FieldsNeedingQuotesRoundTrip) {
   EXPECT_EQ(reader.line(), 2u) << "the quoted line break spans two lines";
 }
 
+TEST(Csv, ExactNumbersReadBackTheSameAndStreamRowsKeepTheirWidth) {
+  EXPECT_EQ(csv::exact(0.1 + 0.2), "0.30000000000000004");
+  EXPECT_EQ(csv::exact(0.3), "0.3");
+  EXPECT_EQ(csv::exact(2.0980392156862746), "2.0980392156862746");
+  EXPECT_EQ(csv::exact(NAN), "");
+  EXPECT_EQ(csv::exact(-INFINITY), "-inf");
+  std::ostringstream out;
+  csv::StreamWriter writer(out, {"id", "resources"});
+  writer.row({"1", "0-7 32-39"});
+  writer.row({"2", "a,b"});
+  EXPECT_EQ(out.str(), "id,resources\n1,0-7 32-39\n2,\"a,b\"\n");
+  EXPECT_THROW(writer.row({"3"}), std::logic_error);
+}
+
 TEST(Csv, ReaderSkipsCommentsAndBlankLinesAndTrimsUnquotedFields) {
   std::istringstream in("# a comment\n\napp , size\r\n  poisson,\t8 \n");
   csv::Reader reader(in, "t.csv");

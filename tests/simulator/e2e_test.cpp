@@ -372,6 +372,50 @@ TEST_F(E2e, FullDas2TraceWithEasy) {
   EXPECT_FALSE(fs::exists(out("f/jobs.csv")));
 }
 
+// Golden files, one per output convention: the co-allocated job list's jobs.csv, Batsim jobs
+// file and SWF schedule, byte for byte. A deliberate format change rewrites them with
+//   mcb-sim --trace tests/fixtures/simulator/joblist.csv <the das2-study tables> --warmup 0
+//           --schedule batsim,swf --output tests/fixtures/simulator/golden
+TEST_F(E2e, ScheduleFilesMatchTheirGoldenFiles) {
+  const auto r = run("--trace " + kFix + "/simulator/joblist.csv " + kTables +
+                     " --warmup 0 --schedule batsim,swf --output " + out("g"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* name : {"jobs.csv", "batsim_jobs.csv", "schedule.swf"}) {
+    EXPECT_EQ(slurp(out(std::string("g/") + name)), slurp(kFix + "/simulator/golden/" + name))
+        << name;
+  }
+}
+
+TEST_F(E2e, ScheduleIsForOneRunAndNamesItsFormats) {
+  auto r = run("--workload poisson " + kTables +
+               " --jobs 200 --utilization 0.3,0.5 --schedule batsim --output " + out("s"));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--schedule: 'batsim' is written for a single run"), std::string::npos)
+      << r.err;
+  r = run("--workload poisson " + kTables +
+          " --jobs 200 --utilization 0.5 --schedule gantt --output " + out("s"));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--schedule: 'gantt' is not batsim or swf"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(out("s")));
+}
+
+// The replay: the whole DAS-2 fs1 trace gives a Batsim jobs file and an SWF schedule
+// with one row per job it kept.
+TEST_F(E2e, FullDas2TraceWritesBatsimAndSwfSchedules) {
+  if (!fs::exists(kFullTrace)) GTEST_SKIP() << "the full trace is not at " << kFullTrace;
+  const auto r =
+      run("--trace " + kFullTrace + " --queue easy --schedule batsim,swf --output " + out("f"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto doc = nlohmann::json::parse(slurp(out("f/summary.json")));
+  const auto jobs = doc["result"]["jobs"]["completed"].get<size_t>();
+  EXPECT_EQ(jobs, doc["config"]["workload"]["jobs"].get<size_t>());
+  const auto batsim = lines(slurp(out("f/batsim_jobs.csv")));
+  EXPECT_EQ(batsim.size(), jobs + 1);
+  size_t records = 0;
+  for (const auto& l : lines(slurp(out("f/schedule.swf")))) records += !l.empty() && l[0] != ';';
+  EXPECT_EQ(records, jobs);
+}
+
 TEST_F(E2e, HelpListsTheOptions) {
   const auto r = run("--help");
   EXPECT_EQ(r.exit_code, 0);

@@ -31,7 +31,10 @@ nlohmann::json run(const Options& o, std::string* csv = nullptr, size_t item = 0
   const Study s = Study::build(o);
   std::ostringstream out;
   const auto r = s.run_item(item, &out);
-  if (csv) *csv = out.str();
+  if (csv) {  // the rows, without the header line
+    const std::string text = out.str();
+    *csv = text.substr(text.find('\n') + 1);
+  }
   return r["summary"];
 }
 
