@@ -9,8 +9,9 @@ saturation table. One sweep folder per job mix (mcb-sim --workload MIX ... --out
 
 Writes DIR/<item>.png, .svg and .json (the numbers drawn), the table as .md and .csv, and
 DIR/manifest.json naming every input. A folder of a one-point run (summary.json and jobs.csv, as
-one trace replay writes) gets its own items: the run's summary table and its jobs' response
-times (distribution and over time).
+one trace replay writes) gets its own items: the run's summary table, its jobs' response
+times (distribution and over time), utilization and queue length over time, and, when the run
+wrote batsim_jobs.csv (mcb-sim --schedule batsim), a Gantt chart of the processors.
 """
 
 import os
@@ -20,6 +21,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from mcb_analysis import cli  # noqa: E402
 from mcb_analysis import point_figures as pf  # noqa: E402
+from mcb_analysis import schedule_figures as schedf  # noqa: E402
 from mcb_analysis import sim_figures as sf  # noqa: E402
 from mcb_analysis.inputs import natural_key  # noqa: E402
 from mcb_analysis.output import Outputs  # noqa: E402
@@ -77,9 +79,15 @@ def points_only(args, argv):
         name = f"{args.prefix}run{k + 1 if len(points) > 1 else ''}"
         src = f"{p.summary_source.path}, {p.jobs_source.path}"
         for item in (pf.summary_table(p, f"{name}-summary"),
-                     pf.jobs_figure(p, f"{name}-responses", label)):
+                     pf.jobs_figure(p, f"{name}-responses", label),
+                     schedf.load_figure(p, f"{name}-load", label)):
             item.source = src
             out.add(item)
+        if os.path.exists(os.path.join(p.path, "batsim_jobs.csv")):
+            out.add(schedf.gantt_figure(p, f"{name}-gantt", label))
+        else:
+            out.skip(f"{name}-gantt", f"{p.path} has no batsim_jobs.csv (mcb-sim --schedule "
+                     "batsim writes the processor ids a Gantt chart needs)")
     return out.write_and_list(PROG, args.output, argv)
 
 

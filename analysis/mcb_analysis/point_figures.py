@@ -12,9 +12,10 @@ from .cli import BadInput
 from .inputs import read_csv, read_json
 from .output import Figure, Table, clean, headline
 
-JOB_COLUMNS = ["id", "app", "submit", "response", "wait", "total_size", "components",
+JOB_COLUMNS = ["id", "app", "submit", "start", "end", "response", "wait", "total_size",
+               "components", "measured"]
+JOB_NUMBERS = ["submit", "start", "end", "response", "wait", "total_size", "components",
                "measured"]
-JOB_NUMBERS = ["submit", "response", "wait", "total_size", "components", "measured"]
 LOG_ABOVE = 100.0  # values spanning more than two decades get a log axis
 
 

@@ -1,0 +1,161 @@
+"""Figures of one simulator run over time: a Gantt chart of the processors (from the Batsim
+jobs file, batsim_jobs.csv, that `mcb-sim --schedule batsim` writes) and the utilization and
+queue length over time (from jobs.csv). The numbers drawn are computed here by plain functions
+(gantt_bars, busy_over_time, waiting_over_time) that the tests check against the schedule."""
+
+import os
+
+import matplotlib.pyplot as plt
+import numpy as np
+from matplotlib.collections import PolyCollection
+
+from .cli import BadInput
+from .inputs import read_csv
+from .output import Figure, clean, headline
+
+BATSIM_COLUMNS = ["job_id", "profile", "submission_time", "requested_number_of_resources",
+                  "starting_time", "finish_time", "allocated_resources"]
+BATSIM_NUMBERS = ["submission_time", "requested_number_of_resources", "starting_time",
+                  "finish_time"]
+
+
+def read_batsim(path):
+    """Batsim's jobs file, checked (columns, numbers, interval sets). Returns (DataFrame,
+    Source)."""
+    frame, source = read_csv(path, BATSIM_COLUMNS, numeric=BATSIM_NUMBERS,
+                             strings=["profile"])
+    for i, text in enumerate(frame["allocated_resources"]):
+        try:
+            parse_intervals(text)
+        except ValueError:
+            raise BadInput(f"{path}:{i + 2}: column allocated_resources: '{text}' is not an "
+                           "interval set such as '0-7 32-39'")
+    return frame, source
+
+
+def parse_intervals(text):
+    """Batsim's interval set text ('0-7 32 40-47') as [(first, last)], closed intervals."""
+    out = []
+    for part in str(text).split():
+        first, _, last = part.partition("-")
+        a, b = int(first), int(last) if last else int(first)
+        if a < 0 or b < a:
+            raise ValueError(part)
+        out.append((a, b))
+    if not out:
+        raise ValueError(text)
+    return out
+
+
+def gantt_bars(batsim):
+    """One bar per job and processor interval: (job_id, first, last, start, finish)."""
+    bars = []
+    for job, text, start, finish in zip(batsim["job_id"], batsim["allocated_resources"],
+                                        batsim["starting_time"], batsim["finish_time"]):
+        for first, last in parse_intervals(text):
+            bars.append((str(job), first, last, float(start), float(finish)))
+    return bars
+
+
+def _steps(ups, downs):
+    """A count that rises by weight at each up time and falls at each down time: (times,
+    values), the value holding from each time to the next. Falls come first at equal times,
+    as the simulator handles departures before starts."""
+    events = sorted([(t, 0, -w) for t, w in downs] + [(t, 1, w) for t, w in ups])
+    times, values, level = [], [], 0.0
+    for t, _, w in events:
+        level += w
+        if times and times[-1] == t:
+            values[-1] = level
+        else:
+            times.append(t)
+            values.append(level)
+    return times, values
+
+
+def busy_over_time(jobs):
+    """Busy processors over time from jobs.csv's start and end times (as simulated, not
+    recomputed from wait and response, which would round)."""
+    size = jobs["total_size"]
+    return _steps(list(zip(jobs["start"], size)), list(zip(jobs["end"], size)))
+
+
+def waiting_over_time(jobs):
+    """Jobs waiting in the queues over time from jobs.csv."""
+    return _steps([(t, 1.0) for t in jobs["submit"]], [(t, 1.0) for t in jobs["start"]])
+
+
+def capacity(point):
+    sizes = (point.doc["config"].get("clusters") or {}).get("sizes") or []
+    return sum(int(s) for s in sizes)
+
+
+def cluster_edges(point):
+    edges, total = [], 0
+    for s in (point.doc["config"].get("clusters") or {}).get("sizes") or []:
+        total += int(s)
+        edges.append(total)
+    return edges[:-1]
+
+
+def gantt_figure(point, figure_id, label):
+    """Processors (y) over time (x): each job a bar over the processor ids it held, coloured by
+    application; dotted lines separate the clusters."""
+    path = os.path.join(point.path, "batsim_jobs.csv")
+    if not os.path.exists(path):
+        raise BadInput(f"--sweep: '{point.path}' has no batsim_jobs.csv for the Gantt chart "
+                       "(run mcb-sim with --schedule batsim)")
+    batsim, source = read_batsim(path)
+    bars = gantt_bars(batsim)
+    apps = sorted(set(batsim["profile"]))
+    colour = {app: f"C{k % 10}" for k, app in enumerate(apps)}
+    app_of = dict(zip((str(j) for j in batsim["job_id"]), batsim["profile"]))
+    fig, ax = plt.subplots(figsize=(9.0, 4.2), layout="constrained")
+    polys = [[(s, a), (f, a), (f, b + 1), (s, b + 1)] for _, a, b, s, f in bars]
+    ax.add_collection(PolyCollection(polys, facecolors=[colour[app_of[j]] for j, *_ in bars],
+                                     edgecolors="none"))
+    for edge in cluster_edges(point):
+        ax.axhline(edge, color="0.3", linewidth=0.5, linestyle=":")
+    ax.set_xlim(min((s for *_, s, _ in bars), default=0), max((f for *_, f in bars), default=1))
+    ax.set_ylim(0, capacity(point) or max((b + 1 for _, _, b, _, _ in bars), default=1))
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel("processor id")
+    for app in apps:
+        ax.plot([], [], color=colour[app], linewidth=6, label=app)
+    ax.legend(loc="upper right", frameon=False, fontsize=8)
+    title = f"One simulator run, {point.describe()}: Gantt chart of {len(batsim)} jobs"
+    headline(fig, title, label)
+    f = Figure(figure_id, title, fig, {
+        "xlabel": "time (s)", "ylabel": "processor id", "cluster_edges": cluster_edges(point),
+        "bars": [{"job": j, "first": a, "last": b, "start": s, "finish": e}
+                 for j, a, b, s, e in bars]})
+    f.source = source.path
+    return f
+
+
+def load_figure(point, figure_id, label):
+    """Top: utilization (busy processors over the capacity) over time; bottom: jobs waiting."""
+    jobs = point.jobs
+    if not len(jobs):
+        raise BadInput(f"{point.jobs_source.path}: no jobs to draw")
+    cap = capacity(point)
+    bt, busy = busy_over_time(jobs)
+    wt, waiting = waiting_over_time(jobs)
+    util = [b / cap for b in busy] if cap else busy
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(9.0, 4.8), sharex=True,
+                                      layout="constrained")
+    top.step(bt, util, where="post", color="C0", linewidth=0.7)
+    top.set_ylabel("utilization" if cap else "busy processors")
+    top.set_ylim(0, 1.02 if cap else None)
+    top.grid(linewidth=0.4, alpha=0.5)
+    bottom.step(wt, waiting, where="post", color="C3", linewidth=0.7)
+    bottom.set_ylabel("jobs waiting")
+    bottom.set_xlabel("time (s)")
+    bottom.grid(linewidth=0.4, alpha=0.5)
+    title = f"One simulator run, {point.describe()}: utilization and queue length over time"
+    headline(fig, title, label)
+    return Figure(figure_id, title, fig, {"panels": [
+        {"title": "utilization", "xlabel": "time (s)", "ylabel": "busy / capacity",
+         "capacity": cap, "x": clean(np.array(bt)), "y": clean(np.array(util))},
+        {"title": "queue length", "xlabel": "time (s)", "ylabel": "jobs waiting",
+         "x": clean(np.array(wt)), "y": clean(np.array(waiting))}]})
