@@ -9,6 +9,7 @@ import json
 import math
 import os
 import re
+import sys
 
 import pandas as pd
 
@@ -17,6 +18,7 @@ from .cli import BadInput
 # The versions of the documents this analysis reads, by what writes them.
 CALIBRATION_SCHEMA = "mcb-calibration/1"  # calibration.json (mcb-calibrate)
 SWEEP_SCHEMA = "mcb-sim-sweep/1"          # sweep.json (mcb-sim)
+RECORD_SCHEMA = "mcb-run/1"               # run records, JSON Lines (mcb-poisson, -ensflow, -links)
 
 
 def digest(path):
@@ -104,6 +106,43 @@ def read_json(path, required=(), schema=None):
         raise BadInput(f"{path}: schema '{doc.get('schema')}' is not '{schema}' "
                        "(the version this analysis reads)")
     return doc, Source(path)
+
+
+def read_jsonl(path, schema=None):
+    """Reads JSON Lines (docs/records.md): one object per line, blank lines skipped. A torn last
+    line (no line end, not JSON: a run killed while writing) is left out with one notice on
+    stderr, as mcb-campaign and mcb-calibrate do; a malformed line elsewhere, a line that is not
+    an object or, when `schema` is given, a record of another schema is a BadInput naming the
+    file and line. Returns the list of objects."""
+    if not os.path.exists(path):
+        raise BadInput(f"{path}: no such file")
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except UnicodeDecodeError as e:
+        raise BadInput(f"{path}: not UTF-8 text ({e.reason})")
+    lines = text.split("\n")
+    torn = lines[-1] if lines and lines[-1].strip() else None
+    body = lines[:-1]
+    records = []
+    for number, line in enumerate(body + ([torn] if torn is not None else []), start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as e:
+            if torn is not None and number == len(body) + 1:
+                print(f"{path}:{number}: torn last line ignored (no line end, not JSON)",
+                      file=sys.stderr)
+                break
+            raise BadInput(f"{path}:{number}: not JSON ({e.msg})")
+        if not isinstance(record, dict):
+            raise BadInput(f"{path}:{number}: not a JSON object")
+        if schema is not None and record.get("schema") != schema:
+            raise BadInput(f"{path}:{number}: schema '{record.get('schema')}' is not '{schema}' "
+                           "(the version this analysis reads)")
+        records.append(record)
+    return records
 
 
 def natural_key(text):
