@@ -3,6 +3,7 @@
 #include "common/cli.hpp"
 #include "common/errors.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <sstream>
@@ -160,6 +161,18 @@ ScheduleFiles parse_schedule(const std::string& text) {
   return files;
 }
 
+namespace {
+
+// Digits after the decimal point of a plain decimal ("0.15" -> 2, "3" -> 0), -1 for other
+// forms (exponents).
+int decimals(const std::string& text) {
+  if (text.find_first_of("eE") != std::string::npos) return -1;
+  const auto dot = text.find('.');
+  return dot == std::string::npos ? 0 : static_cast<int>(text.size() - dot - 1);
+}
+
+}  // namespace
+
 std::vector<double> parse_values(const std::string& option, const std::string& text) {
   const auto number = [&](const std::string& s) {
     double v = 0;
@@ -181,7 +194,17 @@ std::vector<double> parse_values(const std::string& option, const std::string& t
     if (b < a) throw UsageError("--" + option + ": '" + text + "' ends before it starts");
     const auto n = static_cast<long long>(std::floor((b - a) / step + 1e-9));
     if (n > 100000) throw UsageError("--" + option + ": '" + text + "' has too many values");
-    for (long long i = 0; i <= n; ++i) out.push_back(a + static_cast<double>(i) * step);
+    // By index, in units of the finest decimal given: 0.3:0.9:0.15 gives 0.45 (45/100), not
+    // 0.3 + 0.15 = 0.44999999999999996; values that are not plain decimals fall back to a + i x
+    // step.
+    const int digits = std::max({decimals(parts[0]), decimals(parts[1]), decimals(parts[2])});
+    const double unit = std::pow(10.0, digits);
+    const bool exact = digits >= 0 && digits <= 9 && b * unit < 1e15;
+    for (long long i = 0; i <= n; ++i) {
+      out.push_back(
+          exact ? static_cast<double>(std::llround(a * unit) + i * std::llround(step * unit)) / unit
+                : a + static_cast<double>(i) * step);
+    }
     return out;
   }
   for (const auto& item : split_list(option, text)) out.push_back(number(item));

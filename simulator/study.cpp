@@ -1,5 +1,6 @@
 #include "simulator/study.hpp"
 
+#include "common/csv.hpp"
 #include "common/errors.hpp"
 #include "common/units.hpp"
 #include "simulator/discipline.hpp"
@@ -147,14 +148,14 @@ void check_numbers(const Options& o) {
   if (o.batches < 2)
     throw UsageError("--batches: '" + std::to_string(o.batches) + "' must be >= 2");
   if (!(o.estimate_factor >= 1) || !std::isfinite(o.estimate_factor)) {
-    throw UsageError("--estimate-factor: '" + std::to_string(o.estimate_factor) +
+    throw UsageError("--estimate-factor: '" + csv::exact(o.estimate_factor) +
                      "' must be >= 1 (requested times cover the service time)");
   }
   if (!(o.coalloc_factor > 0) || !std::isfinite(o.coalloc_factor)) {
-    throw UsageError("--coalloc-factor: '" + std::to_string(o.coalloc_factor) + "' must be > 0");
+    throw UsageError("--coalloc-factor: '" + csv::exact(o.coalloc_factor) + "' must be > 0");
   }
   if (!(o.saturation_backlog >= 0)) {
-    throw UsageError("--saturation-backlog: '" + std::to_string(o.saturation_backlog) +
+    throw UsageError("--saturation-backlog: '" + csv::exact(o.saturation_backlog) +
                      "' must be >= 0");
   }
   const auto non_negative = [](const char* name, long long v) {

@@ -38,6 +38,14 @@ nlohmann::json run(const Options& o, std::string* csv = nullptr, size_t item = 0
   return r["summary"];
 }
 
+TEST(Values, RangesAreMadeByIndexAndComeOutAsWritten) {
+  EXPECT_EQ(parse_values("utilization", "0.3:0.9:0.15"),
+            (std::vector<double>{0.3, 0.45, 0.6, 0.75, 0.9}));
+  EXPECT_EQ(parse_values("utilization", "0.1:0.3:0.1"), (std::vector<double>{0.1, 0.2, 0.3}));
+  EXPECT_EQ(parse_values("rate", "1:3:0.5"), (std::vector<double>{1, 1.5, 2, 2.5, 3}));
+  EXPECT_EQ(parse_values("rate", "1e-3:3e-3:1e-3").size(), 3u) << "exponents: by a + i x step";
+}
+
 TEST(Utilization, GrossEqualsNetWithoutCoAllocation) {
   for (const char* policy : {"gs", "ls", "lp"}) {
     Options o = base("mixed");
