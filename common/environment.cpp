@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <ctime>
 
 namespace mcb {
@@ -25,7 +26,12 @@ nlohmann::json environment_block(int argc, const char* const* argv) {
   ::gethostname(host, sizeof host - 1);
   nlohmann::json command = nlohmann::json::array();
   for (int i = 0; i < argc; ++i) command.push_back(argv[i]);
+  // The batch job the run belongs to, so a record can be matched to squeue/sacct (qstat).
+  const char* slurm = std::getenv("SLURM_JOB_ID");
+  const char* pbs = std::getenv("PBS_JOBID");
+  const char* batch = slurm && *slurm ? slurm : (pbs && *pbs ? pbs : nullptr);
   return {{"host", host},
+          {"batch_job_id", batch ? nlohmann::json(batch) : nlohmann::json(nullptr)},
           {"compiler", MCB_COMPILER},
           {"build_type", MCB_BUILD_TYPE},
           {"revision", suite_revision()},

@@ -6,6 +6,7 @@
 #include "jobscripts/process.hpp"
 #include "jobscripts/record_book.hpp"
 #include "jobscripts/shell.hpp"
+#include "jobscripts/status_table.hpp"
 
 #include <sys/stat.h>
 
@@ -443,34 +444,68 @@ int collect_campaign(const CampaignSpec& spec, const Plan& plan, const BatchOpti
   return t.invalid + t.failed + t.missing == 0 ? 0 : 1;
 }
 
-int batch_status(const CampaignSpec& spec, const Plan& plan, std::ostream& out) {
+int batch_status(const CampaignSpec& spec, const Plan& plan, std::ostream& out, bool as_json) {
   const CampaignFolder folder{spec.folder};
   const auto system = make_batch_system(spec, plan, folder);
-  const std::map<std::string, std::string> active = system->active_jobs();
+  StatusReport report{
+      spec.name, system->name(), system->name() == "slurm" ? "squeue" : "qstat", {}};
+  std::map<std::string, std::string> active;
+  bool queue_known = true;
+  try {
+    active = system->active_jobs();
+  } catch (const std::exception& e) {
+    queue_known = false;
+    report.queue_source =
+        "records and the jobs list (the queue is unreachable: " + std::string(e.what()) + ")";
+  }
   const JobsList jobs = read_jobs(folder);
   const RecordBook book = RecordBook::read(folder.records());
-  std::size_t recorded = 0, queued = 0, ended = 0, unsubmitted = 0;
+  std::size_t recorded = 0, queued = 0, ended = 0, unsubmitted = 0, unknown = 0;
   std::map<std::string, std::size_t> states;
   for (const PlannedRun& run : plan.runs) {
-    if (book.find(run.id)) {
-      ++recorded;
-      continue;
-    }
+    StatusRow row{run.id, "", "", "", std::nullopt, ""};
     const auto job = jobs.job_of_key.find(run.key);
-    if (job == jobs.job_of_key.end()) {
+    if (job != jobs.job_of_key.end()) row.job_id = job->second;
+    if (const RecordEntry* e = book.find(run.id)) {
+      ++recorded;
+      row.state = "recorded";
+      row.verdict = e->status;
+      row.nodes = e->nodes;
+      row.elapsed = e->wall_time;
+      if (!e->batch_job_id.empty()) row.job_id = e->batch_job_id;
+    } else if (job == jobs.job_of_key.end()) {
       ++unsubmitted;
+      row.state = "not submitted";
+    } else if (!queue_known) {
+      ++unknown;
+      row.state = "unknown";
     } else if (const std::string* s = queue_state(active, job->second)) {
       ++queued;
       ++states[*s];
+      row.state = *s;
     } else {
       ++ended;
+      row.state = "ended";
     }
+    if (!row.elapsed && row.state != "not submitted") {
+      if (const auto s = read_status(folder.run_file(run.key, ".status")))
+        row.elapsed = static_cast<double>(s->seconds);
+    }
+    report.runs.push_back(std::move(row));
+  }
+  if (as_json) {
+    out << status_json(report).dump(1) << "\n";
+    return 0;
   }
   std::string state_text;
   for (const auto& [state, n] : states) state_text += ", " + std::to_string(n) + " " + state;
   out << "campaign " << spec.name << " (" << system->name() << "): " << plan.runs.size()
       << " runs: " << recorded << " recorded, " << queued << " in the queue" << state_text << ", "
-      << ended << " ended and not collected yet, " << unsubmitted << " not submitted\n";
+      << ended << " ended and not collected yet, " << unsubmitted << " not submitted";
+  if (!queue_known) out << ", " << unknown << " unknown";
+  out << "\n";
+  if (!queue_known) out << "states from the " << report.queue_source << "\n";
+  print_status_table(out, report);
   print_summary(out, spec, tally(plan, book), folder);
   return 0;
 }

@@ -111,7 +111,9 @@ int collect_campaign(const CampaignSpec& spec, const Plan& plan, const BatchOpti
                      std::ostream& out);
 
 /// @brief Prints where each run stands: recorded, queued or running, ended and not collected,
-/// not submitted.
-int batch_status(const CampaignSpec& spec, const Plan& plan, std::ostream& out);
+/// not submitted; one row per run (status_table.hpp), as a table or, with @p as_json, as JSON.
+/// When the queue cannot be read (squeue or qstat unreachable), the states come from the
+/// records and the jobs list, and the output says so; that is not an error.
+int batch_status(const CampaignSpec& spec, const Plan& plan, std::ostream& out, bool as_json);
 
 }  // namespace mcb::campaign

@@ -12,6 +12,7 @@
 #include "jobscripts/record_book.hpp"
 #include "jobscripts/shell.hpp"
 #include "jobscripts/spec.hpp"
+#include "jobscripts/status_table.hpp"
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -42,7 +43,8 @@ constexpr const char* kUsage =
     "            jobscript per run (or group) and submit it. Runs that already have a record\n"
     "            are skipped, so running it again goes on where it stopped\n"
     "  scripts   write the slurm or pbs jobscripts without submitting them\n"
-    "  status    where each run stands (recorded, queued, not started) and the failures\n"
+    "  status    a row per run (id, state, batch job id, node list, elapsed, verdict) and the\n"
+    "            failures; --json gives the rows as JSON\n"
     "  collect   gather the records of finished batch jobs into the campaign folder, record a\n"
     "            failure for each run whose job ended without one, print the summary\n\n"
     "SPEC is the campaign file (jobscripts/README.md describes it)";
@@ -144,17 +146,33 @@ std::string running_executor(const CampaignFolder& folder) {
   return pid;
 }
 
-int local_status(const CampaignSpec& spec, const Plan& plan, std::ostream& out) {
+int local_status(const CampaignSpec& spec, const Plan& plan, std::ostream& out, bool as_json) {
   const CampaignFolder folder{spec.folder};
-  if (!std::filesystem::exists(folder.root)) {
+  const bool started = std::filesystem::exists(folder.root);
+  const std::string pid = started ? running_executor(folder) : "";
+  // While an executor runs, a last line without its newline may be a record being appended.
+  const RecordBook book =
+      started ? RecordBook::read(folder.records(), pid.empty() ? &std::cerr : nullptr)
+              : RecordBook{};
+  StatusReport report{spec.name, "local", "records", {}};
+  for (const PlannedRun& run : plan.runs) {
+    StatusRow row{run.id, "not run", "", "", std::nullopt, ""};
+    if (const RecordEntry* e = book.find(run.id)) {
+      row = {run.id, "recorded", e->batch_job_id, e->nodes, e->wall_time, e->status};
+    }
+    report.runs.push_back(std::move(row));
+  }
+  if (as_json) {
+    out << status_json(report).dump(1) << "\n";
+    return 0;
+  }
+  if (!started) {
     out << "campaign " << spec.name << ": not started (no folder " << folder.root << ")\n";
     return 0;
   }
-  const std::string pid = running_executor(folder);
   out << "campaign " << spec.name << " (local): "
       << (pid.empty() ? "no executor running" : "running (mcb-campaign pid " + pid + ")") << "\n";
-  // While an executor runs, a last line without its newline may be a record being appended.
-  const RecordBook book = RecordBook::read(folder.records(), pid.empty() ? &std::cerr : nullptr);
+  print_status_table(out, report);
   print_summary(out, spec, tally(plan, book), folder);
   return 0;
 }
@@ -185,7 +203,8 @@ int body(int argc, char** argv) {
               << "  --folder DIR           campaign folder (default: the spec's 'folder', else\n"
               << "                         campaigns/<name> beside the spec)\n"
               << "  --executor NAME        local, slurm or pbs instead of the spec's\n"
-              << "  --json                 dry-run: print the plan as JSON\n"
+              << "  --json                 dry-run: print the plan as JSON; status: the per-run\n"
+              << "                         table as JSON\n"
               << "  --retry-failed         run: run again the runs recorded as failed\n"
               << "  --wait                 collect: wait until no job of the campaign is queued\n"
               << "  --wait-limit DURATION  collect --wait: give up after this long (exit 1)\n"
@@ -204,7 +223,8 @@ int body(int argc, char** argv) {
   po::options_description desc("mcb-campaign options");
   desc.add_options()("folder", po::value(&o.folder)->value_name("DIR"), "campaign folder")(
       "executor", po::value(&o.executor)->value_name("NAME"), "local, slurm or pbs")(
-      "json", po::bool_switch(&o.json), "dry-run: the plan as JSON")(
+      "json", po::bool_switch(&o.json),
+      "dry-run: the plan as JSON; status: the per-run table as JSON")(
       "retry-failed", po::bool_switch(&o.retry_failed), "run: run failed runs again")(
       "wait", po::bool_switch(&o.wait), "collect: wait for the queue to empty")(
       "wait-limit", po::value(&o.wait_limit)->value_name("DURATION"), "collect --wait: limit")(
@@ -259,7 +279,7 @@ int body(int argc, char** argv) {
           o.progress == Progress::live || (o.progress == Progress::automatic && ::isatty(1));
       return run_local(spec, plan, local, std::cout);
     }
-    if (command == "status") return local_status(spec, plan, std::cout);
+    if (command == "status") return local_status(spec, plan, std::cout, o.json);
     const CampaignFolder folder{spec.folder};
     const Tally t = tally(plan, RecordBook::read(folder.records(), &std::cerr));
     print_summary(std::cout, spec, t, folder);
@@ -269,7 +289,7 @@ int body(int argc, char** argv) {
     batch.submit = command == "run";
     return submit_campaign(spec, plan, batch, std::cout);
   }
-  if (command == "status") return batch_status(spec, plan, std::cout);
+  if (command == "status") return batch_status(spec, plan, std::cout, o.json);
   return collect_campaign(spec, plan, batch, std::cout);
 }
 

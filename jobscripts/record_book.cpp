@@ -7,6 +7,7 @@
 #include "common/run_record.hpp"
 #include "common/text.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -31,6 +32,36 @@ void RecordBook::read_more(const std::string& path) {
   scan(path, consumed_);
 }
 
+namespace {
+
+// What status shows of a record: its verdict and where, in which batch job and how long it ran.
+RecordEntry entry_of(const RunRecord& record) {
+  RecordEntry e{record.status, record.reason.value_or(""), "", "", std::nullopt};
+  if (record.env) {
+    const nlohmann::json& env = *record.env;
+    if (const auto id = env.find("batch_job_id"); id != env.end() && id->is_string())
+      e.batch_job_id = id->get<std::string>();
+    std::vector<std::string> hosts;
+    if (const auto h = env.find("hosts"); h != env.end() && h->is_array()) {
+      for (const auto& host : *h) {
+        if (host.is_string() && std::find(hosts.begin(), hosts.end(), host) == hosts.end())
+          hosts.push_back(host.get<std::string>());
+      }
+    } else if (const auto one = env.find("host"); one != env.end() && one->is_string()) {
+      hosts.push_back(one->get<std::string>());
+    }
+    for (const auto& host : hosts) e.nodes += (e.nodes.empty() ? "" : ",") + host;
+  }
+  if (record.result) {
+    if (const auto w = record.result->find("wall_time");
+        w != record.result->end() && w->is_number())
+      e.wall_time = w->get<double>();
+  }
+  return e;
+}
+
+}  // namespace
+
 // A torn tail is not read: while runs go on it may be a record still being appended, and after
 // a crash the next append cuts it off. read() reports it (see common/jsonl.hpp).
 jsonl::Contents RecordBook::scan(const std::string& path, jsonl::From from) {
@@ -42,8 +73,7 @@ jsonl::Contents RecordBook::scan(const std::string& path, jsonl::From from) {
     } catch (const std::invalid_argument& e) {
       throw UsageError(path + ":" + std::to_string(line.number) + ": " + e.what());
     }
-    entries_.insert_or_assign(record.run_id,
-                              RecordEntry{record.status, record.reason.value_or("")});
+    entries_.insert_or_assign(record.run_id, entry_of(record));
   }
   consumed_ = {contents.end_of_whole, contents.last_line};
   return contents;

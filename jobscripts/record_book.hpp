@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -23,6 +24,9 @@ namespace mcb::campaign {
 struct RecordEntry {
   std::string status;  //!< valid, invalid or failed
   std::string reason;
+  std::string batch_job_id;         //!< env.batch_job_id ("" when not run in a batch job)
+  std::string nodes;                //!< env.hosts, distinct, comma-separated
+  std::optional<double> wall_time;  //!< result.wall_time (s)
 };
 
 /// @brief Run id -> status of the records in a JSON Lines file.

@@ -206,6 +206,23 @@ TEST(CampaignLocal, RecordsEveryRunOnceAndARestartHasNothingToDo) {
   EXPECT_EQ(status.exit_code, 0);
   EXPECT_NE(status.out.find("no executor running"), std::string::npos) << status.out;
   EXPECT_NE(status.out.find("4 runs: 2 valid, 2 invalid"), std::string::npos) << status.out;
+  // One row per run: id, state, batch job id, node list, elapsed, verdict; --json the same.
+  EXPECT_NE(status.out.find("RUN         STATE     JOBID  NODELIST"), std::string::npos)
+      << status.out;
+  const CommandResult as_json = mcb_campaign(campaign_args("status", spec, "--json"));
+  ASSERT_EQ(as_json.exit_code, 0) << as_json.err;
+  const json doc = json::parse(as_json.out);
+  ASSERT_EQ(doc["runs"].size(), 4u);
+  for (const json& row : doc["runs"]) {
+    const json& rec = by_id.at(row["id"].get<std::string>());
+    EXPECT_EQ(row["state"], "recorded");
+    EXPECT_EQ(row["verdict"], rec["status"]);
+    EXPECT_EQ(row["nodes"], rec["env"]["hosts"][0]);
+    EXPECT_EQ(row["elapsed_s"], rec["result"]["wall_time"]);
+    EXPECT_TRUE(row["batch_job_id"].is_null()) << "not run in a batch job";
+    EXPECT_NE(status.out.find(row["id"].get<std::string>() + "  recorded"), std::string::npos)
+        << status.out;
+  }
 
   // A changed spec may not reuse the folder under the same ids.
   write_file(spec, poisson_spec("local", "",

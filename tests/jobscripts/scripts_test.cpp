@@ -155,6 +155,40 @@ TEST(CampaignScripts, SlurmGetsAPlainJobPerSingleClusterRunAndAHeterogeneousJobP
   EXPECT_EQ(pwned_files(dir.path()), std::vector<std::string>{});
 }
 
+// squeue unreachable (the controller down, or no Slurm client here): status still shows every
+// run, from the records and the jobs list, says where the states came from and exits 0.
+TEST(CampaignStatus, AnUnreachableQueueFallsBackToTheRecordsAndSaysSo) {
+  TempDir dir;
+  const std::string srun = write_launcher(dir.path(), "srun", "exit");
+  const std::string spec = write_file(
+      dir.path() / "s.ini", spec_text("slurm", srun, "partitions = clusterA\ntasks-per-node = 2\n",
+                                      "grid = 16\nprocs = 2x1\nclusters = 1\n"));
+  const fs::path folder = dir.path() / kHostileFolder;
+  ASSERT_TRUE(writes_valid_scripts(spec, folder, {"1-r1.sbatch"}));
+  const fs::path fake = dir.path() / "bin";
+  fs::create_directories(fake);
+  write_file(fake / "squeue",
+             "#!/bin/sh\necho 'squeue: error: Unable to contact slurm controller' >&2\nexit 1\n");
+  ::chmod((fake / "squeue").c_str(), 0755);
+  const std::string command = "env PATH=" + quote(fake.string()) + ":\"$PATH\" " +
+                              bin("mcb-campaign") + " status " + quote(spec);
+  const CommandResult text = run_command(command);
+  EXPECT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("states from the records and the jobs list (the queue is unreachable"),
+            std::string::npos)
+      << text.out;
+  EXPECT_NE(text.out.find("RUN"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("not submitted"), std::string::npos) << text.out;
+  const CommandResult js = run_command(command + " --json");
+  ASSERT_EQ(js.exit_code, 0) << js.err;
+  const json doc = json::parse(js.out);
+  EXPECT_EQ(doc["executor"], "slurm");
+  EXPECT_NE(doc["queue_source"].get<std::string>().find("unreachable"), std::string::npos);
+  ASSERT_EQ(doc["runs"].size(), 1u);
+  EXPECT_EQ(doc["runs"][0]["state"], "not submitted");
+  EXPECT_TRUE(doc["runs"][0]["batch_job_id"].is_null());
+}
+
 TEST(CampaignScripts, SlurmGroupsRunsOfOneShapeAndRefusesMpirunForHeterogeneousJobs) {
   TempDir dir;
   const std::string spec = write_file(
