@@ -1,6 +1,7 @@
 // The contracts between stages, owned by common/: the CSV codec, the JSON Lines reader and its
 // torn-tail policy, the run record, the runtime table and the statistics.
 #include "common/csv.hpp"
+#include "common/environment.hpp"
 #include "common/errors.hpp"
 #include "common/files.hpp"
 #include "common/jsonl.hpp"
@@ -12,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -53,6 +55,19 @@ TEST(Csv, FieldsNeedingQuotesRoundTrip) {
   EXPECT_EQ(record.line, 1u);
   EXPECT_FALSE(reader.next(record));
   EXPECT_EQ(reader.line(), 2u) << "the quoted line break spans two lines";
+}
+
+TEST(Environment, RecordsCarryTheBatchJobId) {
+  const char* argv[] = {"prog"};
+  ::unsetenv("SLURM_JOB_ID");
+  ::unsetenv("PBS_JOBID");
+  EXPECT_TRUE(environment_block(1, argv)["batch_job_id"].is_null());
+  ::setenv("PBS_JOBID", "812.pbs-server", 1);
+  EXPECT_EQ(environment_block(1, argv)["batch_job_id"], "812.pbs-server");
+  ::setenv("SLURM_JOB_ID", "4711", 1);
+  EXPECT_EQ(environment_block(1, argv)["batch_job_id"], "4711") << "Slurm's id first";
+  ::unsetenv("SLURM_JOB_ID");
+  ::unsetenv("PBS_JOBID");
 }
 
 TEST(Csv, ExactNumbersReadBackTheSameAndStreamRowsKeepTheirWidth) {
