@@ -118,4 +118,12 @@ std::string format_rate(double bytes_per_second) {
   return buf;
 }
 
+double megabytes_per_second(double bytes_per_second) { return bytes_per_second / 1e6; }
+
+std::string format_bandwidth(double bytes_per_second) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.6g MB/s", megabytes_per_second(bytes_per_second));
+  return buf;
+}
+
 }  // namespace mcb

@@ -23,7 +23,15 @@ double parse_bytes(std::string_view text);
 /// @brief Writes seconds with a readable unit ("250us", "1.5ms", "3s").
 std::string format_duration(double seconds);
 
-/// @brief Writes bytes per second as bit/s with a decimal prefix ("100Mbit/s").
+/// @brief Writes bytes per second as bit/s with a decimal prefix ("100Mbit/s"), as link options
+/// are given (--wan-bandwidth 100Mbit/s).
 std::string format_rate(double bytes_per_second);
+
+/// @brief Bytes per second in the unit the suite reports bandwidth in: MB/s (10^6 bytes per
+/// second, OSU's unit), as a plain number ("12.5").
+double megabytes_per_second(double bytes_per_second);
+
+/// @brief The same with its unit ("12.5 MB/s"), 6 significant digits.
+std::string format_bandwidth(double bytes_per_second);
 
 }  // namespace mcb

@@ -108,30 +108,33 @@ bool emulation_delivered(const ClassResult& c, const harness::LinkParameters& li
   return latency_ok && bandwidth_ok;
 }
 
+// One table per link class as OSU's benchmarks print theirs: '#' lines for what the numbers
+// are, then plain columns (size in bytes, one-way latency in us, bandwidth in MB/s), so that
+// tools reading OSU output read this too.
 void print_class(const ClassResult& c, const std::vector<std::size_t>& sizes) {
-  std::printf("%s (ranks %d-%d)", class_name(c.link_class), c.pair.first, c.pair.second);
+  std::printf(
+      "# %s (ranks %d-%d): latency the one-way time, bandwidth from windows of messages in "
+      "flight, both averaged over the repetitions\n",
+      class_name(c.link_class), c.pair.first, c.pair.second);
   if (c.fit) {
-    std::printf(": T(N) = %s + N / %s, r2 %.4f, max gap %.1f%%\n",
-                format_duration(c.fit->t0).c_str(),
-                c.fit->usable() ? format_rate(c.fit->bandwidth).c_str() : "inf", c.fit->r2,
+    std::printf("# fit: T(N) = %.6g us + N / %s, r2 %.4f, max gap %.1f%%\n", c.fit->t0 * 1e6,
+                c.fit->usable() ? format_bandwidth(c.fit->bandwidth).c_str() : "inf", c.fit->r2,
                 100 * c.fit->max_relative_gap);
   } else {
-    std::printf(": no fit (fewer than two sizes)\n");
+    std::printf("# fit: none (fewer than two sizes)\n");
   }
-  std::printf("  %10s %12s %12s %12s %8s %14s\n", "bytes", "min us", "avg us", "max us", "gap",
-              "bandwidth");
+  std::printf("%-10s %17s %19s\n", "# Size", "Latency (us)", "Bandwidth (MB/s)");
   for (std::size_t i = 0; i < sizes.size(); ++i) {
-    std::printf("  %10zu %12.2f %12.2f %12.2f %7.1f%% %14s\n", sizes[i], c.one_way[i].min * 1e6,
-                c.one_way[i].avg * 1e6, c.one_way[i].max * 1e6, c.fit ? 100 * c.fit->gaps[i] : 0.0,
-                format_rate(c.bandwidth[i].avg).c_str());
+    std::printf("%-10zu %17.2f %19.2f\n", sizes[i], c.one_way[i].avg * 1e6,
+                megabytes_per_second(c.bandwidth[i].avg));
   }
   if (c.shared) {
     const SharedLink& s = *c.shared;
     std::printf(
-        "  shared link, %zu-byte windows: alone %s; together %s (ranks %d-%d) and %s "
+        "# shared link, %zu-byte windows: alone %s; together %s (ranks %d-%d) and %s "
         "(ranks %d-%d)\n",
-        s.bytes, format_rate(s.alone.avg).c_str(), format_rate(s.together[0].avg).c_str(),
-        s.pairs[0].first, s.pairs[0].second, format_rate(s.together[1].avg).c_str(),
+        s.bytes, format_bandwidth(s.alone.avg).c_str(), format_bandwidth(s.together[0].avg).c_str(),
+        s.pairs[0].first, s.pairs[0].second, format_bandwidth(s.together[1].avg).c_str(),
         s.pairs[1].first, s.pairs[1].second);
   }
 }
@@ -141,7 +144,7 @@ void print_relay(const RelayStudy& study) {
   for (int g : study.gateways) std::printf(" %d", g);
   std::printf("), point-to-point ranks %d-%d; lower bound %s + N / %s\n", study.pair.first,
               study.pair.second, format_duration(study.bound.t0).c_str(),
-              format_rate(study.bound.bandwidth).c_str());
+              format_bandwidth(study.bound.bandwidth).c_str());
   const std::pair<const char*, const std::vector<RelayPoint>*> ops[] = {
       {"point-to-point", &study.point_to_point},
       {"broadcast", &study.broadcast},
@@ -316,8 +319,8 @@ int run_program(int argc, char** argv) {
       if (o.run.output != "none")
         std::printf("  record %s -> %s\n", run_id.c_str(), o.run.output.c_str());
     }
-    return harness::report_verdict(valid, format_rate(merit), "bandwidth of the slowest link class",
-                                   reason);
+    return harness::report_verdict(valid, format_bandwidth(merit),
+                                   "bandwidth of the slowest link class", reason);
   });
 }
 

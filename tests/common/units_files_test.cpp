@@ -38,6 +38,8 @@ TEST(Units, RatesAreBytesPerSecond) {
     EXPECT_THROW(parse_rate(bad), std::invalid_argument) << bad;
   }
   EXPECT_EQ(format_rate(12.5e6), "100Mbit/s");
+  EXPECT_EQ(format_bandwidth(12.5e6), "12.5 MB/s");
+  EXPECT_EQ(megabytes_per_second(12.5e6), 12.5);
   EXPECT_EQ(format_duration(1e-3), "1ms");
 }
 

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -157,6 +158,33 @@ TEST(WanLinks, TheFitRecoversTheEmulatedLink) {
   const bool delivered = std::fabs(best["t0"].get<double>() - latency) <= 0.1 * latency &&
                          std::fabs(best["bandwidth"].get<double>() / bandwidth - 1) <= 0.1;
   EXPECT_EQ(rec["status"] == "valid", delivered) << check.dump();
+}
+
+// The printed table reads as OSU's: a '# Size  Latency (us)  Bandwidth (MB/s)' header, then one
+// row of plain numbers per size, the record's averages in us and MB/s.
+TEST(WanLinks, PrintsAnOsuStyleTableOfTheRecordsNumbers) {
+  TempDir dir;
+  const std::string out = dir / "runs.jsonl";
+  const auto r =
+      run_command(mpirun(2) + bin("mcb-links") +
+                  " --sizes 1,4KiB,64KiB --repetitions 2 --counters '' --output " + quote(out));
+  ASSERT_EQ(r.exit_code == 0 || r.exit_code == 1, true) << r.out << r.err;
+  const auto records = read_records(out);
+  ASSERT_EQ(records.size(), 1u);
+  const json& cls = records[0]["result"]["classes"]["same_node"];
+  const auto header = r.out.find("# Size          Latency (us)    Bandwidth (MB/s)\n");
+  ASSERT_NE(header, std::string::npos) << r.out;
+  std::istringstream rows(r.out.substr(r.out.find('\n', header) + 1));
+  for (std::size_t i = 0; i < 3; ++i) {
+    std::size_t bytes = 0;
+    double latency = 0, bandwidth = 0;
+    ASSERT_TRUE(rows >> bytes >> latency >> bandwidth) << r.out;
+    EXPECT_EQ(bytes, cls["points"][i]["bytes"].get<std::size_t>());
+    EXPECT_NEAR(latency, cls["points"][i]["avg"].get<double>() * 1e6, 0.006);
+    EXPECT_NEAR(bandwidth, cls["bandwidth"][i]["avg"].get<double>() / 1e6, 0.006);
+  }
+  EXPECT_NE(r.out.find("figure of merit"), std::string::npos);
+  EXPECT_NE(r.out.find(" MB/s (bandwidth of the slowest link class)"), std::string::npos) << r.out;
 }
 
 TEST(WanLinks, ClassesSharedLinkAndRelayStudyOnFourRanks) {
