@@ -84,15 +84,15 @@ e_sizes=("1:1" "2:1 2" "4:1 2 4")
 if [ "$size" = demo ]; then
   # The tiny size keeps every size: it checks the pipeline, including the oversubscription
   # warnings, and measures nothing.
-  p_sizes="$(for p in $p_sizes; do [ "$p" -le "$cores" ] && printf '%s ' "$p"; done)"
+  p_sizes="$(for p in $p_sizes; do if [ "$p" -le "$cores" ]; then printf '%s ' "$p"; fi; done)"
   p_sizes="${p_sizes% }"
   kept=()
-  for e in "${e_sizes[@]}"; do [ "${e%%:*}" -le "$cores" ] && kept+=("$e"); done
+  for e in "${e_sizes[@]}"; do if [ "${e%%:*}" -le "$cores" ]; then kept+=("$e"); fi; done
   e_sizes=("${kept[@]}")
 fi
 p_size_procs="$(for p in $p_sizes; do printf '%sx1 ' "$p"; done)"
 p_size_procs="${p_size_procs% }"
-p_clusters="$(for c in 1 2 4; do [ "$c" -le "${p_sizes##* }" ] && printf '%s ' "$c"; done)"
+p_clusters="$(for c in 1 2 4; do if [ "$c" -le "${p_sizes##* }" ]; then printf '%s ' "$c"; fi; done)"
 p_clusters="${p_clusters% }"
 sim_clusters=4x4
 
