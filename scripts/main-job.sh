@@ -304,9 +304,10 @@ out = [f"**Co-allocation penalty of the simulated sizes** (Poisson {problem}: th
        "| size | 1 cluster (s) | 2 clusters (s) | 4 clusters (s) | penalty 2 | penalty 4 "
        "| paper size | paper penalty 2 | paper penalty 4 |",
        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+def num(v):  # three significant digits, never in exponent form
+    return f"{v:.3g}" if v >= 1e-3 else f"{v:.6f}".rstrip("0")
 def cell(k):
-    return (f"{used[k]:.3g} ({col['avg'][k]:.3g}-{col['max'][k]:.3g})" if k in used
-            else "—")
+    return f"{num(used[k])} ({num(col['avg'][k])}-{num(col['max'][k])})" if k in used else "—"
 for size in sorted({s for s, _ in used}):
     p = paper.get(8 * size)
     pen = [f"{used[(size, c)] / used[(size, 1)]:.2f}" if (size, c) in used and (size, 1) in used
