@@ -158,10 +158,11 @@ def figure5(curves, label, figure_id, title_suffix=""):
             cs = [c for c in in_mix if c.scheduler == row]
             cs.sort(key=lambda c: order_key(RULE_ORDER)(c.rule))
             drawn = []
+            lines = []  # (name, points) of the curves drawn so far in this panel
             for k, c in enumerate(cs):
                 x, y, sat = polyline(c, c.gross, top)
                 colour, marker = _style(c.rule, k)
-                name = _legend_name(f"[{c.rule}]", x)
+                name = _legend_name(_coinciding(f"[{c.rule}]", (x, y, sat), lines), x)
                 draw_curve(ax, x, y, sat, top, colour, marker, name)
                 drawn.append(_curve_data(name, x, y, sat, c, level))
             legend = _legend_right_to_left(ax, drawn)
@@ -181,6 +182,14 @@ def figure5(curves, label, figure_id, title_suffix=""):
     return Figure(figure_id, title, fig, {"panels": panels, "rows": [row_label(r, rows)
                                                                      for r in rows],
                                           "columns": mixes})
+
+
+def _coinciding(name, points, lines):
+    """A curve with the same points as one drawn before it in the panel covers that one; its
+    legend entry names both ("[co] = [no]"), so the covered curve is not lost."""
+    same = [n for n, pts in lines if pts == points]
+    lines.append((name, points))
+    return f"{name} = {same[0]}" if same else name
 
 
 def _legend_name(name, x):
@@ -252,9 +261,11 @@ def gross_net_figure(curves, policy_key, label, figure_id, title_prefix, title_s
             drawn = []
             if c is not None:
                 colour, marker = _style(rule, j)
+                lines = []
                 for which, style, xs in (("gross", "-", c.gross), ("net", "--", c.net)):
                     x, y, sat = polyline(c, xs, top)
-                    name = _legend_name(f"{which} utilization", x)
+                    name = _legend_name(_coinciding(f"{which} utilization", (x, y, sat), lines),
+                                        x)
                     draw_curve(ax, x, y, sat, top, colour if which == "gross" else "0.45",
                                marker, name, linestyle=style)
                     d = _curve_data(name, x, y, sat, c, level)

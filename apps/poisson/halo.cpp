@@ -78,8 +78,8 @@ HaloExchange::HaloExchange(const Subdomain& sub, const harness::ProcessGrid& gri
     neighbour_[static_cast<size_t>(d)] = n < 0 ? kNoPeer : n;
   }
   const size_t longest = static_cast<size_t>(std::max(sub.nx, sub.ny));
-  send_.resize(longest);
-  recv_.resize(longest);
+  for (auto& line : send_) line.resize(longest);
+  for (auto& line : recv_) line.resize(longest);
 }
 
 int HaloExchange::pack(const Field& u, Direction d, int colour, double* out) const {
@@ -103,34 +103,66 @@ void HaloExchange::unpack(Field& u, Direction d, int colour, const double* in) c
   }
 }
 
-void HaloExchange::step(harness::InstrumentedComm& comm, Field& u, Direction d, int colour) {
-  const int dest = neighbour_[static_cast<size_t>(d)];
-  const int src = neighbour_[static_cast<size_t>(opposite(d))];
-  const int channel = static_cast<int>(d);
-  const Line out = send_line(sub_, d);
-  const Line in = halo_line(sub_, d);
-  // Whole rows go straight from and into the field; columns and colour subsets are packed.
-  const double* send = send_.data();
-  int send_count = 0;
-  if (dest != kNoPeer) {
-    if (out.is_row && colour < 0) {
+void HaloExchange::exchange(harness::InstrumentedComm& comm, Field& u, int colour, bool staged) {
+  // Whole rows go straight from and into the field; staged columns from and into their
+  // buffers; other columns and colour subsets are packed.
+  auto direct = [&](Line line) { return line.is_row && colour < 0; };
+  auto staged_in = [&](Direction d) -> double* {
+    return d == Direction::left ? east_in_.data() : west_in_.data();
+  };
+  auto staged_out = [&](Direction d) -> const double* {
+    return d == Direction::left ? west_out_.data() : east_out_.data();
+  };
+  // Receives first, so that no message waits for its buffer.
+  for (int d = 0; d < harness::kDirections; ++d) {
+    const auto dir = static_cast<Direction>(d);
+    const int src = neighbour(opposite(dir));
+    if (src == kNoPeer) continue;
+    const Line in = halo_line(sub_, dir);
+    double* recv = direct(in)             ? u.row(in.index) + 1
+                   : staged && !in.is_row ? staged_in(dir)
+                                          : recv_[static_cast<size_t>(d)].data();
+    const size_t capacity = static_cast<size_t>(in.is_row ? sub_.nx : sub_.ny);
+    comm.post_recv(d, receives_[static_cast<size_t>(d)], recv, sizeof(double) * capacity, src,
+                   kHaloTag + d);
+  }
+  for (int d = 0; d < harness::kDirections; ++d) {
+    const auto dir = static_cast<Direction>(d);
+    const int dest = neighbour(dir);
+    if (dest == kNoPeer) continue;
+    const Line out = send_line(sub_, dir);
+    const double* send = send_[static_cast<size_t>(d)].data();
+    int count = 0;
+    if (direct(out)) {
       send = u.row(out.index) + 1;
-      send_count = sub_.nx;
+      count = sub_.nx;
+    } else if (staged && !out.is_row) {
+      send = staged_out(dir);
+      count = sub_.ny;
     } else {
-      send_count = pack(u, d, colour, send_.data());
+      count = pack(u, dir, colour, send_[static_cast<size_t>(d)].data());
+    }
+    comm.post_send(d, sends_[static_cast<size_t>(d)], send,
+                   sizeof(double) * static_cast<size_t>(count), dest, kHaloTag + d);
+  }
+  // Completed and booked direction by direction: each receive is booked to the class of its
+  // source, each send (done by then unless the message is large) to that of its destination.
+  for (int d = 0; d < harness::kDirections; ++d) {
+    const auto dir = static_cast<Direction>(d);
+    if (neighbour(opposite(dir)) == kNoPeer) continue;
+    comm.complete(d, receives_[static_cast<size_t>(d)]);
+    const Line in = halo_line(sub_, dir);
+    if (!direct(in) && !(staged && !in.is_row)) {
+      unpack(u, dir, colour, recv_[static_cast<size_t>(d)].data());
     }
   }
-  const bool direct_recv = in.is_row && colour < 0;
-  double* recv = direct_recv ? u.row(in.index) + 1 : recv_.data();
-  const int recv_capacity = in.is_row ? sub_.nx : sub_.ny;
-  comm.sendrecv(channel, send, sizeof(double) * static_cast<size_t>(send_count), dest, recv,
-                src == kNoPeer ? 0 : sizeof(double) * static_cast<size_t>(recv_capacity), src,
-                kHaloTag + channel);
-  if (src != kNoPeer && !direct_recv) unpack(u, d, colour, recv_.data());
+  for (int d = 0; d < harness::kDirections; ++d) {
+    if (has(static_cast<Direction>(d))) comm.complete(d, sends_[static_cast<size_t>(d)]);
+  }
 }
 
 void HaloExchange::exchange_all(harness::InstrumentedComm& comm, Field& u) {
-  for (int d = 0; d < harness::kDirections; ++d) step(comm, u, static_cast<Direction>(d), -1);
+  exchange(comm, u, -1, false);
 }
 
 void HaloExchange::stage_columns(const Field& u) {
@@ -161,18 +193,7 @@ ColumnBorders HaloExchange::column_borders() {
 }
 
 void HaloExchange::exchange_staged(harness::InstrumentedComm& comm, Field& u) {
-  step(comm, u, Direction::top, -1);
-  step(comm, u, Direction::bottom, -1);
-  const size_t bytes = sizeof(double) * static_cast<size_t>(sub_.ny);
-  // Step left: our column 1 goes left, the right neighbour's column 1 becomes our east halo.
-  comm.sendrecv(static_cast<int>(Direction::left), west_out_.data(),
-                has(Direction::left) ? bytes : 0, neighbour(Direction::left), east_in_.data(),
-                has(Direction::right) ? bytes : 0, neighbour(Direction::right),
-                kHaloTag + static_cast<int>(Direction::left));
-  comm.sendrecv(static_cast<int>(Direction::right), east_out_.data(),
-                has(Direction::right) ? bytes : 0, neighbour(Direction::right), west_in_.data(),
-                has(Direction::left) ? bytes : 0, neighbour(Direction::left),
-                kHaloTag + static_cast<int>(Direction::right));
+  exchange(comm, u, -1, true);
 }
 
 void HaloExchange::unstage_columns(Field& u) const {
@@ -183,7 +204,7 @@ void HaloExchange::unstage_columns(Field& u) const {
 }
 
 void HaloExchange::exchange_colour(harness::InstrumentedComm& comm, Field& u, int colour) {
-  for (int d = 0; d < harness::kDirections; ++d) step(comm, u, static_cast<Direction>(d), colour);
+  exchange(comm, u, colour, false);
 }
 
 }  // namespace mcb::poisson

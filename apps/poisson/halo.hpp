@@ -1,9 +1,13 @@
 #pragma once
 /// @file
-/// @brief The border exchange of the Poisson solver: four consecutive steps, top, bottom, left,
-/// right; in each step every process sends its border in that direction and receives the
-/// opposite neighbour's border into its halo (so in step "left" a process waits for the
-/// border of its right neighbour, as in the paper's Figure 10).
+/// @brief The border exchange of the Poisson solver: in each of the four directions, top, bottom,
+/// left, right, every process sends its border that way and receives the opposite neighbour's
+/// border into its halo (so direction "left" brings the border of the right neighbour, as in
+/// the paper's Figure 10). The borders and halos of different directions are disjoint, so all
+/// eight messages are posted at once and travel together; the waits are then completed
+/// direction by direction, receives first, and each is booked to its direction: the time
+/// booked to "left" is how long the rank still waited for its right neighbour's border once
+/// the top and bottom ones were in.
 
 #include "apps/poisson/decomposition.hpp"
 #include "apps/poisson/kernels.hpp"
@@ -39,16 +43,19 @@ class HaloExchange {
   int neighbour(harness::Direction d) const { return neighbour_[static_cast<int>(d)]; }
 
  private:
-  // colour < 0 means all points.
-  void step(harness::InstrumentedComm& comm, Field& u, harness::Direction d, int colour);
+  // Posts every direction's receive and send, then completes them (colour < 0: all points;
+  // staged: the columns travel between the staged buffers).
+  void exchange(harness::InstrumentedComm& comm, Field& u, int colour, bool staged);
   bool has(harness::Direction d) const { return neighbour(d) != harness::kNoPeer; }
   int pack(const Field& u, harness::Direction d, int colour, double* out) const;
   void unpack(Field& u, harness::Direction d, int colour, const double* in) const;
 
   Subdomain sub_;
   std::array<int, harness::kDirections> neighbour_{};
-  std::vector<double> send_;
-  std::vector<double> recv_;
+  // Packed lines (columns and colour subsets), one per direction, as all are in flight at once.
+  std::array<std::vector<double>, harness::kDirections> send_;
+  std::array<std::vector<double>, harness::kDirections> recv_;
+  std::array<harness::InstrumentedComm::Batch, harness::kDirections> sends_, receives_;
   // Staged columns, index j - 1 for local row j.
   std::vector<double> west_out_, east_out_, west_in_, east_in_;
 };

@@ -183,6 +183,35 @@ class AllSaturated(TempDirTest):
         self.assertIsNone(ls["note"])
 
 
+class CoincidingCurves(TempDirTest):
+    """Two rules with the same points in a panel: the later one covers the earlier, so its
+    legend entry names both and no curve is lost from sight."""
+
+    def test_covered_curve_is_named(self):
+        sweep = self.path("sweep")
+        shutil.copytree(SWEEPS[0], sweep)
+        with open(os.path.join(sweep, "sweep.csv"), newline="", encoding="utf-8") as f:
+            rows = list(csv.DictReader(f))
+            fields = list(rows[0].keys())
+        no = [r for r in rows if r["policy"] == "ls" and r["rule"] == "no"]
+        others = [r for r in rows if not (r["policy"] == "ls" and r["rule"] == "co")]
+        rows = others + [dict(r, rule="co") for r in no]  # LS [co] now repeats LS [no]
+        with open(os.path.join(sweep, "sweep.csv"), "w", newline="", encoding="utf-8") as f:
+            w = csv.DictWriter(f, fieldnames=fields)
+            w.writeheader()
+            w.writerows(rows)
+        self.assertOk(run("simulation.py", "--sweep", sweep, "--output", self.path("out")))
+        doc = read_json(self.path("out", "fig5-response-vs-gross.json"))
+        ls = [p for p in doc["panels"] if p["policy"] == "ls"][0]
+        labels = {c["rule"]: c["label"] for c in ls["curves"]}
+        self.assertEqual(labels["co"], "[co] = [no]")
+        self.assertEqual(labels["no"], "[no]")
+        self.assertIn("[co] = [no]", ls["legend"])
+        for p in doc["panels"]:
+            if p["policy"] != "ls":
+                self.assertNotIn("=", " ".join(p["legend"]), p["title"])
+
+
 class OnePoint(TempDirTest):
     """A one-point run (summary.json and jobs.csv, no sweep) gets its own items, not a
     refusal."""

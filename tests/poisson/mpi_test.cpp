@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <chrono>
 #include <cstring>
+#include <thread>
 #include <vector>
 
 #include "apps/poisson/solver.hpp"
@@ -246,6 +248,57 @@ TEST(Timeline, PaperCommunicationTimeIsWithinTheRun) {
   double wall = 0;
   MPI_Allreduce(&r.outcome.wall_time, &wall, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   EXPECT_LE(paper, wall);
+}
+
+// Every direction is in flight at once: on the process grid 1x2, rank 1's first direction
+// (top) receives from rank 0 and its second (bottom) sends to rank 0. Rank 0 plays its
+// neighbour with plain MPI and sends its border only once rank 1's has arrived; an exchange
+// that waited for each direction before starting the next would hold rank 1's border back
+// until the partner gave up (then the test fails rather than hangs).
+TEST(BorderExchange, PostsEveryDirectionBeforeWaitingForAny) {
+  if (world_size() < 2) GTEST_SKIP() << "needs a neighbour";
+  MPI_Comm pair = MPI_COMM_NULL;
+  MPI_Comm_split(MPI_COMM_WORLD, world_rank() < 2 ? 0 : MPI_UNDEFINED, world_rank(), &pair);
+  if (pair == MPI_COMM_NULL) return;
+  const ProcessGrid grid(1, 2);
+  const int n = 12;
+  const int rank = world_rank();
+  const Subdomain sub = Subdomain::of(n, grid, rank);
+  for (const int colour : {-1, kBlack, kRed}) {
+    const int points = colour < 0 ? sub.nx : (sub.nx + 1) / 2;
+    if (rank == 0) {
+      // Rank 1's bottom border: tag 100 + bottom.
+      std::vector<double> theirs(static_cast<size_t>(sub.nx));
+      MPI_Request got;
+      MPI_Irecv(theirs.data(), sub.nx, MPI_DOUBLE, 1, 101, pair, &got);
+      int arrived = 0;
+      const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+      while (!arrived && std::chrono::steady_clock::now() < deadline) {
+        MPI_Test(&got, &arrived, MPI_STATUS_IGNORE);
+        if (!arrived) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      }
+      EXPECT_TRUE(arrived) << "colour " << colour
+                           << ": rank 1 sent nothing downwards before its upward receive completed";
+      const std::vector<double> mine(static_cast<size_t>(sub.nx), 7.0);
+      MPI_Send(mine.data(), points, MPI_DOUBLE, 1, 100, pair);
+      MPI_Wait(&got, MPI_STATUS_IGNORE);
+    } else {
+      Field u(sub.nx, sub.ny);
+      HaloExchange halo(sub, grid, 1);
+      InstrumentedComm comm(pair, ClusterMap::single(2), kChannels, true);
+      if (colour < 0) {
+        halo.exchange_all(comm, u);
+      } else {
+        halo.exchange_colour(comm, u, colour);
+      }
+      int filled = 0;
+      for (int i = 1; i <= sub.nx; ++i) filled += u.at(i, 0) == 7.0;
+      EXPECT_EQ(filled, points) << "colour " << colour << ": halo row from rank 0";
+      EXPECT_EQ(comm.stats(0).received[0].messages, 1u) << "top booked the receive";
+      EXPECT_EQ(comm.stats(1).sent[0].messages, 1u) << "bottom booked the send";
+    }
+  }
+  MPI_Comm_free(&pair);
 }
 
 }  // namespace
