@@ -90,9 +90,11 @@ int drive(MPI_Comm world, const std::string& program, const std::string& app, in
 }
 
 int run_measurement(const std::string& program, const std::string& app, int argc, char** argv,
-                    const cli::CheckFunction& check, Measurement& m) {
-  return mpi_main(program, argc, argv, check,
-                  [&](MPI_Comm world) { return drive(world, program, app, argc, argv, m); });
+                    const cli::CheckFunction& check, const MeasurementFactory& make) {
+  return mpi_main(program, argc, argv, check, [&](MPI_Comm world) {
+    const std::unique_ptr<Measurement> m = make();
+    return drive(world, program, app, argc, argv, *m);
+  });
 }
 
 }  // namespace mcb::harness

@@ -15,6 +15,7 @@
 #include <mpi.h>
 #include <nlohmann/json.hpp>
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -79,9 +80,13 @@ class Measurement {
 int drive(MPI_Comm world, const std::string& program, const std::string& app, int argc, char** argv,
           Measurement& measurement);
 
-/// @brief The whole program around @p measurement (mpi_main included): the exit code, 0 VALID,
-/// 1 INVALID or failed, 2 bad input. @p app names the program in records ("poisson").
+/// @brief Makes a program's Measurement.
+using MeasurementFactory = std::function<std::unique_ptr<Measurement>()>;
+
+/// @brief The whole program (mpi_main included): the exit code, 0 VALID, 1 INVALID or failed,
+/// 2 bad input. @p app names the program in records ("poisson"). The measurement is made after
+/// MPI_Init and destroyed before MPI_Finalize, so the communicators it holds are freed in time.
 int run_measurement(const std::string& program, const std::string& app, int argc, char** argv,
-                    const cli::CheckFunction& check, Measurement& measurement);
+                    const cli::CheckFunction& check, const MeasurementFactory& make);
 
 }  // namespace mcb::harness

@@ -124,8 +124,9 @@ LinkTable LinkTable::from_platform_file(const std::string& path, const ClusterMa
                          "' (add a line for them, a '* *' line, or --wan-latency with "
                          "--wan-bandwidth)");
       }
-      table.links_[static_cast<size_t>(a * clusters + b)] = *link;
-      table.links_[static_cast<size_t>(b * clusters + a)] = *link;
+      const auto n = static_cast<size_t>(clusters);
+      table.links_[static_cast<size_t>(a) * n + static_cast<size_t>(b)] = *link;
+      table.links_[static_cast<size_t>(b) * n + static_cast<size_t>(a)] = *link;
     }
   }
   return table;

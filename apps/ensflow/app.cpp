@@ -9,6 +9,7 @@
 #include "harness/record.hpp"
 
 #include <cstdio>
+#include <memory>
 #include <optional>
 
 namespace mcb::ensflow {
@@ -268,8 +269,8 @@ class EnsflowRun : public harness::Measurement {
 }  // namespace
 
 int run_program(int argc, char** argv) {
-  EnsflowRun run;
-  return harness::run_measurement(kProgram, "ensflow", argc, argv, check_options, run);
+  return harness::run_measurement(kProgram, "ensflow", argc, argv, check_options,
+                                  [] { return std::make_unique<EnsflowRun>(); });
 }
 
 }  // namespace mcb::ensflow

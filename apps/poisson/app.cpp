@@ -6,6 +6,7 @@
 #include "harness/record.hpp"
 
 #include <cstdio>
+#include <memory>
 #include <optional>
 
 namespace mcb::poisson {
@@ -177,8 +178,8 @@ class PoissonRun : public harness::Measurement {
 }  // namespace
 
 int run_program(int argc, char** argv) {
-  PoissonRun run;
-  return harness::run_measurement(kProgram, "poisson", argc, argv, check_options, run);
+  return harness::run_measurement(kProgram, "poisson", argc, argv, check_options,
+                                  [] { return std::make_unique<PoissonRun>(); });
 }
 
 }  // namespace mcb::poisson

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <memory>
 #include <optional>
 
 namespace mcb::links {
@@ -315,8 +316,8 @@ class LinksRun : public harness::Measurement {
 }  // namespace
 
 int run_program(int argc, char** argv) {
-  LinksRun run;
-  return harness::run_measurement(kProgram, "links", argc, argv, check_options, run);
+  return harness::run_measurement(kProgram, "links", argc, argv, check_options,
+                                  [] { return std::make_unique<LinksRun>(); });
 }
 
 }  // namespace mcb::links

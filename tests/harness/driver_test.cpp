@@ -5,6 +5,7 @@
 #include "harness/driver.hpp"
 #include "common/cli.hpp"
 #include "common/run_record.hpp"
+#include "tests/support/mpi_world.hpp"
 #include "tests/support/records.hpp"
 
 #include <gtest/gtest.h>
@@ -97,10 +98,8 @@ int drive_with(Measurement& m, const std::string& output, const std::string& run
 }
 
 TEST(Driver, AMeasuredRunLeavesOneRecordWithEveryRanksBlockAndTheVerdict) {
-  int rank = 0;
-  int size = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const int rank = mcb::testing::world_rank();
+  const int size = mcb::testing::world_size();
   const SharedRecords records;
   SumOfRanks m(-1);
   EXPECT_EQ(drive_with(m, records.path(), "sum-1"), 0);
@@ -132,10 +131,8 @@ TEST(Driver, AMeasuredRunLeavesOneRecordWithEveryRanksBlockAndTheVerdict) {
 }
 
 TEST(Driver, AnExceptionOnOneRankLeavesOneFailedRecordAndExitCodeOneEverywhere) {
-  int rank = 0;
-  int size = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const int rank = mcb::testing::world_rank();
+  const int size = mcb::testing::world_size();
   const SharedRecords records;
   SumOfRanks m(size - 1);
   EXPECT_EQ(drive_with(m, records.path(), "sum-2"), 1);
