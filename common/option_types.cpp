@@ -11,8 +11,10 @@ namespace mcb::cli {
 
 namespace po = boost::program_options;
 
+// "--%option%", not "%canonical_option%": the same spelling whether the value came from the
+// command line or from a --config file (or a campaign spec passed on as one).
 BadValue::BadValue(const std::string& value, const std::string& why)
-    : po::error_with_option_name("%canonical_option%: '%value%' " + why) {
+    : po::error_with_option_name("--%option%: '%value%' " + why) {
   set_substitute("value", value);
 }
 
