@@ -1,5 +1,6 @@
 #include "calibration/warnings.hpp"
 
+#include <initializer_list>
 #include <map>
 #include <sstream>
 #include <tuple>
@@ -12,6 +13,28 @@ std::string number(double value) {
   os.precision(3);
   os << value;
   return os.str();
+}
+
+// One check of a fit: whether it failed, and what that means.
+struct FitCheck {
+  bool failed;
+  std::string text;
+};
+
+FitCheck low_r2(double r2, const std::string& model, const std::string& data) {
+  return {r2 < kWarnBelowR2, "r² " + number(r2) + " is below " + number(kWarnBelowR2) + "; " +
+                                 model + " does not describe these " + data};
+}
+
+// Each failed check of the fit @p what warns twice: under its own table and under
+// service_times.csv, whose predictions come from it.
+void add_fit_checks(std::vector<Warning>& out, const std::string& table, const std::string& what,
+                    std::initializer_list<FitCheck> checks) {
+  for (const FitCheck& c : checks) {
+    if (!c.failed) continue;
+    out.push_back({table, what, what + ": " + c.text});
+    out.push_back({"service_times.csv", what, what + ": " + c.text});
+  }
 }
 
 }  // namespace
@@ -52,39 +75,20 @@ std::vector<Warning> oversubscription_warnings(const std::vector<const Record*>&
 
 std::vector<Warning> fit_warnings(const Models& models) {
   std::vector<Warning> out;
-  auto add = [&out](const std::string& table, const std::string& what, const std::string& text) {
-    out.push_back({table, what, what + ": " + text});
-    out.push_back({"service_times.csv", what, what + ": " + text});
-  };
   for (const ComputeFit& f : models.compute) {
-    const std::string what = "compute fit " + f.app + "," + f.problem + "," + f.system;
-    if (f.fit.r2 < kWarnBelowR2) {
-      add("compute_fits.csv", what,
-          "r² " + number(f.fit.r2) + " is below " + number(kWarnBelowR2) +
-              "; a + b/P does not describe these runs");
-    }
-    if (f.b < 0) {
-      add("compute_fits.csv", what,
-          "b = " + number(f.b) +
-              " s is negative: compute time grows with processes, which "
-              "no division of work does (shared cores?)");
-    }
-    if (f.a < 0) {
-      add("compute_fits.csv", what,
-          "a = " + number(f.a) + " s is negative: no part of a run takes negative time");
-    }
+    add_fit_checks(
+        out, "compute_fits.csv", "compute fit " + f.app + "," + f.problem + "," + f.system,
+        {low_r2(f.fit.r2, "a + b/P", "runs"),
+         {f.b < 0, "b = " + number(f.b) +
+                       " s is negative: compute time grows with processes, which "
+                       "no division of work does (shared cores?)"},
+         {f.a < 0, "a = " + number(f.a) + " s is negative: no part of a run takes negative time"}});
   }
   for (const LinkFit& f : models.links) {
-    const std::string what = "link fit " + f.system + "," + f.link_class;
-    if (f.fit.r2 < kWarnBelowR2) {
-      add("link_fits.csv", what,
-          "r² " + number(f.fit.r2) + " is below " + number(kWarnBelowR2) +
-              "; t0 + N/B does not describe these points");
-    }
-    if (f.t0 < 0) {
-      add("link_fits.csv", what,
-          "t0 = " + number(f.t0) + " s is negative: no message arrives before it is sent");
-    }
+    add_fit_checks(out, "link_fits.csv", "link fit " + f.system + "," + f.link_class,
+                   {low_r2(f.fit.r2, "t0 + N/B", "points"),
+                    {f.t0 < 0, "t0 = " + number(f.t0) +
+                                   " s is negative: no message arrives before it is sent"}});
   }
   return out;
 }

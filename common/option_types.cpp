@@ -11,8 +11,10 @@ namespace mcb::cli {
 
 namespace po = boost::program_options;
 
+// "--%option%", not "%canonical_option%": the same spelling whether the value came from the
+// command line or from a --config file (or a campaign spec passed on as one).
 BadValue::BadValue(const std::string& value, const std::string& why)
-    : po::error_with_option_name("%canonical_option%: '%value%' " + why) {
+    : po::error_with_option_name("--%option%: '%value%' " + why) {
   set_substitute("value", value);
 }
 
@@ -39,20 +41,42 @@ void validate(boost::any& v, const std::vector<std::string>& values, NumberOrAut
 
 std::ostream& operator<<(std::ostream& os, const NumberOrAuto& value) { return os << value.text; }
 
-void validate(boost::any& v, const std::vector<std::string>& values, Duration*, int) {
+namespace {
+
+// The value of @p values read by @p parse (mcb::parse_duration, mcb::parse_rate), whose refusals
+// become BadValue naming the option.
+template <typename Parse>
+double parse_unit_value(boost::any& v, const std::vector<std::string>& values, Parse parse,
+                        std::string& text) {
   po::validators::check_first_occurrence(v);
-  const std::string& text = po::validators::get_single_string(values);
+  text = po::validators::get_single_string(values);
   try {
-    v = Duration{parse_duration(text), text};
+    return parse(text);
   } catch (const std::invalid_argument& e) {
-    // parse_duration's message starts with the quoted value; keep only why.
+    // The parsers' messages start with the quoted value; keep only why.
     const std::string why = e.what();
     const std::string quoted = "'" + text + "' ";
     throw BadValue(text, why.rfind(quoted, 0) == 0 ? why.substr(quoted.size()) : why);
   }
 }
 
+}  // namespace
+
+void validate(boost::any& v, const std::vector<std::string>& values, Duration*, int) {
+  std::string text;
+  const double seconds = parse_unit_value(v, values, parse_duration, text);
+  v = Duration{seconds, text};
+}
+
 std::ostream& operator<<(std::ostream& os, const Duration& value) { return os << value.text; }
+
+void validate(boost::any& v, const std::vector<std::string>& values, Rate*, int) {
+  std::string text;
+  const double rate = parse_unit_value(v, values, parse_rate, text);
+  v = Rate{rate, text};
+}
+
+std::ostream& operator<<(std::ostream& os, const Rate& value) { return os << value.text; }
 
 std::function<void(const std::string&)> one_of(const std::string& option,
                                                std::vector<std::string> choices) {

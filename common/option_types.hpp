@@ -8,6 +8,7 @@
 #include <boost/program_options.hpp>
 
 #include <functional>
+#include <initializer_list>
 #include <iosfwd>
 #include <optional>
 #include <string>
@@ -38,6 +39,35 @@ struct Duration {
 };
 void validate(boost::any& v, const std::vector<std::string>& values, Duration*, int);
 std::ostream& operator<<(std::ostream& os, const Duration& value);
+
+/// @brief A data rate with a unit: "100Mbit/s", "12.5MB/s" (mcb::parse_rate).
+struct Rate {
+  double bytes_per_second = 0;
+  std::string text;  //!< as given
+};
+void validate(boost::any& v, const std::vector<std::string>& values, Rate*, int);
+std::ostream& operator<<(std::ostream& os, const Rate& value);
+
+/// @brief The validate overload of an enum option, written once: an enum type E gets its own
+/// `validate(boost::any&, const std::vector<std::string>&, E*, int)` in E's namespace (where
+/// Boost finds it) that calls this with E's values and the function spelling them. A value
+/// that spells none is refused: "--<option>: '<value>' is not one of a, b".
+template <typename E, typename NameOf>
+void validate_choice(boost::any& v, const std::vector<std::string>& values,
+                     std::initializer_list<E> choices, NameOf name_of) {
+  boost::program_options::validators::check_first_occurrence(v);
+  const std::string& text = boost::program_options::validators::get_single_string(values);
+  std::string list;
+  for (const E choice : choices) {
+    const std::string name = name_of(choice);
+    if (text == name) {
+      v = choice;
+      return;
+    }
+    list += (list.empty() ? "" : ", ") + name;
+  }
+  throw BadValue(text, "is not one of " + list);
+}
 
 /// @brief A notifier that refuses a string option's value unless it is one of @p choices
 /// (run by cli::parse, so the refusal is a ValueError at parse time).

@@ -47,12 +47,21 @@ std::string text(const At& at, const char* column, const std::string& value) {
   return value;
 }
 
+// The columns both layouts open with, in order: app, problem (runtime layout only),
+// total_size, components. Returns the index of the next column.
+std::size_t key_columns(const At& at, const std::vector<std::string>& f, bool with_problem,
+                        RuntimeRow& row) {
+  std::size_t i = 0;
+  row.app = text(at, "app", f[i++]);
+  if (with_problem) row.problem = text(at, "problem", f[i++]);
+  row.total_size = count(at, "total_size", f[i++]);
+  row.components = count(at, "components", f[i++]);
+  return i;
+}
+
 RuntimeRow runtime_row(const At& at, const std::vector<std::string>& f) {
   RuntimeRow row;
-  row.app = text(at, "app", f[0]);
-  row.problem = text(at, "problem", f[1]);
-  row.total_size = count(at, "total_size", f[2]);
-  row.components = count(at, "components", f[3]);
+  key_columns(at, f, true, row);
   row.system = text(at, "system", f[4]);
   row.stats.n = static_cast<std::size_t>(count(at, "n", f[5]));
   row.stats.min = seconds(at, "min", f[6]);
@@ -74,10 +83,8 @@ RuntimeRow runtime_row(const At& at, const std::vector<std::string>& f) {
 
 RuntimeRow service_row(const At& at, const std::vector<std::string>& f) {
   RuntimeRow row;
-  row.app = text(at, "app", f[0]);
-  row.total_size = count(at, "total_size", f[1]);
-  row.components = count(at, "components", f[2]);
-  const double t = seconds(at, "service_time_s", f[3]);
+  const std::size_t time = key_columns(at, f, false, row);
+  const double t = seconds(at, "service_time_s", f[time]);
   row.stats = Summary{1, t, t, t, t, std::nullopt};
   return row;
 }

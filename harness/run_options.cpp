@@ -3,14 +3,12 @@
 #include "common/cli.hpp"
 #include "common/errors.hpp"
 #include "common/files.hpp"
-#include "common/units.hpp"
 
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
 #include <ctime>
-#include <stdexcept>
 #include <vector>
 
 namespace mcb::harness {
@@ -41,10 +39,12 @@ void add_run_options(po::options_description& desc, RunOptions& o) {
       ("counters", po::value(&o.counters)->default_value(o.counters)->value_name("LIST"),
        "PAPI events to count, comma-separated; empty for none")
       ("quiet", po::bool_switch(&o.quiet), "print only the verdict line")
-      ("wan-latency", po::value(&o.wan_latency)->value_name("TIME"),
+      ("wan-latency", po::value<cli::Duration>()->value_name("TIME")
+                          ->notifier([&o](const cli::Duration& d) { o.wan_latency = d; }),
        "emulate wide-area links between clusters on this host: one-way latency (e.g. 1ms); "
        "needs --wan-bandwidth")
-      ("wan-bandwidth", po::value(&o.wan_bandwidth)->value_name("RATE"),
+      ("wan-bandwidth", po::value<cli::Rate>()->value_name("RATE")
+                            ->notifier([&o](const cli::Rate& r) { o.wan_bandwidth = r; }),
        "bandwidth of each emulated link direction (e.g. 100Mbit/s), shared by concurrent "
        "transfers; needs --wan-latency")
       ("platform", po::value(&o.platform)->value_name("FILE"),
@@ -62,22 +62,11 @@ void check_run_options(RunOptions& o, const po::variables_map& vm, bool is_root)
   cli::require_positive("repetition", o.repetition);
   cli::require_non_negative("seed", static_cast<double>(o.seed));
   if (is_root && writes_records(o)) check_writable_file("output", o.output);
-  if (o.wan_latency.empty() != o.wan_bandwidth.empty()) {
-    throw UsageError(o.wan_latency.empty()
-                         ? "--wan-bandwidth: '" + o.wan_bandwidth + "' given without --wan-latency"
-                         : "--wan-latency: '" + o.wan_latency + "' given without --wan-bandwidth");
-  }
-  if (!o.wan_latency.empty()) {
-    try {
-      parse_duration(o.wan_latency);
-    } catch (const std::invalid_argument& e) {
-      throw cli::ValueError("wan-latency", std::string("--wan-latency: ") + e.what());
-    }
-    try {
-      parse_rate(o.wan_bandwidth);
-    } catch (const std::invalid_argument& e) {
-      throw cli::ValueError("wan-bandwidth", std::string("--wan-bandwidth: ") + e.what());
-    }
+  if (o.wan_latency.has_value() != o.wan_bandwidth.has_value()) {
+    throw UsageError(
+        o.wan_latency
+            ? "--wan-latency: '" + o.wan_latency->text + "' given without --wan-bandwidth"
+            : "--wan-bandwidth: '" + o.wan_bandwidth->text + "' given without --wan-latency");
   }
 }
 

@@ -4,6 +4,7 @@
 /// clusters and the cluster map, where records go, seed, run identity, system label, counters,
 /// and the wide area between clusters (link emulation, gateway relay).
 
+#include "common/option_types.hpp"
 #include "harness/cluster_map.hpp"
 
 #include <mpi.h>
@@ -11,6 +12,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 
 namespace mcb::harness {
@@ -28,15 +30,15 @@ struct RunOptions {
   std::string system;                 //!< --system: label for calibration (default "local")
   std::string counters = "PAPI_TOT_INS,PAPI_TOT_CYC";  //!< --counters: PAPI events, "" for none
   bool quiet = false;                                  //!< --quiet: only the verdict line
-  std::string wan_latency;    //!< --wan-latency: emulated link latency, e.g. "1ms"
-  std::string wan_bandwidth;  //!< --wan-bandwidth: emulated link bandwidth, e.g. "100Mbit/s"
-  std::string platform;       //!< --platform: file of per-cluster-pair link parameters
-  bool relay = false;         //!< --relay: inter-cluster messages through gateway ranks
+  std::optional<cli::Duration> wan_latency;  //!< --wan-latency: emulated link latency ("1ms")
+  std::optional<cli::Rate> wan_bandwidth;    //!< --wan-bandwidth: its bandwidth ("100Mbit/s")
+  std::string platform;  //!< --platform: file of per-cluster-pair link parameters
+  bool relay = false;    //!< --relay: inter-cluster messages through gateway ranks
 };
 
 /// @brief Whether the options ask for wide-area link emulation.
 inline bool emulates_wan(const RunOptions& o) {
-  return !o.wan_latency.empty() || !o.wan_bandwidth.empty() || !o.platform.empty();
+  return o.wan_latency || o.wan_bandwidth || !o.platform.empty();
 }
 
 /// @brief Adds the shared options to @p desc, bound to @p options.

@@ -124,8 +124,9 @@ LinkTable LinkTable::from_platform_file(const std::string& path, const ClusterMa
                          "' (add a line for them, a '* *' line, or --wan-latency with "
                          "--wan-bandwidth)");
       }
-      table.links_[static_cast<size_t>(a * clusters + b)] = *link;
-      table.links_[static_cast<size_t>(b * clusters + a)] = *link;
+      const auto n = static_cast<size_t>(clusters);
+      table.links_[static_cast<size_t>(a) * n + static_cast<size_t>(b)] = *link;
+      table.links_[static_cast<size_t>(b) * n + static_cast<size_t>(a)] = *link;
     }
   }
   return table;
@@ -134,23 +135,13 @@ LinkTable LinkTable::from_platform_file(const std::string& path, const ClusterMa
 std::optional<LinkTable> LinkTable::from_options(const RunOptions& o, const ClusterMap& map) {
   if (!emulates_wan(o)) return std::nullopt;
   std::optional<LinkParameters> given;
-  if (!o.wan_latency.empty() && !o.wan_bandwidth.empty()) {
-    LinkParameters link;
-    try {
-      link.latency = parse_duration(o.wan_latency);
-    } catch (const std::invalid_argument& e) {
-      throw UsageError(std::string("--wan-latency: ") + e.what());
-    }
-    try {
-      link.bandwidth = parse_rate(o.wan_bandwidth);
-    } catch (const std::invalid_argument& e) {
-      throw UsageError(std::string("--wan-bandwidth: ") + e.what());
-    }
-    given = link;
-  } else if (!o.wan_latency.empty()) {
-    throw UsageError("--wan-latency: '" + o.wan_latency + "' given without --wan-bandwidth");
-  } else if (!o.wan_bandwidth.empty()) {
-    throw UsageError("--wan-bandwidth: '" + o.wan_bandwidth + "' given without --wan-latency");
+  if (o.wan_latency && o.wan_bandwidth) {
+    given = LinkParameters{o.wan_latency->seconds, o.wan_bandwidth->bytes_per_second};
+  } else if (o.wan_latency) {
+    throw UsageError("--wan-latency: '" + o.wan_latency->text + "' given without --wan-bandwidth");
+  } else if (o.wan_bandwidth) {
+    throw UsageError("--wan-bandwidth: '" + o.wan_bandwidth->text +
+                     "' given without --wan-latency");
   }
   if (!o.platform.empty()) return from_platform_file(o.platform, map, given);
   return uniform(map.clusters(), *given);

@@ -27,7 +27,7 @@ std::shared_ptr<WideArea> WideArea::create(MPI_Comm comm, const RunOptions& opti
   std::optional<LinkTable> links = LinkTable::from_options(options, map);
   if (!links && !options.relay) return nullptr;
   const std::string option =
-      options.wan_latency.empty() && !options.platform.empty() ? "--platform" : "--wan-latency";
+      !options.wan_latency && !options.platform.empty() ? "--platform" : "--wan-latency";
   try {
     return create(comm, map, std::move(links), options.relay);
   } catch (const UsageError& e) {

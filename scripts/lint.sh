@@ -86,11 +86,21 @@ if [ ${#headers[@]} -gt 0 ]; then
   filter="($(printf '%s|' "${headers[@]}" | sed 's/[.]/\\./g; s/|$//'))\$"
 fi
 [ "$mode" = "--all" ] && filter='/(apps|calibration|common|harness|jobscripts|simulator|tests)/[^/].*\.hpp$'
-echo "lint: clang-tidy ($tidy) on ${#sources[@]} source(s)"
-if ! "$tidy" -p "$build" --quiet --header-filter="$filter" "${sources[@]}" 2>/dev/null |
-     grep -E '(warning|error):' ; then
-  :
-else
+jobs="${MCB_LINT_JOBS:-$(nproc 2>/dev/null || echo 2)}"
+echo "lint: clang-tidy ($tidy) on ${#sources[@]} source(s), $jobs at a time"
+# A header's finding is reported by every source that includes it: each is listed once. A run
+# of clang-tidy that fails without a finding (a source that does not compile) fails the lint too.
+tidy_status=0
+output="$(printf '%s\n' "${sources[@]}" |
+          xargs -P "$jobs" -n 4 "$tidy" -p "$build" --quiet --header-filter="$filter" 2>&1)" ||
+  tidy_status=$?
+findings="$(grep -E '(warning|error):' <<<"$output" | sort -u || true)"
+if [ -n "$findings" ]; then
+  printf '%s\n' "$findings"
+  status=1
+elif [ $tidy_status -ne 0 ]; then
+  printf '%s\n' "$output" | tail -20
+  echo "lint: clang-tidy failed (exit $tidy_status) without a finding"
   status=1
 fi
 [ $status -eq 0 ] && echo "lint: clean"

@@ -5,17 +5,12 @@
 #include "apps/ensflow/options.hpp"
 #include "apps/ensflow/verdict.hpp"
 #include "common/errors.hpp"
-#include "harness/counters.hpp"
-#include "harness/mpi_program.hpp"
+#include "harness/driver.hpp"
 #include "harness/record.hpp"
-#include "harness/wide_area.hpp"
-
-#include <unistd.h>
 
 #include <cstdio>
 #include <memory>
 #include <optional>
-#include <stdexcept>
 
 namespace mcb::ensflow {
 namespace {
@@ -111,9 +106,9 @@ json phase_json(const PhaseTimes& t, const harness::InstrumentedComm& comm) {
 
 void print_summary(const EnsflowConfig& config, const harness::ClusterMap& map, int ranks,
                    const harness::WideArea* wide, const json& record,
-                   const ExperimentOutcome& outcome, const json& result,
-                   const std::string& run_id) {
+                   const ExperimentOutcome& outcome) {
   const ExperimentSettings& s = config.settings;
+  const json& result = record["result"];
   std::printf(
       "%s: %d members x %d days on a %dx%d grid (%s), %d processes on %d cluster(s), "
       "%s EnKF, %zu observations every %d days\n",
@@ -170,131 +165,112 @@ void print_summary(const EnsflowConfig& config, const harness::ClusterMap& map, 
               result["setup_time"].get<double>(), s.spinup_days);
   if (s.free_run) std::printf(", free run %.3g s", result["free_run_time"].get<double>());
   std::printf("\n");
-  if (config.options.run.output != "none") {
-    std::printf("  record %s -> %s\n", run_id.c_str(), config.options.run.output.c_str());
-  }
 }
 
-}  // namespace
+// One mcb-ensflow run: the ensemble Kalman filter's twin experiment, judged by its
+// consistency checks.
+class EnsflowRun : public harness::Measurement {
+ public:
+  bool parse(int argc, char** argv, int ranks, bool is_root) override {
+    return parse_options(argc, argv, ranks, is_root, config_);
+  }
+  const harness::RunOptions& run_options() const override { return config_.options.run; }
+  harness::ClusterMap default_cluster_map(int ranks, int clusters) const override {
+    return ensflow::default_cluster_map(ranks, clusters);
+  }
+  json config(const harness::Run& run) const override {
+    return config_json(config_, run.clusters(), run.size, run.wide.get());
+  }
 
-int run_program(int argc, char** argv) {
-  return harness::mpi_main(kProgram, argc, argv, check_options, [&](MPI_Comm world) -> int {
-    int rank = 0;
-    int size = 0;
-    MPI_Comm_rank(world, &rank);
-    MPI_Comm_size(world, &size);
-    const bool root = rank == 0;
+  void measure(harness::Run& run, harness::Counters& counters) override {
+    comm_.emplace(run.world, run.clusters(), channel_names(), true, run.wide);
+    outcome_ = run_experiment(config_.settings, *comm_, &counters);
+  }
 
-    EnsflowConfig config;
-    bool proceed = true;
-    std::optional<harness::ClusterMap> map;
-    harness::collective_check(world,
-                              [&] { proceed = parse_options(argc, argv, size, root, config); });
-    if (!proceed) return 0;
-    harness::collective_check(world, [&] {
-      map = harness::resolve_cluster_map(world, config.options.run, [&](int clusters) {
-        return default_cluster_map(size, clusters);
-      });
-    });
-    // Emulated links and/or the gateway relay between clusters; nullptr when not asked for.
-    std::shared_ptr<harness::WideArea> wide;
-    harness::collective_check(
-        world, [&] { wide = harness::WideArea::create(world, config.options.run, *map); });
-
-    const EnsflowOptions& o = config.options;
-    const ExperimentSettings& s = config.settings;
-    const std::string run_id =
-        o.run.run_id.empty() ? harness::default_run_id("ensflow") : o.run.run_id;
-    const json env = harness::mpi_environment(world, argc, argv);
-    json record = harness::record_header("ensflow", o.run, run_id);
-    record["config"] = config_json(config, *map, size, wide.get());
-    record["env"] = env;
-
-    harness::Counters counters(harness::split_events(o.run.counters));
-    std::optional<harness::InstrumentedComm> comm;
-    ExperimentOutcome outcome;
-    const std::string failure = harness::collective_try(world, [&] {
-      comm.emplace(world, *map, channel_names(), true, wide);
-      outcome = run_experiment(s, *comm, &counters);
-    });
-    if (wide) wide->finish();  // the analyses' messages are all in: stop the relay
-    if (!failure.empty()) {
-      return harness::record_failure(world, kProgram, o.run.output, record, failure);
-    }
-
-    const double clock_offset = harness::estimate_clock_offset(world);
-    const double paper_comm = outcome.timeline.paper_time(world, clock_offset);
-    const PhaseTimes& t = outcome.times;
-    const double my_comm = comm->total_time();
+  json conclude(const harness::Run& run) override {
+    const ExperimentSettings& s = config_.settings;
+    const double clock_offset = harness::estimate_clock_offset(run.world);
+    paper_comm_ = outcome_.timeline.paper_time(run.world, clock_offset);
+    const PhaseTimes& t = outcome_.times;
+    const double my_comm = comm_->total_time();
     const double my_analysis = t.analysis_compute() + my_comm;
-    const EnsembleLayout layout(s.members, size,
+    const EnsembleLayout layout(s.members, run.size,
                                 static_cast<std::size_t>(s.model.grid) * s.model.grid);
-
-    char host[256] = {};
-    ::gethostname(host, sizeof host - 1);
-    const json my_phases = phase_json(t, *comm);
-    json me = {{"rank", rank},
-               {"host", host},
-               {"cluster", map->cluster_of(rank)},
-               {"members",
+    const json my_phases = phase_json(t, *comm_);
+    const int rank = run.rank;
+    json me = {{"members",
                 {layout.first_member(rank), layout.first_member(rank) + layout.members_per_rank()}},
                {"rows", {layout.row_begin(rank), layout.row_end(rank)}},
-               {"wall_time", outcome.wall_time},
+               {"wall_time", outcome_.wall_time},
                {"compute_time", t.compute()},
                {"comm_time", my_comm},
                {"analysis_time", my_analysis},
                {"phase_times", my_phases},
-               {"channels", comm->stats_json()},
-               {"counters", counters.values()}};
-    const json ranks = harness::gather_objects(world, me);
-    const json wall = harness::spread(world, outcome.wall_time);
-    json phases = json::object();
+               {"channels", comm_->stats_json()}};
+    wall_ = harness::spread(run.world, outcome_.wall_time);
+    phases_ = json::object();
     for (const auto& [name, value] : my_phases.items())
-      phases[name] = harness::spread(world, value.get<double>());
-    const json compute = harness::spread(world, t.compute());
-    const json comm_spread = harness::spread(world, my_comm);
-    const json analysis = harness::spread(world, my_analysis);
-    const json setup = harness::spread(world, outcome.setup_time);
-    const json free_time = harness::spread(world, outcome.free_run_time);
-    harness::add_counters(record, world, counters);
-    if (!root) return 0;
+      phases_[name] = harness::spread(run.world, value.get<double>());
+    compute_ = harness::spread(run.world, t.compute());
+    comm_spread_ = harness::spread(run.world, my_comm);
+    analysis_ = harness::spread(run.world, my_analysis);
+    setup_ = harness::spread(run.world, outcome_.setup_time);
+    free_time_ = harness::spread(run.world, outcome_.free_run_time);
+    return me;
+  }
 
-    const double wall_time = wall["max"].get<double>();
+  harness::Judgement judge(const harness::Run& /*run*/) override {
+    const ExperimentSettings& s = config_.settings;
+    const double wall_time = wall_["max"].get<double>();
     const double member_days = static_cast<double>(s.members) * s.days;
     const double figure = wall_time > 0 ? member_days / wall_time : 0.0;
-    const Verdict verdict = judge(outcome.points, outcome.innovations, s.free_run);
-
-    record["status"] = verdict.valid ? "valid" : "invalid";
-    if (!verdict.valid) record["reason"] = verdict.reason;
-    record["verdict"] = verdict.details;
-    record["verdict"]["figure_of_merit"] = {{"value", figure}, {"unit", kFigureUnit}};
-    json result = {
+    const Verdict verdict = ensflow::judge(outcome_.points, outcome_.innovations, s.free_run);
+    harness::Judgement j;
+    j.valid = verdict.valid;
+    j.reason = verdict.reason;
+    j.verdict = verdict.details;
+    j.result = {
         {"wall_time", wall_time},
-        {"wall_time_ranks", wall},
-        {"compute_time", compute},
-        {"comm_time", comm_spread},
-        {"phase_times", phases},
-        {"analysis_time", analysis},
-        {"analysis_share", wall_time > 0 ? analysis["max"].get<double>() / wall_time : 0.0},
-        {"comm_time_paper", paper_comm},
+        {"wall_time_ranks", wall_},
+        {"compute_time", compute_},
+        {"comm_time", comm_spread_},
+        {"phase_times", phases_},
+        {"analysis_time", analysis_},
+        {"analysis_share", wall_time > 0 ? analysis_["max"].get<double>() / wall_time : 0.0},
+        {"comm_time_paper", paper_comm_},
         {"analyses", s.analyses()},
         {"member_days", member_days},
         {"member_days_per_second", figure},
-        {"setup_time", setup["max"]},
-        {"free_run_time", free_time["max"]},
-        {"diagnostics", points_json(outcome.points)},
-        {"innovations", innovations_json(outcome.innovations)}};
-    record["result"] = result;
-    record["ranks"] = ranks;
-    harness::write_record(o.run.output, record);
-
-    if (!o.run.quiet)
-      print_summary(config, *map, size, wide.get(), record, outcome, result, run_id);
+        {"setup_time", setup_["max"]},
+        {"free_run_time", free_time_["max"]},
+        {"diagnostics", points_json(outcome_.points)},
+        {"innovations", innovations_json(outcome_.innovations)}};
+    j.figure = figure;
+    j.unit = kFigureUnit;
     char merit[48];
     std::snprintf(merit, sizeof merit, "%.4g %s", figure, kFigureUnit);
-    return harness::report_verdict(verdict.valid, merit,
-                                   "ensemble members advanced one day per second", verdict.reason);
-  });
+    j.figure_text = merit;
+    j.meaning = "ensemble members advanced one day per second";
+    return j;
+  }
+
+  void print_summary(const harness::Run& run, const json& record) const override {
+    ensflow::print_summary(config_, run.clusters(), run.size, run.wide.get(), record, outcome_);
+  }
+
+ private:
+  EnsflowConfig config_;
+  std::optional<harness::InstrumentedComm> comm_;
+  ExperimentOutcome outcome_;
+  double paper_comm_ = 0;
+  json wall_, phases_, compute_, comm_spread_, analysis_, setup_, free_time_;
+};
+
+}  // namespace
+
+int run_program(int argc, char** argv) {
+  return harness::run_measurement(kProgram, "ensflow", argc, argv, check_options,
+                                  [] { return std::make_unique<EnsflowRun>(); });
 }
 
 }  // namespace mcb::ensflow

@@ -5,6 +5,7 @@
 #include "common/errors.hpp"
 
 #include <cmath>
+#include <ostream>
 #include <sstream>
 
 namespace mcb::ensflow {
@@ -48,6 +49,12 @@ std::string join(const std::vector<int>& values) {
 
 }  // namespace
 
+void validate(boost::any& v, const std::vector<std::string>& values, FilterKind*, int) {
+  cli::validate_choice(v, values, {FilterKind::stochastic, FilterKind::square_root}, filter_name);
+}
+
+std::ostream& operator<<(std::ostream& os, FilterKind filter) { return os << filter_name(filter); }
+
 std::string problem_label(const ExperimentSettings& s) {
   std::ostringstream label;
   label << 'm' << s.members << "-d" << s.days << "-g" << s.model.grid;
@@ -75,8 +82,7 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
            ->default_value(o.obs_variance, text(o.obs_variance))
            ->value_name("V"),
        "observation error variance, m^2 (4e-4: 2 cm, altimetry)")
-      ("filter", po::value(&o.filter)->default_value(o.filter)->value_name("stochastic|sqrt")
-                     ->notifier(cli::one_of("filter", {"stochastic", "sqrt"})),
+      ("filter", po::value(&o.filter)->default_value(o.filter)->value_name("stochastic|sqrt"),
        "stochastic EnKF with perturbed observations, or the square-root form (ETKF)")
       ("inflation", po::value(&o.inflation)->default_value(o.inflation)->value_name("F"),
        "multiplicative inflation of the forecast anomalies (>= 1; 1 = none)")
@@ -226,7 +232,7 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
   s.days = o.days;
   s.analysis_every = o.analysis_every;
   s.observations = static_cast<std::size_t>(o.observations);
-  s.analysis.filter = o.filter == "sqrt" ? FilterKind::square_root : FilterKind::stochastic;
+  s.analysis.filter = o.filter;
   s.analysis.observation_variance = o.obs_variance;
   s.analysis.inflation = o.inflation;
   s.analysis.localisation_km = o.localisation;

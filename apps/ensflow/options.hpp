@@ -8,9 +8,15 @@
 #include "harness/run_options.hpp"
 
 #include <cstdint>
+#include <iosfwd>
 #include <string>
+#include <vector>
 
 namespace mcb::ensflow {
+
+// --filter typed at parse time (cli::validate_choice), spelled by filter_name.
+void validate(boost::any& v, const std::vector<std::string>& values, FilterKind*, int);
+std::ostream& operator<<(std::ostream& os, FilterKind filter);
 
 struct EnsflowOptions {
   // The ensemble and the filter.
@@ -20,8 +26,8 @@ struct EnsflowOptions {
   int analysis_every = ExperimentSettings{}.analysis_every;  //!< --analysis-every K (days)
   long observations = static_cast<long>(ExperimentSettings{}.observations);  //!< --observations
   double obs_variance =
-      ExperimentSettings{}.analysis.observation_variance;  //!< --obs-variance, m^2
-  std::string filter = "stochastic";                       //!< --filter stochastic|sqrt
+      ExperimentSettings{}.analysis.observation_variance;    //!< --obs-variance, m^2
+  FilterKind filter = ExperimentSettings{}.analysis.filter;  //!< --filter stochastic|sqrt
   double inflation =
       ExperimentSettings{}.analysis.inflation;  //!< --inflation: multiplicative, >= 1
   double localisation =

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <ostream>
 #include <sstream>
 
 namespace mcb::poisson {
@@ -40,6 +41,24 @@ harness::ProcessGrid default_process_grid(int ranks, int clusters) {
   return {ranks / squarest, squarest};
 }
 
+const char* name_of(HaloMode halo) { return halo == HaloMode::paper ? "paper" : "exact"; }
+
+const char* name_of(Kernel kernel) { return kernel == Kernel::tuned ? "tuned" : "reference"; }
+
+void validate(boost::any& v, const std::vector<std::string>& values, HaloMode*, int) {
+  cli::validate_choice(v, values, {HaloMode::paper, HaloMode::exact},
+                       [](HaloMode h) { return name_of(h); });
+}
+
+void validate(boost::any& v, const std::vector<std::string>& values, Kernel*, int) {
+  cli::validate_choice(v, values, {Kernel::tuned, Kernel::reference},
+                       [](Kernel k) { return name_of(k); });
+}
+
+std::ostream& operator<<(std::ostream& os, HaloMode halo) { return os << name_of(halo); }
+
+std::ostream& operator<<(std::ostream& os, Kernel kernel) { return os << name_of(kernel); }
+
 bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
                    PoissonConfig& config) {
   PoissonOptions& o = config.options;
@@ -51,8 +70,7 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
        "interior grid points per side (the domain is the unit square)")
       ("procs", po::value(&o.procs)->value_name("HxV"),
        "process grid, H across and V up, ranks column-major (default: from the rank count)")
-      ("halo", po::value(&o.halo)->default_value(o.halo)->value_name("paper|exact")
-                   ->notifier(cli::one_of("halo", {"paper", "exact"})),
+      ("halo", po::value(&o.halo)->default_value(o.halo)->value_name("paper|exact"),
        "paper: one border exchange per iteration; exact: each colour's border after its update")
       ("sync", po::bool_switch(&o.sync), "synchronize (barrier) before every communication phase")
       ("omega", po::value(&o.omega)->default_value(o.omega)->value_name("W|auto"),
@@ -64,8 +82,7 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
       ("max-iterations",
        po::value(&o.max_iterations)->default_value(o.max_iterations)->value_name("K"),
        "iteration cap; a run that reaches it without converging is INVALID")
-      ("kernel", po::value(&o.kernel)->default_value(o.kernel)->value_name("tuned|reference")
-                     ->notifier(cli::one_of("kernel", {"tuned", "reference"})),
+      ("kernel", po::value(&o.kernel)->default_value(o.kernel)->value_name("tuned|reference"),
        "sweep implementation (they agree bit for bit)")
       ("no-instrument", po::bool_switch(&o.no_instrument),
        "turn off communication bookkeeping and phase timing (to measure their cost)");
@@ -117,11 +134,11 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
   }
 
   SolverSettings& s = config.solver;
-  s.halo = o.halo == "paper" ? HaloMode::paper : HaloMode::exact;
+  s.halo = o.halo;
   s.sync = o.sync;
   s.tolerance = o.tolerance;
   s.max_iterations = o.max_iterations;
-  s.tuned = o.kernel == "tuned";
+  s.tuned = o.kernel == Kernel::tuned;
   s.instrumented = !o.no_instrument;
   if (o.omega.automatic()) {
     s.omega = s.halo == HaloMode::exact ? optimal_omega(1.0 / (o.grid + 1)) : 1.0;

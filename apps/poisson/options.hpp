@@ -8,21 +8,34 @@
 #include "harness/grid.hpp"
 #include "harness/run_options.hpp"
 
+#include <iosfwd>
 #include <string>
 #include <vector>
 
 namespace mcb::poisson {
 
+/// @brief --kernel: the sweep implementation (they agree bit for bit).
+enum class Kernel { tuned, reference };
+
+/// @brief The option spellings: "paper"|"exact", "tuned"|"reference".
+const char* name_of(HaloMode halo);
+const char* name_of(Kernel kernel);
+// Typed at parse time (cli::validate_choice); operator<< prints the spelling in --help.
+void validate(boost::any& v, const std::vector<std::string>& values, HaloMode*, int);
+void validate(boost::any& v, const std::vector<std::string>& values, Kernel*, int);
+std::ostream& operator<<(std::ostream& os, HaloMode halo);
+std::ostream& operator<<(std::ostream& os, Kernel kernel);
+
 struct PoissonOptions {
-  int grid = 200;                //!< --grid N: interior points per side
-  std::string procs;             //!< --procs HxV; empty: chosen from the rank count
-  std::string halo = "paper";    //!< --halo paper|exact
-  bool sync = false;             //!< --sync: barrier before communicating
-  cli::NumberOrAuto omega;       //!< --omega W|auto
-  double tolerance = 1e-6;       //!< --tolerance: relative residual limit
-  long max_iterations = 200000;  //!< --max-iterations
-  std::string kernel = "tuned";  //!< --kernel tuned|reference
-  bool no_instrument = false;    //!< --no-instrument: measure the harness's own cost
+  int grid = 200;                   //!< --grid N: interior points per side
+  std::string procs;                //!< --procs HxV; empty: chosen from the rank count
+  HaloMode halo = HaloMode::paper;  //!< --halo paper|exact
+  bool sync = false;                //!< --sync: barrier before communicating
+  cli::NumberOrAuto omega;          //!< --omega W|auto
+  double tolerance = 1e-6;          //!< --tolerance: relative residual limit
+  long max_iterations = 200000;     //!< --max-iterations
+  Kernel kernel = Kernel::tuned;    //!< --kernel tuned|reference
+  bool no_instrument = false;       //!< --no-instrument: measure the harness's own cost
   harness::RunOptions run;
 };
 

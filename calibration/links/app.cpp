@@ -7,17 +7,13 @@
 #include "calibration/links/relay_study.hpp"
 #include "common/errors.hpp"
 #include "common/units.hpp"
-#include "harness/mpi_program.hpp"
+#include "harness/driver.hpp"
 #include "harness/record.hpp"
-#include "harness/wide_area.hpp"
-
-#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <iostream>
-#include <map>
+#include <memory>
 #include <optional>
 
 namespace mcb::links {
@@ -160,90 +156,132 @@ void print_relay(const RelayStudy& study) {
   }
 }
 
-}  // namespace
+// One mcb-links run: ping-pong and window bandwidth per link class, the shared-link test and
+// the relay study, judged by intact data, usable fits and the emulated link delivered.
+class LinksRun : public harness::Measurement {
+ public:
+  bool parse(int argc, char** argv, int ranks, bool is_root) override {
+    const bool proceed = parse_options(argc, argv, is_root, config_);
+    if (proceed) check_ranks(ranks);
+    return proceed;
+  }
+  const harness::RunOptions& run_options() const override { return config_.options.run; }
+  harness::ClusterMap default_cluster_map(int ranks, int clusters) const override {
+    return links::default_cluster_map(ranks, clusters);
+  }
+  json config(const harness::Run& run) const override {
+    const LinksOptions& o = config_.options;
+    const harness::ClusterMap& map = run.clusters();
+    json names = map.names();
+    return {{"sizes", config_.sizes},
+            {"warmup", o.warmup},
+            {"iterations", o.iterations},
+            {"repetitions", o.repetitions},
+            {"max_time", config_.settings.max_time},
+            {"window", o.window},
+            {"window_bytes", config_.settings.window_bytes},
+            {"total_size", run.size},
+            {"components", map.clusters()},
+            {"cluster_map", map.as_vector()},
+            {"cluster_names", names},
+            {"system", harness::system_label(o.run, run.wide.get())},
+            {"seed", o.run.seed},
+            {"wan", run.wide ? run.wide->wan_json() : json(nullptr)},
+            {"relay", run.wide ? run.wide->relay_json() : json(nullptr)}};
+  }
+  std::string counters_reason() const override {
+    return "link calibration counts no hardware events";
+  }
 
-int run_program(int argc, char** argv) {
-  return harness::mpi_main(kProgram, argc, argv, check_options, [&](MPI_Comm world) -> int {
-    int rank = 0;
-    int size = 0;
-    MPI_Comm_rank(world, &rank);
-    MPI_Comm_size(world, &size);
-    const bool root = rank == 0;
-
-    LinksConfig config;
-    bool proceed = true;
-    harness::collective_check(world, [&] {
-      proceed = parse_options(argc, argv, root, config);
-      if (proceed) check_ranks(size);
-    });
-    if (!proceed) return 0;
-    const LinksOptions& o = config.options;
-    std::optional<harness::ClusterMap> map;
-    std::shared_ptr<harness::WideArea> wide;
-    harness::collective_check(world, [&] {
-      map = harness::resolve_cluster_map(
-          world, o.run, [&](int clusters) { return default_cluster_map(size, clusters); });
-    });
-    harness::collective_check(world, [&] { wide = harness::WideArea::create(world, o.run, *map); });
-
-    const std::string run_id =
-        o.run.run_id.empty() ? harness::default_run_id("links") : o.run.run_id;
-    const json env = harness::mpi_environment(world, argc, argv);
-    const std::vector<std::string> hosts = env["hosts"].get<std::vector<std::string>>();
+  void measure(harness::Run& run, harness::Counters& /*counters*/) override {
+    const harness::ClusterMap& map = run.clusters();
+    const std::vector<std::string> hosts = run.env["hosts"].get<std::vector<std::string>>();
     const double started = MPI_Wtime();
-
     // The link classes are measured direct; the relay is measured on its own below.
-    harness::InstrumentedComm comm(world, *map, {"link"}, true, wide);
+    harness::InstrumentedComm comm(run.world, map, {"link"}, true, run.wide);
     comm.set_relay(false);
-    bool data_ok = true;
-    std::vector<ClassResult> classes;
-    for (const auto& [link_class, pair] : representative_pairs(hosts, *map)) {
-      ClassResult c{link_class, pair, {}, {}, {}, {}, {}};
-      c.one_way = ping_pong(comm, pair, config.sizes, config.settings, data_ok);
-      c.bandwidth = window_bandwidth(comm, pair, config.sizes, config.settings, data_ok);
-      c.fit = try_fit(config.sizes, c.one_way, &Stats::avg);
-      c.fit_min = try_fit(config.sizes, c.one_way, &Stats::min);
-      if (link_class == LinkClass::cross_cluster) {
-        if (const auto pairs = pairs_sharing_a_link(*map)) {
-          std::size_t bytes = config.sizes.front();
-          for (std::size_t n : config.sizes) {
-            if (n <= kSharedLinkBytes) bytes = n;
-          }
-          MeasureSettings settings = config.settings;
-          settings.window_bytes = std::min(settings.window_bytes, kSharedLinkBytes);
-          settings.min_iterations = kSharedLinkIterations;
-          c.shared = shared_link(comm, *pairs, bytes, settings, data_ok);
+    for (const auto& [link_class, pair] : representative_pairs(hosts, map)) {
+      classes_.push_back(measure_class(comm, map, link_class, pair));
+    }
+    for (const auto& c : classes_) {
+      if (c.link_class == LinkClass::cross_cluster) cross_ = &c;
+    }
+    if (run.wide && run.wide->relays() && cross_ != nullptr && cross_->fit) {
+      study_ = relay_study(comm, *relay_pair(map), config_.sizes, config_.settings, *cross_->fit,
+                           data_ok_);
+    }
+    wall_ = MPI_Wtime() - started;
+  }
+
+  json conclude(const harness::Run& run) override {
+    int local_ok = data_ok_ ? 1 : 0;
+    MPI_Allreduce(&local_ok, &all_ok_, 1, MPI_INT, MPI_MIN, run.world);
+    return json::object();
+  }
+
+  harness::Judgement judge(const harness::Run& run) override {
+    harness::Judgement j;
+    j.verdict = {{"checks", checks(run, j.reason)}};
+    j.valid = j.reason.empty();
+    // Figure of merit: the bandwidth of the slowest class (the link that limits a multicluster
+    // run).
+    double merit = 0;
+    for (const auto& c : classes_) {
+      if (c.fit && c.fit->usable() && (merit == 0 || c.fit->bandwidth < merit))
+        merit = c.fit->bandwidth;
+    }
+    json class_records = json::object();
+    for (const auto& c : classes_)
+      class_records[class_name(c.link_class)] =
+          class_json(c, config_.sizes, run.wide.get(), run.clusters());
+    j.result = {{"classes", class_records}, {"wall_time", wall_}};
+    if (study_) j.result["relay_study"] = study_->to_json();
+    j.figure = merit;
+    j.unit = "B/s";
+    j.figure_text = format_bandwidth(merit);
+    j.meaning = "bandwidth of the slowest link class";
+    return j;
+  }
+
+  void print_summary(const harness::Run& run, const json& record) const override {
+    std::printf("%s: %d ranks on %d cluster(s), %zu sizes from %zu to %zu bytes, system %s\n",
+                kProgram, run.size, run.clusters().clusters(), config_.sizes.size(),
+                config_.sizes.front(), config_.sizes.back(),
+                record["config"]["system"].get<std::string>().c_str());
+    for (const auto& c : classes_) print_class(c, config_.sizes);
+    if (study_) print_relay(*study_);
+  }
+
+ private:
+  ClassResult measure_class(harness::InstrumentedComm& comm, const harness::ClusterMap& map,
+                            LinkClass link_class, const RankPair& pair) {
+    ClassResult c{link_class, pair, {}, {}, {}, {}, {}};
+    c.one_way = ping_pong(comm, pair, config_.sizes, config_.settings, data_ok_);
+    c.bandwidth = window_bandwidth(comm, pair, config_.sizes, config_.settings, data_ok_);
+    c.fit = try_fit(config_.sizes, c.one_way, &Stats::avg);
+    c.fit_min = try_fit(config_.sizes, c.one_way, &Stats::min);
+    if (link_class == LinkClass::cross_cluster) {
+      if (const auto pairs = pairs_sharing_a_link(map)) {
+        std::size_t bytes = config_.sizes.front();
+        for (std::size_t n : config_.sizes) {
+          if (n <= kSharedLinkBytes) bytes = n;
         }
+        MeasureSettings settings = config_.settings;
+        settings.window_bytes = std::min(settings.window_bytes, kSharedLinkBytes);
+        settings.min_iterations = kSharedLinkIterations;
+        c.shared = shared_link(comm, *pairs, bytes, settings, data_ok_);
       }
-      classes.push_back(std::move(c));
     }
+    return c;
+  }
 
-    std::optional<RelayStudy> study;
-    const ClassResult* cross = nullptr;
-    for (const auto& c : classes) {
-      if (c.link_class == LinkClass::cross_cluster) cross = &c;
-    }
-    if (wide && wide->relays() && cross != nullptr && cross->fit) {
-      study =
-          relay_study(comm, *relay_pair(*map), config.sizes, config.settings, *cross->fit, data_ok);
-    }
-    if (wide) wide->finish();
-    const double wall = MPI_Wtime() - started;
-    int local_ok = data_ok ? 1 : 0;
-    int all_ok = 0;
-    MPI_Allreduce(&local_ok, &all_ok, 1, MPI_INT, MPI_MIN, world);
-    json me = {{"rank", rank},
-               {"host", hosts[static_cast<size_t>(rank)]},
-               {"cluster", map->cluster_of(rank)}};
-    const json ranks = harness::gather_objects(world, me);
-    if (!root) return 0;
-
-    // Verdict: data intact everywhere, a usable fit per class, the emulated link delivered.
-    std::string reason;
-    json checks = {{"data_verified", all_ok == 1}};
-    if (all_ok != 1) reason = "a message arrived with wrong contents";
+  // The verdict's checks: data intact everywhere, a usable fit per class, the emulated link
+  // delivered. Sets @p reason to the first that fails.
+  json checks(const harness::Run& run, std::string& reason) const {
+    json checks = {{"data_verified", all_ok_ == 1}};
+    if (all_ok_ != 1) reason = "a message arrived with wrong contents";
     json class_checks = json::object();
-    for (const auto& c : classes) {
+    for (const auto& c : classes_) {
       const bool usable = c.fit && c.fit->usable();
       class_checks[class_name(c.link_class)] = usable;
       if (!usable && reason.empty()) {
@@ -253,11 +291,12 @@ int run_program(int argc, char** argv) {
       }
     }
     checks["fits_usable"] = class_checks;
-    if (cross != nullptr && wide && wide->emulated() && cross->fit_min) {
-      const auto& link = wide->clock()->links().between(map->cluster_of(cross->pair.first),
-                                                        map->cluster_of(cross->pair.second));
+    if (cross_ != nullptr && run.wide && run.wide->emulated() && cross_->fit_min) {
+      const harness::ClusterMap& map = run.clusters();
+      const auto& link = run.wide->clock()->links().between(map.cluster_of(cross_->pair.first),
+                                                            map.cluster_of(cross_->pair.second));
       json entry;
-      const bool delivered = emulation_delivered(*cross, link, config.sizes.back(), entry);
+      const bool delivered = emulation_delivered(*cross_, link, config_.sizes.back(), entry);
       checks["emulated_link"] = entry;
       if (!delivered && reason.empty()) {
         reason =
@@ -265,63 +304,23 @@ int run_program(int argc, char** argv) {
             "(an overloaded host?)";
       }
     }
-    const bool valid = reason.empty();
-    // Figure of merit: the bandwidth of the slowest class (the link that limits a multicluster
-    // run).
-    double merit = 0;
-    for (const auto& c : classes) {
-      if (c.fit && c.fit->usable() && (merit == 0 || c.fit->bandwidth < merit))
-        merit = c.fit->bandwidth;
-    }
+    return checks;
+  }
 
-    json class_records = json::object();
-    for (const auto& c : classes)
-      class_records[class_name(c.link_class)] = class_json(c, config.sizes, wide.get(), *map);
-    json result = {{"classes", class_records}, {"wall_time", wall}};
-    if (study) result["relay_study"] = study->to_json();
-    json names = map->names();
-    json record = harness::record_header("links", o.run, run_id);
-    record.update({{"status", valid ? "valid" : "invalid"},
-                   {"verdict",
-                    {{"valid", valid},
-                     {"checks", checks},
-                     {"figure_of_merit", {{"value", merit}, {"unit", "B/s"}}}}},
-                   {"config",
-                    {{"sizes", config.sizes},
-                     {"warmup", o.warmup},
-                     {"iterations", o.iterations},
-                     {"repetitions", o.repetitions},
-                     {"max_time", config.settings.max_time},
-                     {"window", o.window},
-                     {"window_bytes", config.settings.window_bytes},
-                     {"total_size", size},
-                     {"components", map->clusters()},
-                     {"cluster_map", map->as_vector()},
-                     {"cluster_names", names},
-                     {"system", harness::system_label(o.run, wide.get())},
-                     {"seed", o.run.seed},
-                     {"wan", wide ? wide->wan_json() : json(nullptr)},
-                     {"relay", wide ? wide->relay_json() : json(nullptr)}}},
-                   {"env", env},
-                   {"result", result},
-                   {"ranks", ranks},
-                   {"counters", nullptr},
-                   {"counters_reason", "link calibration counts no hardware events"}});
-    if (!valid) record["reason"] = reason;
-    harness::write_record(o.run.output, record);
+  LinksConfig config_;
+  bool data_ok_ = true;
+  int all_ok_ = 0;
+  std::vector<ClassResult> classes_;
+  const ClassResult* cross_ = nullptr;  // into classes_, filled before it is taken
+  std::optional<RelayStudy> study_;
+  double wall_ = 0;
+};
 
-    if (!o.run.quiet) {
-      std::printf("%s: %d ranks on %d cluster(s), %zu sizes from %zu to %zu bytes, system %s\n",
-                  kProgram, size, map->clusters(), config.sizes.size(), config.sizes.front(),
-                  config.sizes.back(), record["config"]["system"].get<std::string>().c_str());
-      for (const auto& c : classes) print_class(c, config.sizes);
-      if (study) print_relay(*study);
-      if (o.run.output != "none")
-        std::printf("  record %s -> %s\n", run_id.c_str(), o.run.output.c_str());
-    }
-    return harness::report_verdict(valid, format_bandwidth(merit),
-                                   "bandwidth of the slowest link class", reason);
-  });
+}  // namespace
+
+int run_program(int argc, char** argv) {
+  return harness::run_measurement(kProgram, "links", argc, argv, check_options,
+                                  [] { return std::make_unique<LinksRun>(); });
 }
 
 }  // namespace mcb::links

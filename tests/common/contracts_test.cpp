@@ -9,6 +9,7 @@
 #include "common/runtime_table.hpp"
 #include "common/statistics.hpp"
 #include "tests/support/command.hpp"
+#include "tests/support/inputs.hpp"
 
 #include <gtest/gtest.h>
 
@@ -23,24 +24,9 @@ namespace mcb {
 namespace {
 
 using nlohmann::json;
+using testing::error_of;
 using testing::TempDir;
-
-// The message of the UsageError `f` throws ("" when it throws none).
-template <typename F>
-std::string usage_error(F f) {
-  try {
-    f();
-  } catch (const UsageError& e) {
-    return e.what();
-  }
-  return "";
-}
-
-std::string write(const TempDir& dir, const std::string& name, const std::string& text) {
-  std::string path = dir / name;
-  std::ofstream(path, std::ios::binary) << text;
-  return path;
-}
+using testing::write;
 
 TEST(Csv, FieldsNeedingQuotesRoundTrip) {
   const std::vector<std::string> fields = {"das2, \"vu\"", "plain",      "",   " padded ",
@@ -99,13 +85,13 @@ TEST(Csv, ReaderSkipsCommentsAndBlankLinesAndTrimsUnquotedFields) {
 TEST(Csv, MalformedRecordsAreNamedByFileAndLine) {
   TempDir dir;
   const std::string open_quote = write(dir, "a.csv", "x,y\n1,\"never closed\n");
-  EXPECT_EQ(usage_error([&] { csv::read_file(open_quote); }),
+  EXPECT_EQ(error_of([&] { csv::read_file(open_quote); }),
             open_quote + ":2: unterminated quoted field");
   const std::string stray = write(dir, "b.csv", "x,y\n1,2\n3,a\"b\n");
-  EXPECT_NE(usage_error([&] { csv::read_file(stray); }).find(stray + ":3: a quote inside"),
+  EXPECT_NE(error_of([&] { csv::read_file(stray); }).find(stray + ":3: a quote inside"),
             std::string::npos);
   const std::string wide = write(dir, "c.csv", "x,y\n1,2,3\n");
-  EXPECT_EQ(usage_error([&] { csv::read_file(wide); }), wide + ":2: 3 fields, the header has 2");
+  EXPECT_EQ(error_of([&] { csv::read_file(wide); }), wide + ":2: 3 fields, the header has 2");
   EXPECT_THROW(csv::split("\"a\"b"), std::invalid_argument);
 }
 
@@ -131,7 +117,7 @@ TEST(Jsonl, TornLastLineIsIgnoredWithOneNotice) {
 TEST(Jsonl, MalformedWholeLineIsAnErrorNamingFileAndLine) {
   TempDir dir;
   const std::string path = write(dir, "r.jsonl", "{\"a\":1}\n{\"a\":\n{\"a\":3}\n");
-  EXPECT_NE(usage_error([&] { jsonl::read(path); }).find(path + ":2: malformed JSON"),
+  EXPECT_NE(error_of([&] { jsonl::read(path); }).find(path + ":2: malformed JSON"),
             std::string::npos);
 }
 
@@ -209,7 +195,7 @@ TEST(RuntimeTableContract, ServiceTimeLayoutAndRefusals) {
   const std::string h = std::string(kRuntimeHeader) + "\n";
   const auto refused = [&](const std::string& body, const std::string& what) {
     const std::string path = write(dir, "bad.csv", h + body);
-    EXPECT_EQ(usage_error([&] { RuntimeTable::read(path); }), path + ":2: " + what) << body;
+    EXPECT_EQ(error_of([&] { RuntimeTable::read(path); }), path + ":2: " + what) << body;
   };
   refused("poisson,p,8,two,s,1,1,1,1,1,\n", "components 'two' is not an integer");
   refused("poisson,p,8,9,s,1,1,1,1,1,\n", "components exceed total_size (9 > 8)");
@@ -217,7 +203,7 @@ TEST(RuntimeTableContract, ServiceTimeLayoutAndRefusals) {
   refused("poisson,p,8,1,s,1,2,1,1,1,\n",
           "statistics out of order (need min <= avg, median <= max)");
   const std::string path = write(dir, "h.csv", "app,size\npoisson,8\n");
-  EXPECT_NE(usage_error([&] { RuntimeTable::read(path); }).find(path + ":1: unknown header"),
+  EXPECT_NE(error_of([&] { RuntimeTable::read(path); }).find(path + ":1: unknown header"),
             std::string::npos);
 }
 

@@ -11,6 +11,7 @@
 #include "simulator/swf.hpp"
 #include "simulator/trace_source.hpp"
 #include "tests/support/command.hpp"
+#include "tests/support/inputs.hpp"
 
 #include <gtest/gtest.h>
 
@@ -21,23 +22,10 @@
 namespace mcb {
 namespace {
 
+using testing::error_of;
 using testing::TempDir;
+using testing::write;
 using namespace std::string_literals;
-
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const UsageError& e) {
-    return e.what();
-  }
-  return "";
-}
-
-std::string write(const TempDir& dir, const std::string& name, const std::string& text) {
-  const std::string path = dir / name;
-  std::ofstream(path, std::ios::binary) << text;
-  return path;
-}
 
 void read_swf(const std::string& path) {
   sim::SwfReader reader(path);

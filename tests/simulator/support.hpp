@@ -3,6 +3,7 @@
 // a temporary input file.
 
 #include "common/errors.hpp"
+#include "tests/support/refusal.hpp"
 
 #include <unistd.h>
 
@@ -13,15 +14,8 @@
 
 namespace mcb::sim::test {
 
-// The message of the UsageError @p f throws; empty when it throws none.
-inline std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const UsageError& e) {
-    return e.what();
-  }
-  return "";
-}
+// The message of the UsageError f throws; empty when it throws none.
+using mcb::testing::error_of;
 
 // A file holding @p text in the temporary directory, removed when the object goes.
 class TempFile {

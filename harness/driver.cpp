@@ -1,0 +1,100 @@
+#include "harness/driver.hpp"
+
+#include "harness/mpi_program.hpp"
+#include "harness/record.hpp"
+
+#include <cstdio>
+
+namespace mcb::harness {
+namespace {
+
+using nlohmann::json;
+
+// Parses on every rank and agrees on the options, the cluster map and the wide area. False
+// when nothing is to run (--help).
+bool set_up(int argc, char** argv, Measurement& m, Run& run) {
+  bool proceed = true;
+  collective_check(run.world, [&] { proceed = m.parse(argc, argv, run.size, run.root()); });
+  if (!proceed) return false;
+  const RunOptions& o = m.run_options();
+  collective_check(run.world, [&] {
+    run.map = resolve_cluster_map(
+        run.world, o, [&](int clusters) { return m.default_cluster_map(run.size, clusters); });
+  });
+  collective_check(run.world, [&] { run.wide = WideArea::create(run.world, o, *run.map); });
+  return true;
+}
+
+// The record's fields that close a measured run, on rank 0.
+void close_record(json& record, const Judgement& j, json ranks) {
+  record["status"] = j.valid ? "valid" : "invalid";
+  if (!j.valid) record["reason"] = j.reason;
+  record["verdict"] = j.verdict;
+  record["verdict"]["valid"] = j.valid;
+  record["verdict"]["figure_of_merit"] = {{"value", j.figure}, {"unit", j.unit}};
+  record["result"] = j.result;
+  record["ranks"] = std::move(ranks);
+}
+
+// Sequence after a successful measurement: per-rank blocks, counters, verdict, record, summary.
+int finish(Measurement& m, const Run& run, const Counters& counters, json record) {
+  json me = m.conclude(run);
+  me["rank"] = run.rank;
+  me["host"] = run.env["hosts"][static_cast<std::size_t>(run.rank)];
+  me["cluster"] = run.map->cluster_of(run.rank);
+  const std::string no_counters = m.counters_reason();
+  if (no_counters.empty()) me["counters"] = counters.values();
+  json ranks = gather_objects(run.world, me);
+  if (no_counters.empty()) {
+    add_counters(record, run.world, counters);
+  } else {
+    record["counters"] = nullptr;
+    record["counters_reason"] = no_counters;
+  }
+  if (!run.root()) return 0;
+
+  const Judgement j = m.judge(run);
+  close_record(record, j, std::move(ranks));
+  const RunOptions& o = m.run_options();
+  write_record(o.output, record);
+  if (!o.quiet) {
+    m.print_summary(run, record);
+    if (writes_records(o)) std::printf("  record %s -> %s\n", run.run_id.c_str(), o.output.c_str());
+  }
+  return report_verdict(j.valid, j.figure_text, j.meaning, j.reason);
+}
+
+}  // namespace
+
+int drive(MPI_Comm world, const std::string& program, const std::string& app, int argc, char** argv,
+          Measurement& m) {
+  Run run;
+  run.world = world;
+  MPI_Comm_rank(world, &run.rank);
+  MPI_Comm_size(world, &run.size);
+  if (!set_up(argc, argv, m, run)) return 0;
+
+  const RunOptions& o = m.run_options();
+  run.run_id = o.run_id.empty() ? default_run_id(app) : o.run_id;
+  run.env = mpi_environment(world, argc, argv);
+  json record = record_header(app, o, run.run_id);
+  record["config"] = m.config(run);
+  record["env"] = run.env;
+
+  Counters counters(m.counters_reason().empty() ? split_events(o.counters)
+                                                : std::vector<std::string>{});
+  const std::string failure = collective_try(world, [&] { m.measure(run, counters); });
+  if (run.wide) run.wide->finish();  // every measured message is in: stop the relay
+  if (!failure.empty()) return record_failure(world, program, o.output, record, failure);
+  return finish(m, run, counters, std::move(record));
+}
+
+int run_measurement(const std::string& program, const std::string& app, int argc, char** argv,
+                    const cli::CheckFunction& check, const MeasurementFactory& make) {
+  return mpi_main(program, argc, argv, check, [&](MPI_Comm world) {
+    const std::unique_ptr<Measurement> m = make();
+    return drive(world, program, app, argc, argv, *m);
+  });
+}
+
+}  // namespace mcb::harness
