@@ -18,7 +18,7 @@ namespace mcb::matching {
 struct StudyConfig {
   int tasks = 12;                    //!< t^j: more than one cluster of 8 holds, so the job spans
   double comm_share = 0.5;           //!< T^c / (T^p + T^c)
-  double link_max = 4.0;             //!< BW^max of every inter-cluster link, in node-link units
+  double link_max = 2.0;             //!< BW^max of every inter-cluster link, in node-link units
   double consumed_share = 0.5;       //!< BW^consumed drawn uniformly in [0, share x BW^max]
   double local_availability = 0.85;  //!< A of a node running local_bench (15% CPU, section 4)
   int replications = 5;
