@@ -9,6 +9,7 @@
 #include "matching/model.hpp"
 #include "matching/solver.hpp"
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -37,9 +38,20 @@ struct MatchResult {
   bool found() const { return status == MipStatus::kOptimal || status == MipStatus::kFeasible; }
 };
 
+/// @brief Limits on how a job may be split over clusters, beyond the paper's model (a
+/// scheduler's flexible requests, simulator/placement.hpp): each cluster used holds between
+/// min_component and max_component tasks, and the number of clusters used is one of
+/// allowed_counts (bit k).
+struct SplitLimits {
+  int min_component = 1;
+  int max_component = 0;  //!< 0: no limit
+  std::uint64_t allowed_counts = ~std::uint64_t{0};
+};
+
 /// @brief Matches @p job to @p platform with @p matcher. Nodes that are not eligible
 /// (node_eligible) get no variable.
 MatchResult match(const Platform& platform, const Job& job, Matcher matcher,
-                  const MipSolver& solver, const MipOptions& options);
+                  const MipSolver& solver, const MipOptions& options,
+                  const SplitLimits& limits = {});
 
 }  // namespace mcb::matching

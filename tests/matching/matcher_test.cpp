@@ -157,6 +157,34 @@ TEST(Matcher, ATimeLimitBeforeAnySolutionIsReported) {
   EXPECT_TRUE(r.status == MipStatus::kTimeLimit || r.status == MipStatus::kFeasible);
 }
 
+TEST(Matcher, SplitLimitsBoundComponentsAndClusterCounts) {
+  // Wide links, equal nodes: without limits any split is optimal; with a minimum component of
+  // 3 and exactly one cluster allowed, the job of 3 tasks must sit on one cluster of 3 nodes.
+  Platform p = three_clusters(4);
+  for (auto& c : p.clusters) c.link_max = 100.0;
+  for (auto& n : p.clusters[2].nodes) n.power = 1.0;
+  const Job job{3, 1.0, 1.0, 1.0};
+  SplitLimits one_cluster;
+  one_cluster.min_component = 3;
+  one_cluster.allowed_counts = 1u << 1;
+  const MatchResult r = match(p, job, Matcher::kOptimal, *kSolver, {60.0, false}, one_cluster);
+  ASSERT_EQ(r.status, MipStatus::kOptimal);
+  EXPECT_TRUE(r.valid) << r.check;
+  const auto n = counts(r.assignment);
+  EXPECT_EQ(std::count(n.begin(), n.end(), 3), 1);
+  SplitLimits two_clusters;
+  two_clusters.max_component = 2;
+  two_clusters.allowed_counts = 1u << 2;
+  const MatchResult s = match(p, job, Matcher::kOptimal, *kSolver, {60.0, false}, two_clusters);
+  ASSERT_EQ(s.status, MipStatus::kOptimal);
+  EXPECT_TRUE(s.valid) << s.check;
+  const auto m = counts(s.assignment);
+  EXPECT_EQ(std::count(m.begin(), m.end(), 0), 1);
+  two_clusters.allowed_counts = 1u << 1;  // one cluster of at most 2: impossible for 3 tasks
+  EXPECT_EQ(match(p, job, Matcher::kOptimal, *kSolver, {60.0, false}, two_clusters).status,
+            MipStatus::kInfeasible);
+}
+
 TEST(Matcher, NamesRoundTrip) {
   for (Matcher m : {Matcher::kOptimal, Matcher::kNonSaturated, Matcher::kFirstFeasible}) {
     EXPECT_EQ(parse_matcher(to_string(m)), m);
