@@ -8,7 +8,6 @@
 #
 # OUT_DIR defaults to results/study-matching (MCB_RESULTS_DIR); MCB_MATCH_REPLICATIONS platforms
 # per point (10). The seed (1) and the time limit per match (60 s) are mcb-match-study options.
-
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="$(cd "${MCB_BUILD_DIR:-$root/build}" 2>/dev/null && pwd || echo "${MCB_BUILD_DIR:-$root/build}")"
