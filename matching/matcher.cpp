@@ -105,7 +105,7 @@ std::string verify(const MatchResult& r, const Job& job, const SplitLimits& limi
       return "cluster " + std::to_string(i) + " holds " + std::to_string(n) + " tasks";
     }
   }
-  if (used >= 64 || !(limits.allowed_counts >> used & 1)) {
+  if (used < 64 && !(limits.allowed_counts >> used & 1)) {  // counts past 63 are not limited
     return std::to_string(used) + " clusters used, not an allowed count";
   }
   if (r.matcher != Matcher::kOptimal && r.prediction.saturated) return "a used link is saturated";

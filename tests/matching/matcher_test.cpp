@@ -185,6 +185,16 @@ TEST(Matcher, SplitLimitsBoundComponentsAndClusterCounts) {
             MipStatus::kInfeasible);
 }
 
+TEST(Matcher, SixtyFiveClustersAreMatched) {
+  // One node per cluster: the job must use all 65 clusters, past the 64 bits of a count mask.
+  Platform p;
+  for (int i = 0; i < 65; ++i) p.clusters.push_back({"c", {Node{}}, 100.0, 0.0});
+  const MatchResult r = run(p, Job{65, 0.1, 1.0, 1.0}, Matcher::kOptimal);
+  ASSERT_EQ(r.status, MipStatus::kOptimal);
+  EXPECT_TRUE(r.valid) << r.check;
+  EXPECT_EQ(r.assignment.total(), 65);
+}
+
 TEST(Matcher, NamesRoundTrip) {
   for (Matcher m : {Matcher::kOptimal, Matcher::kNonSaturated, Matcher::kFirstFeasible}) {
     EXPECT_EQ(parse_matcher(to_string(m)), m);
