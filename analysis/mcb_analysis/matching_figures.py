@@ -3,10 +3,11 @@ communication slowdown of the Optimal and Non-Saturated matchers against the per
 (PNBW) and the local activity (LA) (Fig. 5), the solver time against the same axes (Fig. 6),
 the Optimal matcher's solver time against PNBW and LA for several node counts (Fig. 7), and the
 solver time of the three matchers against the number of inter-cluster links (Fig. 8). The paper
-draws Figs. 5-7 as surfaces; here each is a family of curves over the same axes. Every plotted
-value is a mean over the study's replications of the matches found; points where a matcher
-found no matching are counted in figures.csv (infeasible) and left out of the curve. A study
-whose verdict is not VALID is refused.
+draws Figs. 5-7 as surfaces; here each is a family of curves over the same axes. The slowdown
+plotted is the mean over the matches found (a point where no replication found a matching is
+left out of its curve); the solver time is the mean over every match, including those proven
+infeasible. figures.csv and figures.md count the infeasible ones per point. A study whose
+verdict is not VALID is refused.
 """
 
 import io
