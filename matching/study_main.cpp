@@ -56,10 +56,14 @@ std::vector<std::string> row(const StudyPoint& p, int r, std::uint64_t seed, con
 int body(int argc, char** argv) {
   StudyConfig c;
   std::string output;
+  std::int64_t seed_option = 1;  // signed, so that '-1' is refused rather than wrapped
   po::options_description o("Options");
   o.add_options()("output", po::value(&output)->required()->value_name("DIR"),
-                  "folder for the outputs")("seed", po::value(&c.seed)->default_value(c.seed),
-                                            "seed of the platforms")(
+                  "folder for the outputs")(
+      "seed", po::value(&seed_option)->default_value(1)->notifier([](std::int64_t v) {
+        cli::require_non_negative("seed", static_cast<double>(v));
+      }),
+      "seed of the platforms")(
       "replications",
       po::value(&c.replications)->default_value(c.replications)->notifier([](int v) {
         cli::require_positive("replications", v);
@@ -74,6 +78,7 @@ int body(int argc, char** argv) {
                            "tasks of the job");
   const cli::Parsed parsed = cli::parse(argc, argv, o, "mcb-match-study --output DIR [options]");
   if (parsed.help_printed) return 0;
+  c.seed = static_cast<std::uint64_t>(seed_option);
   mcb::check_creatable_folder("output", output);
   const auto solver = make_solver("glpk");
   csv::Writer table(kHeader);

@@ -65,10 +65,17 @@ TEST(MatchProgram, BadInputExitsTwoWithOneLine) {
     EXPECT_NE(r.err.find(c.names), std::string::npos) << r.err;
     EXPECT_TRUE(r.out.empty()) << r.out;
   }
-  const auto r = run_program("mcb-match-study", {"--output", dir / "s", "--replications", "0"});
-  EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err_lines().size(), 1u) << r.err;
-  EXPECT_FALSE(std::filesystem::exists(dir / "s"));
+  for (const auto& extra :
+       {std::vector<std::string>{"--replications", "0"}, std::vector<std::string>{"--seed", "-1"},
+        std::vector<std::string>{"--time-limit", "nan"}}) {
+    std::vector<std::string> args{"--output", dir / "s"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const auto r = run_program("mcb-match-study", args);
+    EXPECT_EQ(r.exit_code, 2) << extra[0];
+    ASSERT_EQ(r.err_lines().size(), 1u) << r.err;
+    EXPECT_NE(r.err.find(extra[0]), std::string::npos) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(dir / "s"));
+  }
 }
 
 TEST(MatchStudy, WritesEveryMatchAndSaysValid) {
