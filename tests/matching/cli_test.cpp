@@ -12,7 +12,7 @@ namespace mcb::testing {
 namespace {
 
 std::string platform(const TempDir& dir) {
-  const std::string path = dir / "platform.ini";
+  std::string path = dir / "platform.ini";
   std::ofstream(path) << "[cluster.a]\nnodes = 3\nlink_max = 1\n[cluster.b]\nnodes = 3\n"
                          "link_max = 1\n[cluster.c]\nnodes = 4\npower = 0.5\nlink_max = 100\n";
   return path;
