@@ -59,7 +59,7 @@ TEST(Model, NodesWithoutPowerOrLinkBandwidthAreNotEligible) {
 }
 
 std::string write(const std::string& name, const std::string& text) {
-  const std::string path = ::testing::TempDir() + name;
+  std::string path = ::testing::TempDir() + name;
   std::ofstream(path) << text;
   return path;
 }
