@@ -90,10 +90,13 @@ void Sim::start(JobId id, std::span<const int> alloc) {
   j.alloc.assign(alloc.begin(), alloc.end());
   const int k = spread(j.alloc);
   const double slowest = machine_.slowest(alloc);
+  // A rule with its own model (link-aware) stretches the single-cluster time by its factor.
+  const double model = placement_->on_start(id, j.req, alloc);
   j.start = now_;
-  j.service = service_.base(j, k) / slowest;
+  j.service = model > 0 ? service_.net_base(j) * model : service_.base(j, k) / slowest;
   j.net_service = service_.net_base(j) / slowest;
-  j.expected_end = now_ + service_.requested_base(j, k) / slowest;
+  j.expected_end = now_ + (model > 0 ? service_.requested_base(j, 1) * model
+                                     : service_.requested_base(j, k) / slowest);
   j.end = now_ + j.service;
   j.components_run =
       j.req.type == RequestType::kFlexible ? k : static_cast<int>(j.req.sizes.size());
@@ -135,6 +138,7 @@ void Sim::admit(JobId id) {
 void Sim::depart(JobId id) {
   Job& j = store_[id];
   machine_.release(j.alloc);
+  placement_->on_depart(id);
   const std::uint32_t at = j.running_index;
   running_[at] = running_.back();
   store_[running_[at]].running_index = at;

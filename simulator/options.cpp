@@ -68,6 +68,23 @@ po::options_description system_options(Options& o) {
   return d;
 }
 
+po::options_description link_aware_options(Options& o) {
+  po::options_description d("Link-aware placement (seed 002; --placement link-aware)");
+  d.add_options()("platform", po::value(&o.platform)->value_name("FILE"),
+                  "platform file: nodes' power and availability, links' bandwidth "
+                  "(matching/README.md); its clusters and nodes are --clusters")(
+      "matcher", po::value(&o.matcher)->default_value(o.matcher)->value_name("M"),
+      "optimal, non-saturated or first-feasible")(
+      "pnbw", po::value(&o.pnbw)->default_value(o.pnbw)->value_name("BW"),
+      "per-node bandwidth of every job, in the platform's bandwidth unit")(
+      "comm-share", po::value(&o.comm_share)->default_value(o.comm_share)->value_name("F"),
+      "communication share of a job's dedicated time, T^c / (T^p + T^c)")(
+      "match-time-limit",
+      po::value(&o.match_time_limit)->default_value(o.match_time_limit)->value_name("S"),
+      "seconds the solver may take per match (reaching it ends the run)");
+  return d;
+}
+
 po::options_description service_options(Options& o) {
   po::options_description d("Service times");
   d.add_options()("tables", po::value(&o.tables)->composing()->value_name("DIR|FILE"),
@@ -122,6 +139,7 @@ bool parse_options(int argc, const char* const* argv, Options& o) {
   po::options_description all;
   all.add(workload_options(o))
       .add(system_options(o))
+      .add(link_aware_options(o))
       .add(service_options(o))
       .add(statistics_options(o));
   const auto parsed = mcb::cli::parse(

@@ -32,6 +32,12 @@ struct Options {
   std::string arrival_pass = "yes";            //!< an arrival triggers a scheduling pass
   std::string home = "random";                 //!< home cluster of jobs without one: random|turn
   std::string lp_global_visit = "next-round";  //!< LP: global queue enabled mid-round
+  // Link-aware placement (seed 002, matching/).
+  std::string platform;             //!< platform file: nodes' power, links' bandwidth
+  std::string matcher = "optimal";  //!< optimal|non-saturated|first-feasible
+  double pnbw = 0.25;               //!< per-node bandwidth of every job, platform units
+  double comm_share = 0.5;          //!< T^c / (T^p + T^c) of every job
+  double match_time_limit = 60.0;   //!< seconds per match
   // Service times.
   std::vector<std::string> tables;  //!< directories (runtimes.csv) or CSV files
   std::string statistic = "avg";

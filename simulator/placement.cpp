@@ -12,13 +12,17 @@ std::unique_ptr<PlacementRule> make_worst_fit();
 std::unique_ptr<PlacementRule> make_flexible_cluster_minimization();
 std::unique_ptr<PlacementRule> make_first_fit();
 std::unique_ptr<PlacementRule> make_best_fit();
+std::unique_ptr<PlacementRule> make_link_aware(const PlacementSettings& settings);
 
-std::unique_ptr<PlacementRule> make_placement(std::string_view name) {
+std::unique_ptr<PlacementRule> make_placement(std::string_view name,
+                                              const PlacementSettings& settings) {
   if (name == "wf") return make_worst_fit();
   if (name == "fcm") return make_flexible_cluster_minimization();
   if (name == "ff") return make_first_fit();
   if (name == "bf") return make_best_fit();
-  throw std::invalid_argument("'" + std::string(name) + "' is not a placement (wf, fcm, ff, bf)");
+  if (name == "link-aware") return make_link_aware(settings);
+  throw std::invalid_argument("'" + std::string(name) +
+                              "' is not a placement (wf, fcm, ff, bf, link-aware)");
 }
 
 bool PlacementRule::place(const Request& req, std::span<const int> avail,

@@ -7,11 +7,27 @@
 #include "simulator/types.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <span>
+#include <string>
 #include <string_view>
 
+namespace mcb::matching {
+struct Platform;
+}
+
 namespace mcb::sim {
+
+/// @brief What a rule needs beyond its name. Only link-aware (seed 002) reads it: the platform
+/// of --platform, and the matcher and job model of its options.
+struct PlacementSettings {
+  std::shared_ptr<const matching::Platform> platform;
+  std::string matcher = "optimal";  //!< optimal | non-saturated | first-feasible
+  double pnbw = 0.25;               //!< per-node bandwidth of every job, platform units
+  double comm_share = 0.5;          //!< T^c / (T^p + T^c) of every job
+  double time_limit = 60.0;         //!< seconds per match
+};
 
 namespace placement_detail {
 
@@ -41,6 +57,16 @@ class PlacementRule {
   /// are split by the rule within their limits.
   bool place(const Request& req, std::span<const int> avail, std::span<int> out) const;
 
+  /// @brief A job starts on @p alloc. A rule with its own service-time model (link-aware)
+  /// records what the job holds and returns the factor on the job's single-cluster service
+  /// time at speed 1; the others return 0 (the service model prices the placement).
+  virtual double on_start(std::uint32_t /*job*/, const Request& /*req*/,
+                          std::span<const int> /*alloc*/) {
+    return 0.0;
+  }
+  /// @brief The job started by on_start departs.
+  virtual void on_depart(std::uint32_t /*job*/) {}
+
  protected:
   /// Cluster for one component of @p size given the processors still free (@p free) and
   /// those the job already has (@p taken); with @p distinct, clusters in use are not eligible.
@@ -52,8 +78,10 @@ class PlacementRule {
                               std::span<const int> avail, std::span<int> out) const = 0;
 };
 
-/// @brief The rule named wf, fcm, ff or bf. @throws std::invalid_argument otherwise.
-std::unique_ptr<PlacementRule> make_placement(std::string_view name);
+/// @brief The rule named wf, fcm, ff, bf or link-aware (which needs @p settings.platform).
+/// @throws std::invalid_argument otherwise.
+std::unique_ptr<PlacementRule> make_placement(std::string_view name,
+                                              const PlacementSettings& settings = {});
 
 namespace placement_detail {
 

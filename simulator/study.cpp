@@ -3,6 +3,8 @@
 #include "common/csv.hpp"
 #include "common/errors.hpp"
 #include "common/units.hpp"
+#include "matching/matcher.hpp"
+#include "matching/platform_file.hpp"
 #include "simulator/discipline.hpp"
 #include "simulator/engine.hpp"
 #include "simulator/policy.hpp"
@@ -206,6 +208,58 @@ std::map<std::string, std::string> parse_problems(const std::vector<std::string>
   return problems;
 }
 
+// The settings of --placement link-aware, checked against the run: its platform file must
+// describe --clusters, and the model's service times suit FCFS only (no bound is known at
+// arrival for the backfilling disciplines' plans) and replace --speeds.
+PlacementSettings link_aware_settings(const Options& o, const MachineSpec& machine,
+                                      const std::vector<std::string>& p,
+                                      const std::vector<std::string>& queues) {
+  if (std::find(p.begin(), p.end(), "link-aware") == p.end()) return {};
+  if (o.platform.empty()) throw UsageError("--platform: required by --placement link-aware");
+  if (!o.speeds.empty()) {
+    throw UsageError(
+        "--speeds: not with --placement link-aware (the platform file's power and "
+        "availability set the speeds)");
+  }
+  for (const auto& q : queues) {
+    if (q != "fcfs")
+      throw UsageError("--queue: '" + q + "' not with --placement link-aware (fcfs)");
+  }
+  try {
+    matching::parse_matcher(o.matcher);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError("--matcher: " + std::string(e.what()));
+  }
+  if (!(o.pnbw >= 0) || !std::isfinite(o.pnbw)) {
+    throw UsageError("--pnbw: '" + std::to_string(o.pnbw) + "' must be >= 0");
+  }
+  if (!(o.comm_share >= 0 && o.comm_share < 1)) {
+    throw UsageError("--comm-share: '" + std::to_string(o.comm_share) + "' must be in [0, 1)");
+  }
+  if (!(o.match_time_limit > 0) || !std::isfinite(o.match_time_limit)) {
+    throw UsageError("--match-time-limit: '" + std::to_string(o.match_time_limit) +
+                     "' must be positive");
+  }
+  PlacementSettings s;
+  auto platform =
+      std::make_shared<matching::Platform>(matching::read_platform(o.platform, "--platform: "));
+  std::vector<int> sizes;
+  for (const auto& c : platform->clusters) sizes.push_back(static_cast<int>(c.nodes.size()));
+  if (sizes != machine.sizes) {
+    MachineSpec file;
+    file.sizes = sizes;
+    file.speeds.assign(sizes.size(), 1.0);
+    throw UsageError("--platform: " + o.platform + " describes clusters " + file.describe() +
+                     ", not --clusters " + machine.describe());
+  }
+  s.platform = std::move(platform);
+  s.matcher = o.matcher;
+  s.pnbw = o.pnbw;
+  s.comm_share = o.comm_share;
+  s.time_limit = o.match_time_limit;
+  return s;
+}
+
 }  // namespace
 
 Study Study::build(const Options& o) {
@@ -237,7 +291,9 @@ Study Study::build(const Options& o) {
   lists.queues = split_list("queue", o.queue);
   check_names("policy", lists.policies,
               [&](const std::string& n) { make_policy(n, s.machine_.clusters()); });
-  check_names("placement", lists.placements, [](const std::string& n) { make_placement(n); });
+  s.placement_settings_ = link_aware_settings(o, s.machine_, lists.placements, lists.queues);
+  check_names("placement", lists.placements,
+              [&](const std::string& n) { make_placement(n, s.placement_settings_); });
   check_names("rule", lists.rules, [](const std::string& n) { parse_rule(n); });
   check_names("queue", lists.queues, [](const std::string& n) { make_discipline(n); });
   if (!o.rate.empty() && !o.utilization.empty()) {
@@ -292,8 +348,9 @@ void Study::setup_synthetic(Lists& lists) {
       check_prices(*book_, app, r, "needed by --workload " + o.workload + " --rule " + rule_name);
       for (const auto& pn : lists.policies) {
         for (const auto& pl : lists.placements) {
-          const auto why = make_policy(pn, machine_.clusters())
-                               ->never_runs(r, -1, machine_, *make_placement(pl));
+          const auto why =
+              make_policy(pn, machine_.clusters())
+                  ->never_runs(r, -1, machine_, *make_placement(pl, placement_settings_));
           if (!why.empty()) {
             throw UsageError("--workload " + o.workload + ": app '" + app + "' jobs of " +
                              join_sizes(r) + " processors (" + std::string(to_string(r.type)) +
@@ -329,8 +386,8 @@ void Study::scan_trace(const Lists& lists) {
     spec.rule = parse_rule(rule_name);
     for (const auto& pn : lists.policies) {
       for (const auto& pl : lists.placements) {
-        TraceScan scan =
-            TraceSource::scan(spec, *make_policy(pn, machine_.clusters()), *make_placement(pl));
+        TraceScan scan = TraceSource::scan(spec, *make_policy(pn, machine_.clusters()),
+                                           *make_placement(pl, placement_settings_));
         if (first) scan_ = std::move(scan);
         first = false;
       }
@@ -439,8 +496,8 @@ nlohmann::json Study::run_item(size_t item, const ItemFiles& files) const {
   Sim sim(machine_,
           make_policy(point.policy, machine_.clusters(), parse_global_visit(o_.lp_global_visit)),
           make_discipline(point.queue, parse_compression(o_.compression)),
-          make_placement(point.placement), ServiceModel(o_.coalloc_factor, o_.estimate_factor),
-          limits);
+          make_placement(point.placement, placement_settings_),
+          ServiceModel(o_.coalloc_factor, o_.estimate_factor), limits);
 
   RecorderConfig rc;
   rc.bsld_threshold = bsld_threshold_;
@@ -527,6 +584,14 @@ nlohmann::json Study::config_json() const {
   c["clusters"] = {{"sizes", machine_.sizes}, {"speeds", machine_.speeds}};
   c["policy"] = split_list("policy", o_.policy);
   c["placement"] = split_list("placement", o_.placement);
+  if (placement_settings_.platform) {
+    c["link_aware"] = {{"platform", o_.platform},
+                       {"matcher", placement_settings_.matcher},
+                       {"pnbw", placement_settings_.pnbw},
+                       {"comm_share", placement_settings_.comm_share},
+                       {"match_time_limit", placement_settings_.time_limit},
+                       {"solver", "glpk"}};
+  }
   c["rule"] = split_list("rule", o_.rule);
   c["queue"] = split_list("queue", o_.queue);
   c["max_component"] = component_limit_;

@@ -6,6 +6,7 @@
 #include "simulator/job_mix.hpp"
 #include "simulator/machine.hpp"
 #include "simulator/options.hpp"
+#include "simulator/placement.hpp"
 #include "simulator/recorder.hpp"
 #include "simulator/tables.hpp"
 #include "simulator/trace_source.hpp"
@@ -94,6 +95,7 @@ class Study {
   std::map<std::string, std::string> problems_;
   bool clusters_from_header_ = false;  //!< SWF trace without --clusters: MaxProcs
   MachineSpec machine_;
+  PlacementSettings placement_settings_;  //!< --placement link-aware's platform and matcher
   RequestType request_ = RequestType::kUnordered;
   int component_limit_ = 1;
   double bsld_threshold_ = 10;

@@ -1,0 +1,109 @@
+/// @file
+/// @brief The GLPK back end of MipSolver: branch and cut (glp_intopt) with its LP presolver;
+/// the first-solution stop terminates the search from the callback at the first incumbent.
+#include "matching/solver.hpp"
+
+#include <glpk.h>
+
+#include <chrono>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace mcb::matching {
+namespace {
+
+int bound_type(double lo, double hi) {
+  const bool has_lo = std::isfinite(lo);
+  const bool has_hi = std::isfinite(hi);
+  if (has_lo && has_hi) return lo == hi ? GLP_FX : GLP_DB;
+  if (has_lo) return GLP_LO;
+  if (has_hi) return GLP_UP;
+  return GLP_FR;
+}
+
+void stop_at_first(glp_tree* tree, void*) {
+  if (glp_ios_reason(tree) == GLP_IBINGO) glp_ios_terminate(tree);
+}
+
+// Owns one glp_prob.
+struct Problem {
+  glp_prob* p = glp_create_prob();
+  ~Problem() { glp_delete_prob(p); }
+};
+
+void load(glp_prob* lp, const MipProblem& problem) {
+  glp_set_obj_dir(lp, GLP_MIN);
+  const int cols = static_cast<int>(problem.columns.size());
+  if (cols > 0) glp_add_cols(lp, cols);
+  for (int j = 0; j < cols; ++j) {
+    const auto& c = problem.columns[static_cast<std::size_t>(j)];
+    glp_set_col_bnds(lp, j + 1, bound_type(c.lo, c.hi), c.lo, c.hi);
+    glp_set_obj_coef(lp, j + 1, c.cost);
+    if (c.integer) glp_set_col_kind(lp, j + 1, GLP_IV);
+  }
+  if (!problem.rows.empty()) glp_add_rows(lp, static_cast<int>(problem.rows.size()));
+  std::vector<int> index;
+  std::vector<double> value;
+  for (std::size_t i = 0; i < problem.rows.size(); ++i) {
+    const auto& r = problem.rows[i];
+    const int row = static_cast<int>(i) + 1;
+    glp_set_row_bnds(lp, row, bound_type(r.lo, r.hi), r.lo, r.hi);
+    index.assign(1, 0);  // GLPK's arrays start at 1
+    value.assign(1, 0.0);
+    for (const auto& [col, coef] : r.terms) {
+      index.push_back(col + 1);
+      value.push_back(coef);
+    }
+    glp_set_mat_row(lp, row, static_cast<int>(r.terms.size()), index.data(), value.data());
+  }
+}
+
+class Glpk final : public MipSolver {
+ public:
+  std::string_view name() const override { return "glpk"; }
+
+  MipSolution solve(const MipProblem& problem, const MipOptions& options) const override {
+    glp_term_out(GLP_OFF);
+    Problem lp;
+    load(lp.p, problem);
+    glp_iocp parm;
+    glp_init_iocp(&parm);
+    parm.presolve = GLP_ON;
+    parm.msg_lev = GLP_MSG_OFF;
+    parm.tm_lim = static_cast<int>(std::min(options.time_limit * 1000.0, 2.0e9));
+    if (options.stop_at_first) parm.cb_func = stop_at_first;
+    const auto start = std::chrono::steady_clock::now();
+    const int rc = glp_intopt(lp.p, &parm);
+    MipSolution s;
+    s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (rc != 0 && rc != GLP_ENOPFS && rc != GLP_ENODFS && rc != GLP_ETMLIM && rc != GLP_ESTOP &&
+        rc != GLP_EMIPGAP) {
+      throw std::runtime_error("glpk: glp_intopt failed with code " + std::to_string(rc));
+    }
+    s.hit_time_limit = rc == GLP_ETMLIM;
+    const int status = glp_mip_status(lp.p);
+    if (rc == GLP_ENOPFS || status == GLP_NOFEAS) {
+      s.status = MipStatus::kInfeasible;
+      return s;
+    }
+    if (status != GLP_OPT && status != GLP_FEAS) {
+      if (rc == GLP_ENODFS) throw std::runtime_error("glpk: the relaxation is unbounded");
+      s.status = s.hit_time_limit ? MipStatus::kTimeLimit : MipStatus::kInfeasible;
+      return s;
+    }
+    s.status = status == GLP_OPT && rc == 0 ? MipStatus::kOptimal : MipStatus::kFeasible;
+    s.objective = glp_mip_obj_val(lp.p);
+    s.values.resize(problem.columns.size());
+    for (std::size_t j = 0; j < s.values.size(); ++j) {
+      s.values[j] = glp_mip_col_val(lp.p, static_cast<int>(j) + 1);
+    }
+    return s;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<MipSolver> make_glpk_solver() { return std::make_unique<Glpk>(); }
+
+}  // namespace mcb::matching
