@@ -9,6 +9,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <vector>
 
 namespace mcb::ensflow {
 
@@ -27,6 +29,10 @@ struct ExperimentSettings {
   std::int64_t truth_seed = 1;     //!< truth's departure, observation sites and errors
   bool free_run = true;            //!< also run the ensemble without analyses
   UpdateFactory update_factory;    //!< empty: make_update_step (tests substitute broken ones)
+  /// @brief The spun-up state (q), when the caller already has it: the years of spin-up an
+  /// eddying flow needs are then paid once for many experiments (tests). Empty: spin up from
+  /// rest for spinup_days. The program has no option for it.
+  std::shared_ptr<const std::vector<double>> background;
 
   int analyses() const { return days / analysis_every; }
   bool is_analysis_day(int day) const { return day > 0 && day % analysis_every == 0; }
