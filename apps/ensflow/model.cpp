@@ -27,9 +27,7 @@ double ModelParameters::coupling(int layer) const {
   return (layer == 0 ? lower_depth_m : depth_m) / total * stretching();
 }
 
-double resolving_viscosity(const ModelParameters& p) {
-  return p.beta() * std::pow(1.5 * p.spacing(), 3);
-}
+double resolving_viscosity(const ModelParameters& p) { return p.beta() * std::pow(p.spacing(), 3); }
 
 int stable_steps_per_day(const ModelParameters& p) {
   const double dx = p.spacing();

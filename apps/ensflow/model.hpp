@@ -39,7 +39,7 @@ struct ModelParameters {
   double lower_depth_m = 3500;        //!< H2 of a moving lower layer; 0: none (1.5-layer)
   double latitude_deg = -35;          //!< centre of the beta-plane (sets f0 and beta)
   double wind_stress = 0.1;           //!< peak zonal wind stress, N/m^2
-  double deformation_radius_km = 40;  //!< Rossby radius Ld; 0 = barotropic (infinite)
+  double deformation_radius_km = 30;  //!< Rossby radius Ld; 0 = barotropic (infinite)
   double drag_days = 30;              //!< linear bottom-drag time scale 1/r, days (0: none);
                                       //!< acts on the lowest layer
   double viscosity = 0;               //!< lateral (Laplacian) viscosity A, m^2/s
@@ -71,8 +71,9 @@ struct ModelParameters {
   double ssh_per_streamfunction() const { return coriolis() / kGravity; }
 };
 
-/// @brief The viscosity "auto" picks: the Munk boundary layer (A / beta)^(1/3) spread over 1.5
-/// grid spacings, A = beta (1.5 dx)^3, so the western boundary current is resolved at any grid.
+/// @brief The viscosity "auto" picks: the Munk boundary layer (A / beta)^(1/3) spans one grid
+/// spacing, A = beta dx^3, the least viscosity that still resolves the western boundary current
+/// (less leaves grid-scale noise there); any more damps the eddies the two-layer flow sheds.
 double resolving_viscosity(const ModelParameters& parameters);
 
 inline constexpr double kAutoStepCurrent = 2.0;  //!< m/s, see stable_steps_per_day

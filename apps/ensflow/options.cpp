@@ -133,7 +133,7 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
                     ->notifier(cli::one_of("walls", {"no-slip", "free-slip"})),
        "boundary condition of the lateral walls for the viscous term")
       ("viscosity", po::value(&o.viscosity)->default_value(o.viscosity)->value_name("A|auto"),
-       "lateral viscosity, m^2/s; auto: beta (1.5 dx)^3, which resolves the western boundary layer")
+       "lateral viscosity, m^2/s; auto: beta dx^3, the least that resolves the western boundary layer")
       ("steps-per-day",
        po::value(&o.steps_per_day)->default_value(o.steps_per_day)->value_name("K|auto"),
        "model time steps per day; auto: the fewest for which 2 m/s moves at most one grid "

@@ -24,7 +24,8 @@ struct ExperimentSettings {
                             1.0};  //!< filter, R (m^2, 2 cm), inflation
   double initial_spread_m = 0.1;   //!< RMS SSH of the initial departures
   double initial_length_km = 150;  //!< correlation length of the initial departures
-  int spinup_days = 120;           //!< days from rest to the background state
+  int spinup_days = 720;           //!< days from rest to the background state (statistical
+                                   //!< equilibrium of the eddying flow: README)
   std::int64_t seed = 1;           //!< members' departures and perturbed observations
   std::int64_t truth_seed = 1;     //!< truth's departure, observation sites and errors
   bool free_run = true;            //!< also run the ensemble without analyses
