@@ -5,7 +5,7 @@ ensflow_chaos (one or more flows, comma-separated, labelled with --labels).
 
     /usr/bin/python3 analysis/ensflow_figures.py diagnostics RUNS.jsonl OUT.png [--run-id ID]
     /usr/bin/python3 analysis/ensflow_figures.py flow GRID.csv OUT.png
-    /usr/bin/python3 analysis/ensflow_figures.py chaos A.csv[,B.csv...] OUT.png [--labels A,B]
+    /usr/bin/python3 analysis/ensflow_figures.py chaos A.csv[,B.csv...] OUT.png [--labels "A;B"]
 """
 
 import argparse
@@ -129,7 +129,7 @@ def plot_chaos(paths, labels, out):
     """RMS SSH difference of twin runs (log scale: a chaotic flow grows it exponentially) and
     the energy of the first twin, per flow."""
     paths = paths.split(",")
-    labels = labels.split(",") if labels else paths
+    labels = labels.split(";") if labels else paths
     if len(labels) != len(paths):
         fail(f"--labels: {len(labels)} label(s) for {len(paths)} file(s)")
     fig, axes = plt.subplots(1, 2, figsize=(11, 4))
@@ -155,7 +155,7 @@ def main():
     parser.add_argument("input")
     parser.add_argument("output")
     parser.add_argument("--run-id")
-    parser.add_argument("--labels", help="chaos: one label per file, comma-separated")
+    parser.add_argument("--labels", help="chaos: one label per file, separated by semicolons")
     args = parser.parse_args()
     if args.what == "diagnostics":
         plot_diagnostics(last_ensflow_record(args.input, args.run_id), args.output)
