@@ -35,7 +35,7 @@ struct AnalysisSettings {
   double observation_variance = 1;  //!< R = variance * I
   double inflation = 1;             //!< multiplicative, applied to forecast anomalies
   double localisation_km = 250;     //!< Gaspari-Cohn half-width c (0: global, no localisation)
-  double relaxation = 0.25;         //!< relaxation to prior spread alpha (0: none)
+  double relaxation = 0;            //!< relaxation to prior spread alpha (0: none)
 };
 
 /// @brief T such that X^a = X^f T.
