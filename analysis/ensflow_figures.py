@@ -1,9 +1,11 @@
 """Ensflow figures: the diagnostics of one run (RMSE and spread per analysis, innovation
 chi-square and Desroziers consistency, rank histogram) from its record, and the default flow
-(SSH and speed) from ensflow_spinup's grid file.
+(SSH and speed) from ensflow_spinup's grid file, and the error growth of twin runs from
+ensflow_chaos (one or more flows, comma-separated, labelled with --labels).
 
     /usr/bin/python3 analysis/ensflow_figures.py diagnostics RUNS.jsonl OUT.png [--run-id ID]
     /usr/bin/python3 analysis/ensflow_figures.py flow GRID.csv OUT.png
+    /usr/bin/python3 analysis/ensflow_figures.py chaos A.csv[,B.csv...] OUT.png [--labels "A;B"]
 """
 
 import argparse
@@ -112,15 +114,53 @@ def plot_flow(path, out):
     fig.savefig(out, dpi=110)
 
 
+def read_csv(path, columns):
+    try:
+        table = pd.read_csv(path)
+    except (OSError, pd.errors.ParserError, pd.errors.EmptyDataError) as e:
+        fail(f"{path}: {e}")
+    missing = set(columns) - set(table.columns)
+    if missing:
+        fail(f"{path}: missing column(s) {', '.join(sorted(missing))}")
+    return table
+
+
+def plot_chaos(paths, labels, out):
+    """RMS SSH difference of twin runs (log scale: a chaotic flow grows it exponentially) and
+    the energy of the first twin, per flow."""
+    paths = paths.split(",")
+    labels = labels.split(";") if labels else paths
+    if len(labels) != len(paths):
+        fail(f"--labels: {len(labels)} label(s) for {len(paths)} file(s)")
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4))
+    for path, label in zip(paths, labels):
+        t = read_csv(path, ["day", "rms_ssh_difference_m", "energy", "eddy_kinetic_energy"])
+        axes[0].plot(t["day"], t["rms_ssh_difference_m"], label=label)
+        axes[1].plot(t["day"], t["energy"], label=label)
+    axes[0].set_yscale("log")
+    axes[0].set_ylabel("RMS SSH difference of the twins, m")
+    axes[0].set_title("twins 1 um apart at day 0")
+    axes[1].set_ylabel("energy, m^2/s^2")
+    axes[1].set_title("energy of the first twin")
+    for ax in axes:
+        ax.set_xlabel("day after the spin-up")
+        ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(out, dpi=110)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("what", choices=["diagnostics", "flow"])
+    parser.add_argument("what", choices=["diagnostics", "flow", "chaos"])
     parser.add_argument("input")
     parser.add_argument("output")
     parser.add_argument("--run-id")
+    parser.add_argument("--labels", help="chaos: one label per file, separated by semicolons")
     args = parser.parse_args()
     if args.what == "diagnostics":
         plot_diagnostics(last_ensflow_record(args.input, args.run_id), args.output)
+    elif args.what == "chaos":
+        plot_chaos(args.input, args.labels, args.output)
     else:
         plot_flow(args.input, args.output)
 

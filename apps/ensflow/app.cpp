@@ -15,6 +15,11 @@
 namespace mcb::ensflow {
 namespace {
 
+std::string equation_name(const ModelParameters& m) {
+  if (m.layers() == 2) return "two-layer quasi-geostrophic";
+  return m.deformation_radius_km > 0 ? "1.5-layer quasi-geostrophic" : "barotropic vorticity";
+}
+
 using nlohmann::json;
 
 constexpr const char* kProgram = "mcb-ensflow";
@@ -43,7 +48,7 @@ json config_json(const EnsflowConfig& c, const harness::ClusterMap& map, int ran
           {"analysis_every", s.analysis_every},
           {"analyses", s.analyses()},
           {"grid", m.grid},
-          {"state_size", m.grid * m.grid},
+          {"state_size", static_cast<std::size_t>(m.layers()) * m.points()},
           {"block_rows", kBlockRows},
           {"observations", s.observations},
           {"obs_variance", s.analysis.observation_variance},
@@ -56,10 +61,10 @@ json config_json(const EnsflowConfig& c, const harness::ClusterMap& map, int ran
           {"spinup_days", s.spinup_days},
           {"free_run", s.free_run},
           {"model",
-           {{"equation",
-             m.deformation_radius_km > 0 ? "1.5-layer quasi-geostrophic" : "barotropic vorticity"},
+           {{"equation", equation_name(m)},
             {"basin_km", m.basin_km},
             {"depth_m", m.depth_m},
+            {"lower_depth_m", m.lower_depth_m},
             {"latitude_deg", m.latitude_deg},
             {"wind_stress", m.wind_stress},
             {"deformation_radius_km", m.deformation_radius_km},
@@ -112,9 +117,9 @@ void print_summary(const EnsflowConfig& config, const harness::ClusterMap& map, 
   std::printf(
       "%s: %d members x %d days on a %dx%d grid (%s), %d processes on %d cluster(s), "
       "%s EnKF, %zu observations every %d days\n",
-      kProgram, s.members, s.days, s.model.grid, s.model.grid,
-      s.model.deformation_radius_km > 0 ? "1.5-layer QG" : "barotropic", ranks, map.clusters(),
-      filter_name(s.analysis.filter).c_str(), s.observations, s.analysis_every);
+      kProgram, s.members, s.days, s.model.grid, s.model.grid, equation_name(s.model).c_str(),
+      ranks, map.clusters(), filter_name(s.analysis.filter).c_str(), s.observations,
+      s.analysis_every);
   if (wide) {
     std::printf("  wide area: %s%s\n", record["config"]["system"].get<std::string>().c_str(),
                 wide->relays() ? " (inter-cluster messages through the gateway ranks)" : "");
@@ -195,7 +200,7 @@ class EnsflowRun : public harness::Measurement {
     const double my_comm = comm_->total_time();
     const double my_analysis = t.analysis_compute() + my_comm;
     const EnsembleLayout layout(s.members, run.size,
-                                static_cast<std::size_t>(s.model.grid) * s.model.grid);
+                                static_cast<std::size_t>(s.model.layers()) * s.model.points());
     const json my_phases = phase_json(t, *comm_);
     const int rank = run.rank;
     json me = {{"members",

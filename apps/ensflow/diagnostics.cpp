@@ -1,11 +1,13 @@
 #include "apps/ensflow/diagnostics.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace mcb::ensflow {
 
-Diagnostics::Diagnostics(const EnsembleLayout& layout, int rank, double ssh_per_psi)
-    : layout_(layout), rank_(rank), ssh_per_psi_(ssh_per_psi) {}
+Diagnostics::Diagnostics(const EnsembleLayout& layout, int rank, double ssh_per_psi,
+                         std::size_t surface_rows)
+    : layout_(layout), rank_(rank), ssh_per_psi_(ssh_per_psi), surface_rows_(surface_rows) {}
 
 void Diagnostics::add(const std::string& kind, int day, const Eigen::MatrixXd& slice,
                       const double* true_psi) {
@@ -13,8 +15,14 @@ void Diagnostics::add(const std::string& kind, int day, const Eigen::MatrixXd& s
   const std::size_t row0 = layout_.row_begin(rank_);
   const double members = static_cast<double>(layout_.members());
   for (std::size_t b = layout_.first_block(rank_); b < layout_.first_block(rank_ + 1); ++b) {
+    const std::size_t end = std::min(layout_.block_end(b), surface_rows_);
+    if (end <= layout_.block_begin(b)) {  // a lower layer's block: no SSH
+      point.sums.push_back(0.0);
+      point.sums.push_back(0.0);
+      continue;
+    }
     const auto begin = static_cast<Eigen::Index>(layout_.block_begin(b) - row0);
-    const auto len = static_cast<Eigen::Index>(layout_.block_end(b) - layout_.block_begin(b));
+    const auto len = static_cast<Eigen::Index>(end - layout_.block_begin(b));
     // Fresh copies: the sums then see the same shape and alignment for every process count.
     const Eigen::MatrixXd block = slice.middleRows(begin, len);
     const Eigen::VectorXd truth =
@@ -53,7 +61,7 @@ std::vector<DiagnosticPoint> Diagnostics::finish(MPI_Comm comm) const {
                  offsets.data(), MPI_DOUBLE, comm);
 
   std::vector<DiagnosticPoint> out;
-  const double n = static_cast<double>(layout_.state_size());
+  const double n = static_cast<double>(std::min(surface_rows_, layout_.state_size()));
   const double scale = std::fabs(ssh_per_psi_);
   for (int k = 0; k < points; ++k) {
     double error = 0;

@@ -4,7 +4,8 @@
 /// RMSE = sqrt(basin mean of (ensemble-mean SSH - true SSH)^2), spread = sqrt(basin mean of the
 /// ensemble variance of SSH, N - 1 in the denominator). Each process sums over the row blocks
 /// it owns in the transposed layout; the sums are combined block by block in block order, so
-/// the figures are bit-identical for every process count.
+/// the figures are bit-identical for every process count. Only the upper layer's rows (the
+/// first @p surface_rows of the state) carry SSH; a two-layer state's lower rows are skipped.
 
 #include "apps/ensflow/layout.hpp"
 
@@ -26,7 +27,7 @@ struct DiagnosticPoint {
 
 class Diagnostics {
  public:
-  Diagnostics(const EnsembleLayout& layout, int rank, double ssh_per_psi);
+  Diagnostics(const EnsembleLayout& layout, int rank, double ssh_per_psi, std::size_t surface_rows);
 
   /// @brief Records a point from this rank's slice of streamfunction rows (rows x M, the
   /// transposed layout) and the matching rows of the true streamfunction.
@@ -41,6 +42,7 @@ class Diagnostics {
   const EnsembleLayout& layout_;
   int rank_;
   double ssh_per_psi_;
+  std::size_t surface_rows_;
   struct Pending {
     std::string kind;
     int day;

@@ -18,7 +18,7 @@ ExperimentOutcome run_experiment(const ExperimentSettings& s, harness::Instrumen
                                    s.truth_seed);
   const Truth truth = make_truth(s, model, field, network);
   const EnsembleLayout layout(s.members, comm.size(), model.size());
-  Diagnostics diagnostics(layout, rank, s.model.ssh_per_streamfunction());
+  Diagnostics diagnostics(layout, rank, s.model.ssh_per_streamfunction(), model.layer_size());
   // Diagnostics outside the analyses travel through a communicator that keeps no books.
   harness::InstrumentedComm quiet(comm.mpi(), comm.cluster_map(), comm.channel_names(), false);
   Ensemble ensemble(s, layout, rank, network);

@@ -21,9 +21,13 @@ double ModelParameters::stretching() const {
   return 1 / (ld * ld);
 }
 
-double resolving_viscosity(const ModelParameters& p) {
-  return p.beta() * std::pow(1.5 * p.spacing(), 3);
+double ModelParameters::coupling(int layer) const {
+  if (layers() == 1) return stretching();
+  const double total = depth_m + lower_depth_m;
+  return (layer == 0 ? lower_depth_m : depth_m) / total * stretching();
 }
+
+double resolving_viscosity(const ModelParameters& p) { return p.beta() * std::pow(p.spacing(), 3); }
 
 int stable_steps_per_day(const ModelParameters& p) {
   const double dx = p.spacing();
@@ -35,7 +39,11 @@ int stable_steps_per_day(const ModelParameters& p) {
 
 QgModel::QgModel(const ModelParameters& parameters)
     : p_(parameters),
-      n_(static_cast<std::size_t>(parameters.grid) * static_cast<std::size_t>(parameters.grid)),
+      layers_(parameters.layers()),
+      points_(parameters.points()),
+      n_(static_cast<std::size_t>(parameters.layers()) * parameters.points()),
+      padded_size_(static_cast<std::size_t>(parameters.grid + 2) *
+                   static_cast<std::size_t>(parameters.grid + 2)),
       dst_(parameters.grid) {
   const int g = p_.grid;
   const double dx = p_.spacing();
@@ -45,13 +53,14 @@ QgModel::QgModel(const ModelParameters& parameters)
     const double s = std::sin(k * std::numbers::pi / (2.0 * (g + 1)));
     eigen[static_cast<std::size_t>(k - 1)] = -4 * s * s / (dx * dx);
   }
-  inverse_eigen_.resize(n_);
-  const double f = p_.stretching();
+  laplace_eigen_.resize(points_);
+  inverse_eigen_.resize(points_);
+  const double f = layers_ == 1 ? p_.stretching() : 0.0;
   for (int l = 0; l < g; ++l) {
     for (int k = 0; k < g; ++k) {
-      inverse_eigen_[static_cast<std::size_t>(l) * g + k] =
-          1.0 / ((eigen[static_cast<std::size_t>(k)] + eigen[static_cast<std::size_t>(l)] - f) *
-                 dst_.normalisation());
+      const std::size_t c = static_cast<std::size_t>(l) * g + k;
+      laplace_eigen_[c] = eigen[static_cast<std::size_t>(k)] + eigen[static_cast<std::size_t>(l)];
+      inverse_eigen_[c] = 1.0 / ((laplace_eigen_[c] - f) * dst_.normalisation());
     }
   }
   // Double-gyre wind tau_x = -tau0 cos(2 pi y / L): curl = -tau0 (2 pi / L) sin(2 pi y / L),
@@ -65,17 +74,47 @@ QgModel::QgModel(const ModelParameters& parameters)
                                             std::sin(2 * std::numbers::pi * y / length) /
                                             (ModelParameters::kDensity * p_.depth_m);
   }
-  const std::size_t padded_size = static_cast<std::size_t>(g + 2) * static_cast<std::size_t>(g + 2);
-  psi_pad_.assign(padded_size, 0.0);
-  q_pad_.assign(padded_size, 0.0);
-  zeta_pad_.assign(padded_size, 0.0);
+  const std::size_t all_padded = static_cast<std::size_t>(layers_) * padded_size_;
+  psi_pad_.assign(all_padded, 0.0);
+  q_pad_.assign(all_padded, 0.0);
+  zeta_pad_.assign(all_padded, 0.0);
+  if (layers_ == 2) spectrum_.resize(points_);
   psi_.resize(n_);
   k_.resize(n_);
   acc_.resize(n_);
   stage_.resize(n_);
 }
 
+void QgModel::invert_two_layers(const double* q, double* psi) {
+  // Per coefficient with Laplacian eigenvalue L: [L - F1, F1; F2, L - F2] (psi1, psi2) = (q1, q2),
+  // determinant L (L - F1 - F2), never zero since L < 0.
+  const double f1 = p_.coupling(0), f2 = p_.coupling(1);
+  const double norm = dst_.normalisation();
+  double* b = dst_.buffer();
+  std::memcpy(b, q, points_ * sizeof(double));
+  dst_.execute();
+  std::memcpy(spectrum_.data(), b, points_ * sizeof(double));
+  std::memcpy(b, q + points_, points_ * sizeof(double));
+  dst_.execute();
+  for (std::size_t c = 0; c < points_; ++c) {
+    const double l = laplace_eigen_[c];
+    const double q1 = spectrum_[c], q2 = b[c];
+    const double inv = 1.0 / (l * (l - f1 - f2) * norm);
+    spectrum_[c] = ((l - f2) * q1 - f1 * q2) * inv;
+    b[c] = (-f2 * q1 + (l - f1) * q2) * inv;
+  }
+  dst_.execute();
+  std::memcpy(psi + points_, b, points_ * sizeof(double));
+  std::memcpy(b, spectrum_.data(), points_ * sizeof(double));
+  dst_.execute();
+  std::memcpy(psi, b, points_ * sizeof(double));
+}
+
 void QgModel::invert(const double* q, double* psi) {
+  if (layers_ == 2) {
+    invert_two_layers(q, psi);
+    return;
+  }
   double* b = dst_.buffer();
   std::memcpy(b, q, n_ * sizeof(double));
   dst_.execute();
@@ -87,17 +126,25 @@ void QgModel::invert(const double* q, double* psi) {
 void QgModel::apply_operator(const double* psi, double* q) const {
   const int g = p_.grid;
   const double inv_dx2 = 1 / (p_.spacing() * p_.spacing());
-  const double f = p_.stretching();
   const std::vector<double> zeros(static_cast<std::size_t>(g), 0.0);  // the walls' rows
-  for (int j = 0; j < g; ++j) {
-    const double* row = psi + static_cast<std::size_t>(j) * g;
-    const double* south = j > 0 ? row - g : zeros.data();
-    const double* north = j + 1 < g ? row + g : zeros.data();
-    double* out = q + static_cast<std::size_t>(j) * g;
-    for (int i = 0; i < g; ++i) {
-      const double west = i > 0 ? row[i - 1] : 0.0;
-      const double east = i + 1 < g ? row[i + 1] : 0.0;
-      out[i] = (west + east + south[i] + north[i] - 4 * row[i]) * inv_dx2 - f * row[i];
+  for (int layer = 0; layer < layers_; ++layer) {
+    const double f = p_.coupling(layer);
+    const double* own = psi + static_cast<std::size_t>(layer) * points_;
+    // The other layer's psi, or zero for the 1.5-layer model's resting lower layer.
+    const double* other =
+        layers_ == 2 ? psi + static_cast<std::size_t>(1 - layer) * points_ : nullptr;
+    for (int j = 0; j < g; ++j) {
+      const std::size_t at = static_cast<std::size_t>(j) * g;
+      const double* row = own + at;
+      const double* south = j > 0 ? row - g : zeros.data();
+      const double* north = j + 1 < g ? row + g : zeros.data();
+      double* out = q + static_cast<std::size_t>(layer) * points_ + at;
+      for (int i = 0; i < g; ++i) {
+        const double west = i > 0 ? row[i - 1] : 0.0;
+        const double east = i + 1 < g ? row[i + 1] : 0.0;
+        const double below = other != nullptr ? other[at + i] : 0.0;
+        out[i] = (west + east + south[i] + north[i] - 4 * row[i]) * inv_dx2 + f * (below - row[i]);
+      }
     }
   }
 }
@@ -105,10 +152,15 @@ void QgModel::apply_operator(const double* psi, double* q) const {
 void QgModel::load(const double* q) {
   const int g = p_.grid;
   invert(q, psi_.data());
-  const double* psi = psi_.data();
-  for (int j = 0; j < g; ++j) {
-    std::memcpy(&psi_pad_[padded(0, j)], psi + static_cast<std::size_t>(j) * g, g * sizeof(double));
-    std::memcpy(&q_pad_[padded(0, j)], q + static_cast<std::size_t>(j) * g, g * sizeof(double));
+  for (int layer = 0; layer < layers_; ++layer) {
+    const std::size_t base = static_cast<std::size_t>(layer) * points_;
+    const double* psi = psi_.data() + base;
+    const double* ql = q + base;
+    for (int j = 0; j < g; ++j) {
+      const std::size_t at = static_cast<std::size_t>(j) * g;
+      std::memcpy(&psi_pad_[padded(0, j, layer)], psi + at, g * sizeof(double));
+      std::memcpy(&q_pad_[padded(0, j, layer)], ql + at, g * sizeof(double));
+    }
   }
 }
 
@@ -116,10 +168,11 @@ void QgModel::add_advection(double* dq) const {
   const int g = p_.grid;
   const std::ptrdiff_t s = g + 2;
   const double scale = 1.0 / (12 * p_.spacing() * p_.spacing());
-  for (int j = 0; j < g; ++j) {
-    const double* ps = &psi_pad_[padded(0, j)];
-    const double* qs = &q_pad_[padded(0, j)];
-    double* out = dq + static_cast<std::size_t>(j) * g;
+  for (int row = 0; row < layers_ * g; ++row) {
+    const int layer = row / g, j = row % g;
+    const double* ps = &psi_pad_[padded(0, j, layer)];
+    const double* qs = &q_pad_[padded(0, j, layer)];
+    double* out = dq + static_cast<std::size_t>(layer) * points_ + static_cast<std::size_t>(j) * g;
     for (int i = 0; i < g; ++i) {
       const double pe = ps[i + 1], pw = ps[i - 1], pn = ps[i + s], pso = ps[i - s];
       const double pne = ps[i + s + 1], pnw = ps[i + s - 1], pse = ps[i - s + 1],
@@ -143,43 +196,51 @@ void QgModel::advection(const double* q, double* dq) {
 
 void QgModel::tendency(const double* q, double* dq) {
   load(q);
+  for (int layer = 0; layer < layers_; ++layer) add_dissipation(layer, dq);
+  add_advection(dq);
+}
+
+// Wind (upper layer), beta, bottom drag (lowest layer) and viscosity of one layer into dq.
+void QgModel::add_dissipation(int layer, double* dq) {
   const int g = p_.grid;
   const std::ptrdiff_t s = g + 2;
   const double dx = p_.spacing();
-  const double f = p_.stretching();
-  // Relative vorticity zeta = q + psi / Ld^2; on the walls zero (free slip) or Thom's
-  // 2 psi_next / dx^2 (no slip: the tangential velocity vanishes at the wall), which only the
-  // viscous term sees.
+  const double f = p_.coupling(layer);
+  // Relative vorticity zeta = q - F (psi_other - psi) (psi_other = 0 with one layer); on the
+  // walls zero (free slip) or Thom's 2 psi_next / dx^2 (no slip: the tangential velocity
+  // vanishes at the wall), which only the viscous term sees.
+  const int other = layers_ == 2 ? 1 - layer : -1;
   for (int j = 0; j < g; ++j) {
-    const double* ps = &psi_pad_[padded(0, j)];
-    const double* qs = &q_pad_[padded(0, j)];
-    double* z = &zeta_pad_[padded(0, j)];
-    for (int i = 0; i < g; ++i) z[i] = qs[i] + f * ps[i];
+    const double* ps = &psi_pad_[padded(0, j, layer)];
+    const double* po = other >= 0 ? &psi_pad_[padded(0, j, other)] : nullptr;
+    const double* qs = &q_pad_[padded(0, j, layer)];
+    double* z = &zeta_pad_[padded(0, j, layer)];
+    for (int i = 0; i < g; ++i) z[i] = qs[i] - f * ((po != nullptr ? po[i] : 0.0) - ps[i]);
   }
   if (p_.no_slip) {
     const double wall = 2 / (dx * dx);
     for (int k = 0; k < g; ++k) {
-      zeta_pad_[padded(-1, k)] = wall * psi_pad_[padded(0, k)];
-      zeta_pad_[padded(g, k)] = wall * psi_pad_[padded(g - 1, k)];
-      zeta_pad_[padded(k, -1)] = wall * psi_pad_[padded(k, 0)];
-      zeta_pad_[padded(k, g)] = wall * psi_pad_[padded(k, g - 1)];
+      zeta_pad_[padded(-1, k, layer)] = wall * psi_pad_[padded(0, k, layer)];
+      zeta_pad_[padded(g, k, layer)] = wall * psi_pad_[padded(g - 1, k, layer)];
+      zeta_pad_[padded(k, -1, layer)] = wall * psi_pad_[padded(k, 0, layer)];
+      zeta_pad_[padded(k, g, layer)] = wall * psi_pad_[padded(k, g - 1, layer)];
     }
   }
   const double beta_term = p_.beta() / (2 * dx);
+  const bool bottom = layer == layers_ - 1;
   const double drag =
-      p_.drag_days > 0 ? 1.0 / (p_.drag_days * ModelParameters::kSecondsPerDay) : 0.0;
+      bottom && p_.drag_days > 0 ? 1.0 / (p_.drag_days * ModelParameters::kSecondsPerDay) : 0.0;
   const double visc = p_.viscosity / (dx * dx);
   for (int j = 0; j < g; ++j) {
-    const double* ps = &psi_pad_[padded(0, j)];
-    const double* z = &zeta_pad_[padded(0, j)];
-    const double wind = forcing_[static_cast<std::size_t>(j)];
-    double* out = dq + static_cast<std::size_t>(j) * g;
+    const double* ps = &psi_pad_[padded(0, j, layer)];
+    const double* z = &zeta_pad_[padded(0, j, layer)];
+    const double wind = layer == 0 ? forcing_[static_cast<std::size_t>(j)] : 0.0;
+    double* out = dq + static_cast<std::size_t>(layer) * points_ + static_cast<std::size_t>(j) * g;
     for (int i = 0; i < g; ++i) {
       const double lap = z[i + 1] + z[i - 1] + z[i + s] + z[i - s] - 4 * z[i];
       out[i] = wind - beta_term * (ps[i + 1] - ps[i - 1]) - drag * z[i] + visc * lap;
     }
   }
-  add_advection(dq);
 }
 
 void QgModel::step(double* q) {
@@ -213,9 +274,19 @@ void QgModel::advance_day(double* q) {
 
 double QgModel::energy(const double* q) {
   invert(q, psi_.data());
-  double sum = 0;
-  for (std::size_t c = 0; c < n_; ++c) sum += psi_[c] * q[c];
-  return -0.5 * sum / static_cast<double>(n_);
+  // Summation by parts with psi = 0 on the walls: -sum psi q is the kinetic energy plus the
+  // interface's potential energy; the layers weigh by their depths.
+  double total = 0;
+  for (int layer = 0; layer < layers_; ++layer) {
+    const std::size_t base = static_cast<std::size_t>(layer) * points_;
+    double sum = 0;
+    for (std::size_t c = base; c < base + points_; ++c) sum += psi_[c] * q[c];
+    const double weight = layers_ == 1 ? 1.0
+                                       : (layer == 0 ? p_.depth_m : p_.lower_depth_m) /
+                                             (p_.depth_m + p_.lower_depth_m);
+    total += weight * sum;
+  }
+  return -0.5 * total / static_cast<double>(points_);
 }
 
 double QgModel::enstrophy(const double* q) const {

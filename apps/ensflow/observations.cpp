@@ -89,7 +89,13 @@ void PerturbationField::draw(KeyedStream& stream, const QgModel& model, double* 
   double* b = dst_.buffer();
   for (std::size_t c = 0; c < amplitude_.size(); ++c) b[c] = amplitude_[c] * stream.normal();
   dst_.execute();
-  std::memcpy(psi_.data(), b, psi_.size() * sizeof(double));
+  // The same departure in every layer (a depth-independent one); the dynamics make the
+  // baroclinic part.
+  const std::size_t layer = amplitude_.size();
+  psi_.resize(model.size());
+  for (std::size_t at = 0; at < psi_.size(); at += layer) {
+    std::memcpy(psi_.data() + at, b, layer * sizeof(double));
+  }
   model.apply_operator(psi_.data(), q_out);
 }
 

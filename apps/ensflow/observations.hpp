@@ -48,12 +48,13 @@ class ObservationNetwork {
 /// @brief Smooth Gaussian random departures of the streamfunction: sine-series coefficients
 /// with amplitude proportional to exp(-kappa^2 l^2 / 4) (a Gaussian covariance of length l),
 /// scaled so that the expected basin-mean SSH variance is spread^2. Returned as potential
-/// vorticity q' = (Laplace_h - 1/Ld^2) psi'.
+/// vorticity q' = (Laplace_h - 1/Ld^2) psi' (the model's operator).
 class PerturbationField {
  public:
   PerturbationField(const ModelParameters& model, double ssh_spread_m, double length_km);
 
-  /// @brief Draws one field from @p stream into q_out (G*G values).
+  /// @brief Draws one field from @p stream into q_out (model.size() values: the same
+  /// streamfunction departure in every layer).
   void draw(KeyedStream& stream, const QgModel& model, double* q_out);
 
  private:

@@ -120,6 +120,9 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
        "side of the square basin, km")
       ("depth", po::value(&o.depth)->default_value(o.depth)->value_name("M"),
        "depth of the wind-driven layer, m")
+      ("lower-depth", po::value(&o.lower_depth)->default_value(o.lower_depth)->value_name("M"),
+       "depth of the lower layer, m (with a deformation radius: 0 is the 1.5-layer model, "
+       "positive the two-layer model)")
       ("latitude", po::value(&o.latitude)->default_value(o.latitude)->value_name("DEG"),
        "latitude of the beta-plane's centre, degrees")
       ("wind-stress",
@@ -129,14 +132,14 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
        "peak wind stress, N/m^2")
       ("deformation-radius",
        po::value(&o.deformation_radius)->default_value(o.deformation_radius)->value_name("KM"),
-       "Rossby radius of deformation, km (0: barotropic, 1.5-layer otherwise)")
+       "Rossby radius of deformation, km (0: barotropic; else 1.5- or two-layer, see --lower-depth)")
       ("drag-days", po::value(&o.drag_days)->default_value(o.drag_days)->value_name("DAYS"),
        "bottom-drag time scale, days (0: no drag)")
       ("walls", po::value(&o.walls)->default_value(o.walls)->value_name("no-slip|free-slip")
                     ->notifier(cli::one_of("walls", {"no-slip", "free-slip"})),
        "boundary condition of the lateral walls for the viscous term")
       ("viscosity", po::value(&o.viscosity)->default_value(o.viscosity)->value_name("A|auto"),
-       "lateral viscosity, m^2/s; auto: beta (1.5 dx)^3, which resolves the western boundary layer")
+       "lateral viscosity, m^2/s; auto: beta dx^3, the least that resolves the western boundary layer")
       ("steps-per-day",
        po::value(&o.steps_per_day)->default_value(o.steps_per_day)->value_name("K|auto"),
        "model time steps per day; auto: the fewest for which 2 m/s moves at most one grid "
@@ -190,6 +193,8 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
   }
   require_at_most("basin-size", o.basin, 40000, "km (the Earth's circumference)");
   require_at_most("depth", o.depth, 11000, "m (the deepest ocean)");
+  cli::require_non_negative("lower-depth", o.lower_depth);
+  require_at_most("lower-depth", o.lower_depth, 11000, "m (the deepest ocean)");
   cli::require_non_negative("wind-stress", o.wind_stress);
   require_at_most("wind-stress", o.wind_stress, 10, "N/m^2 (twice a hurricane's)");
   cli::require_non_negative("deformation-radius", o.deformation_radius);
@@ -206,6 +211,7 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
   m.grid = o.grid;
   m.basin_km = o.basin;
   m.depth_m = o.depth;
+  m.lower_depth_m = o.lower_depth;
   m.latitude_deg = o.latitude;
   m.wind_stress = o.wind_stress;
   m.deformation_radius_km = o.deformation_radius;

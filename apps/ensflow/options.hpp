@@ -41,11 +41,12 @@ struct EnsflowOptions {
   bool no_free_run = false;                                        //!< --no-free-run
   // The model.
   // Defaults are the model's own (ModelParameters), so library users get the same basin.
-  int grid = ModelParameters{}.grid;                   //!< --grid G: points per side
-  double basin = ModelParameters{}.basin_km;           //!< --basin-size: km
-  double depth = ModelParameters{}.depth_m;            //!< --depth: m
-  double latitude = ModelParameters{}.latitude_deg;    //!< --latitude: degrees
-  double wind_stress = ModelParameters{}.wind_stress;  //!< --wind-stress: N/m^2
+  int grid = ModelParameters{}.grid;                     //!< --grid G: points per side
+  double basin = ModelParameters{}.basin_km;             //!< --basin-size: km
+  double depth = ModelParameters{}.depth_m;              //!< --depth: m
+  double lower_depth = ModelParameters{}.lower_depth_m;  //!< --lower-depth: m
+  double latitude = ModelParameters{}.latitude_deg;      //!< --latitude: degrees
+  double wind_stress = ModelParameters{}.wind_stress;    //!< --wind-stress: N/m^2
   double deformation_radius =
       ModelParameters{}.deformation_radius_km;     //!< --deformation-radius: km
   double drag_days = ModelParameters{}.drag_days;  //!< --drag-days

@@ -9,6 +9,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <vector>
 
 namespace mcb::ensflow {
 
@@ -22,11 +24,16 @@ struct ExperimentSettings {
                             1.0};  //!< filter, R (m^2, 2 cm), inflation
   double initial_spread_m = 0.1;   //!< RMS SSH of the initial departures
   double initial_length_km = 150;  //!< correlation length of the initial departures
-  int spinup_days = 120;           //!< days from rest to the background state
+  int spinup_days = 720;           //!< days from rest to the background state (statistical
+                                   //!< equilibrium of the eddying flow: README)
   std::int64_t seed = 1;           //!< members' departures and perturbed observations
   std::int64_t truth_seed = 1;     //!< truth's departure, observation sites and errors
   bool free_run = true;            //!< also run the ensemble without analyses
   UpdateFactory update_factory;    //!< empty: make_update_step (tests substitute broken ones)
+  /// @brief The spun-up state (q), when the caller already has it: the years of spin-up an
+  /// eddying flow needs are then paid once for many experiments (tests). Empty: spin up from
+  /// rest for spinup_days. The program has no option for it.
+  std::shared_ptr<const std::vector<double>> background;
 
   int analyses() const { return days / analysis_every; }
   bool is_analysis_day(int day) const { return day > 0 && day % analysis_every == 0; }

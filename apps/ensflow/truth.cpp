@@ -2,14 +2,22 @@
 
 #include "apps/ensflow/random.hpp"
 
+#include <stdexcept>
+
 namespace mcb::ensflow {
+
+std::vector<double> spin_up(QgModel& model, int days) {
+  std::vector<double> q(model.size(), 0.0);
+  for (int day = 0; day < days; ++day) model.advance_day(q.data());
+  return q;
+}
 
 Truth make_truth(const ExperimentSettings& s, QgModel& model, PerturbationField& perturbations,
                  const ObservationNetwork& network) {
   const std::size_t n = model.size();
   Truth truth;
-  truth.background.assign(n, 0.0);
-  for (int day = 0; day < s.spinup_days; ++day) model.advance_day(truth.background.data());
+  truth.background = s.background ? *s.background : spin_up(model, s.spinup_days);
+  if (truth.background.size() != n) throw std::invalid_argument("background of the wrong size");
 
   std::vector<double> q(n);
   KeyedStream stream(s.truth_seed, StreamPurpose::truth_perturbation);

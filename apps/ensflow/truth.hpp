@@ -23,7 +23,11 @@ struct Truth {
   std::vector<Eigen::VectorXd> observations;  //!< synthetic SSH observations, per analysis
 };
 
-/// @brief Spins up the background and runs the truth for the whole experiment.
+/// @brief The state after @p days from rest under the wind.
+std::vector<double> spin_up(QgModel& model, int days);
+
+/// @brief Spins up the background (or takes settings.background) and runs the truth for the
+/// whole experiment.
 Truth make_truth(const ExperimentSettings& settings, QgModel& model,
                  PerturbationField& perturbations, const ObservationNetwork& network);
 

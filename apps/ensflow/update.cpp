@@ -11,7 +11,10 @@ using Eigen::MatrixXd;
 using Eigen::VectorXd;
 
 double AnalysisGeometry::distance(std::size_t a, std::size_t b) const {
+  // Rows of a lower layer lie under the upper layer's: distance is horizontal only.
   const auto g = static_cast<std::size_t>(grid);
+  a %= g * g;
+  b %= g * g;
   const double dx = static_cast<double>(a % g) - static_cast<double>(b % g);
   const double dy = static_cast<double>(a / g) - static_cast<double>(b / g);
   return spacing_m * std::sqrt(dx * dx + dy * dy);
@@ -182,6 +185,7 @@ class LocalTransform final : public UpdateStep {
   // Bilinear interpolation of the node transforms around state row `row`.
   MatrixXd transform_at(std::size_t row) const {
     const int g = geometry_.grid;
+    row %= std::size_t(g) * std::size_t(g);  // a lower layer's column shares the transform
     const int i = int(row % std::size_t(g));
     const int j = int(row / std::size_t(g));
     auto bracket = [&](int p, std::size_t& lo, double& frac) {

@@ -11,6 +11,7 @@
 #include "apps/ensflow/model.hpp"
 #include "apps/ensflow/observations.hpp"
 #include "apps/ensflow/random.hpp"
+#include "apps/ensflow/settings.hpp"
 
 namespace mcb::ensflow {
 namespace {
@@ -24,6 +25,8 @@ ModelParameters unforced(int grid) {
   p.drag_days = 0;
   p.viscosity = 0;
   p.steps_per_day = 48;
+  p.deformation_radius_km = 0;  // barotropic unless a test sets Ld
+  p.lower_depth_m = 0;          // and then 1.5-layer unless it sets a lower layer
   return p;
 }
 
@@ -71,9 +74,10 @@ TEST(Inversion, IsExactForTheSineModesOfTheBasin) {
 }
 
 TEST(Inversion, UndoesTheFivePointOperatorForAnyState) {
-  for (double ld : {0.0, 25.0}) {
+  for (auto [ld, lower] : {std::pair{0.0, 0.0}, std::pair{25.0, 0.0}, std::pair{25.0, 3500.0}}) {
     ModelParameters p = unforced(47);
     p.deformation_radius_km = ld;
+    p.lower_depth_m = lower;
     QgModel model(p);
     KeyedStream stream(7, StreamPurpose::member_perturbation, 1);
     std::vector<double> psi(model.size()), q(model.size()), back(model.size());
@@ -121,6 +125,44 @@ TEST(Inversion, ConvergesToTheContinuousSolutionAtSecondOrder) {
   }
 }
 
+TEST(Inversion, TwoLayersCoupleThroughTheInterfaceWithFOfEachLayersDepth) {
+  // A sine mode in the upper layer only: q1 = (L - F1) psi1, q2 = F2 psi1, with
+  // F1 = H2 / (H Ld^2) and F2 = H1 / (H Ld^2) written out here.
+  ModelParameters p = unforced(31);
+  p.deformation_radius_km = 40;
+  p.depth_m = 500;
+  p.lower_depth_m = 3500;
+  QgModel model(p);
+  ASSERT_EQ(model.size(), 2 * model.layer_size());
+  const int g = p.grid;
+  const double dx = p.spacing();
+  const double ld2 = 40e3 * 40e3;
+  const double f1 = 3500.0 / 4000.0 / ld2, f2 = 500.0 / 4000.0 / ld2;
+  const int k = 3, l = 2;
+  const double lap = -4 / (dx * dx) *
+                     (std::pow(std::sin(k * pi / (2.0 * (g + 1))), 2) +
+                      std::pow(std::sin(l * pi / (2.0 * (g + 1))), 2));
+  const size_t n = model.layer_size();
+  std::vector<double> q(model.size()), psi(model.size());
+  for (int j = 0; j < g; ++j) {
+    for (int i = 0; i < g; ++i) {
+      const double mode =
+          std::sin(k * pi * (i + 1) / (g + 1)) * std::sin(l * pi * (j + 1) / (g + 1));
+      q[static_cast<size_t>(j * g + i)] = (lap - f1) * mode;
+      q[n + static_cast<size_t>(j * g + i)] = f2 * mode;
+    }
+  }
+  model.invert(q.data(), psi.data());
+  for (int j = 0; j < g; ++j) {
+    for (int i = 0; i < g; ++i) {
+      const double mode =
+          std::sin(k * pi * (i + 1) / (g + 1)) * std::sin(l * pi * (j + 1) / (g + 1));
+      ASSERT_NEAR(psi[static_cast<size_t>(j * g + i)], mode, 1e-12);
+      ASSERT_NEAR(psi[n + static_cast<size_t>(j * g + i)], 0.0, 1e-12);
+    }
+  }
+}
+
 TEST(Advection, ArakawaJacobianConservesEnergyAndEnstrophyExactly) {
   ModelParameters p = unforced(31);
   QgModel model(p);
@@ -141,16 +183,46 @@ TEST(Advection, ArakawaJacobianConservesEnergyAndEnstrophyExactly) {
 }
 
 TEST(TimeStepping, UnforcedInviscidFlowKeepsItsEnergy) {
+  // Barotropic, and two layers (kinetic plus interface energy, depth-weighted: the coupling
+  // terms cancel only with H1 F1 = H2 F2).
+  for (double lower : {0.0, 3500.0}) {
+    ModelParameters p = unforced(31);
+    p.deformation_radius_km = lower > 0 ? 40 : 0;
+    p.lower_depth_m = lower;
+    QgModel model(p);
+    std::vector<double> q = random_state(p, model, 4);
+    // Give the layers different flows, so the interface moves.
+    for (size_t c = 0; c < model.layer_size() && lower > 0; ++c) q[c] *= 3;
+    const double e0 = model.energy(q.data());
+    const double z0 = model.enstrophy(q.data());
+    for (int day = 0; day < 5; ++day) model.advance_day(q.data());
+    EXPECT_NEAR(model.energy(q.data()) / e0, 1.0, 1e-9) << "lower layer " << lower;
+    // With beta the flow changes (Rossby waves exchange enstrophy with the planetary
+    // gradient): the check above is not a check of a frozen state.
+    EXPECT_GT(std::fabs(model.enstrophy(q.data()) / z0 - 1.0), 1e-4);
+  }
+}
+
+TEST(TimeStepping, TwoLayerDragAndViscosityOnlyRemoveEnergy) {
+  // Energy budget without wind: dE/dt = -(bottom drag) - (viscous dissipation) <= 0, so the
+  // energy falls every day, and the drag, which acts on the lower layer alone, cannot remove
+  // more than 2 r E per day's worth.
   ModelParameters p = unforced(31);
+  p.deformation_radius_km = 40;
+  p.lower_depth_m = 3500;
+  p.drag_days = 20;
+  p.viscosity = resolving_viscosity(p);
+  p.no_slip = true;
   QgModel model(p);
-  std::vector<double> q = random_state(p, model, 4);
-  const double e0 = model.energy(q.data());
-  const double z0 = model.enstrophy(q.data());
-  for (int day = 0; day < 5; ++day) model.advance_day(q.data());
-  EXPECT_NEAR(model.energy(q.data()) / e0, 1.0, 1e-9);
-  // With beta the flow changes (Rossby waves exchange enstrophy with the planetary gradient):
-  // the check above is not a check of a frozen state.
-  EXPECT_GT(std::fabs(model.enstrophy(q.data()) / z0 - 1.0), 1e-4);
+  std::vector<double> q = random_state(p, model, 8);
+  for (size_t c = 0; c < model.layer_size(); ++c) q[c] *= 3;
+  double before = model.energy(q.data());
+  for (int day = 1; day <= 5; ++day) {
+    model.advance_day(q.data());
+    const double now = model.energy(q.data());
+    EXPECT_LT(now, before) << "day " << day;
+    before = now;
+  }
 }
 
 TEST(TimeStepping, WithoutBetaEnstrophyIsKeptToo) {
@@ -188,6 +260,7 @@ TEST(WindForcing, DrivesADoubleGyreInSverdrupBalanceWithAWesternBoundaryCurrent)
   p.wind_stress = 0.01;  // weak: the linear regime, where Sverdrup's balance holds
   p.drag_days = 100;     // and weak drag, which would otherwise take part in the interior balance
   p.no_slip = false;     // free slip: at 31 x 31 a no-slip layer spans a tenth of the basin
+  p.deformation_radius_km = 0;  // barotropic: the layered Sverdrup flow needs years to settle
   p.viscosity = resolving_viscosity(p);
   p.steps_per_day = stable_steps_per_day(p);
   QgModel model(p);
@@ -226,36 +299,127 @@ double max_speed(const std::vector<double>& psi, int g, double dx, int first, in
   return best;
 }
 
-TEST(WindForcing, DefaultForcingGivesAWesternBoundaryCurrentAndReachesEquilibriumInTheSpinUp) {
-  // The program's defaults: 63 x 63, 0.1 N/m^2, no-slip walls, 30-day drag, auto viscosity.
+// The program's defaults after the experiment's spin-up (ExperimentSettings), computed once:
+// the eddying two-layer flow needs years of model time to reach its equilibrium.
+struct DefaultFlow {
   ModelParameters p;
-  p.viscosity = resolving_viscosity(p);
-  p.steps_per_day = stable_steps_per_day(p);
-  QgModel model(p);
-  const int g = p.grid;
-  std::vector<double> q(model.size(), 0.0), psi(model.size());
-  const int spinup = 120;  // ExperimentSettings' default
-  for (int day = 0; day < spinup; ++day) model.advance_day(q.data());
-  const double energy_at_spinup = model.energy(q.data());
-  std::vector<double> later = q;
-  for (int day = 0; day < 240; ++day) model.advance_day(later.data());
-  // Within 3% of the energy it settles at (statistical equilibrium; the flow is steady).
-  EXPECT_GT(energy_at_spinup / model.energy(later.data()), 0.97);
-  model.invert(q.data(), psi.data());
-  // The western tenth carries a current several times faster than the eastern tenth.
-  const double west = max_speed(psi, g, p.spacing(), 0, g / 10);
-  const double east = max_speed(psi, g, p.spacing(), g - g / 10, g);
-  EXPECT_GT(west, 0.3);
-  EXPECT_GT(west, 4 * east);
-  // Two gyres of opposite sign, each with its extreme in the western half.
-  int max_at = 0, min_at = 0;
-  for (int c = 0; c < g * g; ++c) {
-    if (psi[static_cast<size_t>(c)] > psi[static_cast<size_t>(max_at)]) max_at = c;
-    if (psi[static_cast<size_t>(c)] < psi[static_cast<size_t>(min_at)]) min_at = c;
+  std::vector<double> q;
+};
+
+const DefaultFlow& default_flow() {
+  static const DefaultFlow flow = [] {
+    DefaultFlow f;
+    f.p.viscosity = resolving_viscosity(f.p);
+    f.p.steps_per_day = stable_steps_per_day(f.p);
+    QgModel model(f.p);
+    f.q.assign(model.size(), 0.0);
+    for (int day = 0; day < ExperimentSettings{}.spinup_days; ++day) model.advance_day(f.q.data());
+    return f;
+  }();
+  return flow;
+}
+
+// RMS of the SSH difference between two states, m.
+double ssh_difference(QgModel& model, const std::vector<double>& a, const std::vector<double>& b) {
+  std::vector<double> pa(model.size()), pb(model.size());
+  model.invert(a.data(), pa.data());
+  model.invert(b.data(), pb.data());
+  double sum = 0;
+  for (size_t c = 0; c < model.layer_size(); ++c) sum += (pa[c] - pb[c]) * (pa[c] - pb[c]);
+  return std::fabs(model.parameters().ssh_per_streamfunction()) *
+         std::sqrt(sum / static_cast<double>(model.layer_size()));
+}
+
+TEST(DefaultFlow, IsATwoLayerDoubleGyreWithAWestWallCurrentAndEddies) {
+  const DefaultFlow& flow = default_flow();
+  ASSERT_EQ(flow.p.layers(), 2);
+  QgModel model(flow.p);
+  const int g = flow.p.grid;
+  const double dx = flow.p.spacing();
+  std::vector<double> q = flow.q, psi(model.size());
+  // Over 60 days after the spin-up: the time-mean flow of the upper layer, and the eddies
+  // (the departures from it). Eddies reach the eastern wall too, so the boundary current is
+  // a property of the mean flow.
+  const size_t n = model.layer_size();
+  std::vector<double> mean_psi(n, 0.0);
+  std::vector<std::vector<double>> samples;
+  const int samples_wanted = 12;
+  for (int k = 0; k < samples_wanted; ++k) {
+    for (int day = 0; day < 5; ++day) model.advance_day(q.data());
+    model.invert(q.data(), psi.data());
+    const std::vector<double> upper(psi.begin(), psi.begin() + static_cast<std::ptrdiff_t>(n));
+    for (size_t c = 0; c < n; ++c) mean_psi[c] += upper[c] / samples_wanted;
+    samples.push_back(upper);
   }
-  EXPECT_LT(max_at % g, g / 2);
-  EXPECT_LT(min_at % g, g / 2);
-  EXPECT_NE(max_at / g < g / 2, min_at / g < g / 2) << "one gyre in each half";
+  const double west = max_speed(mean_psi, g, dx, 0, g / 10);
+  const double east = max_speed(mean_psi, g, dx, g - g / 10, g);
+  // A current along the west wall. Over 60 days the mean still carries eddies, which reach
+  // the east wall as fast (0.49 against 0.51 m/s, README), so the west is not asserted faster.
+  EXPECT_GT(west, 0.3) << "a current along the west wall";
+  EXPECT_GT(east, 0.0);
+  // Kinetic energy of the departures from the time mean (eddies) against the mean flow's,
+  // from the same centred differences: a steady flow has none.
+  auto kinetic = [&](const std::vector<double>& f) {
+    double sum = 0;
+    for (int j = 0; j < g; ++j) {
+      for (int i = 0; i < g; ++i) {
+        auto at = [&](int a, int b) {
+          return a < 0 || b < 0 || a >= g || b >= g ? 0.0 : f[static_cast<size_t>(b * g + a)];
+        };
+        const double u = (at(i, j + 1) - at(i, j - 1)) / (2 * dx);
+        const double v = (at(i + 1, j) - at(i - 1, j)) / (2 * dx);
+        sum += 0.5 * (u * u + v * v);
+      }
+    }
+    return sum / static_cast<double>(n);
+  };
+  double eddy = 0;
+  for (const auto& upper : samples) {
+    std::vector<double> departure(n);
+    for (size_t c = 0; c < n; ++c) departure[c] = upper[c] - mean_psi[c];
+    eddy += kinetic(departure) / samples_wanted;
+  }
+  EXPECT_GT(eddy, 0.1 * kinetic(mean_psi)) << "eddy kinetic energy";
+}
+
+TEST(DefaultFlow, TwinRunsFromStatesAMicrometreApartDiverge) {
+  // Chaos: a 1 um RMS SSH departure grows (a steady or periodic flow would carry or damp it:
+  // the former barotropic and 1.5-layer defaults kept it within 4 times its size over these
+  // 120 days), doubling in less than kDoublingDays on average, and stays bounded by the
+  // flow's own variability.
+  constexpr int kDays = 120;
+  constexpr double kDoublingDays = 40;
+  const DefaultFlow& flow = default_flow();
+  QgModel model(flow.p);
+  std::vector<double> a = flow.q, b(model.size());
+  PerturbationField field(flow.p, 1e-6, 150);
+  KeyedStream stream(11, StreamPurpose::member_perturbation, 0);
+  field.draw(stream, model, b.data());
+  for (size_t c = 0; c < b.size(); ++c) b[c] += a[c];
+  const double start = ssh_difference(model, a, b);
+  ASSERT_GT(start, 0);
+  for (int day = 0; day < kDays; ++day) {
+    model.advance_day(a.data());
+    model.advance_day(b.data());
+  }
+  const double end = ssh_difference(model, a, b);
+  EXPECT_GT(end / start, std::pow(2.0, kDays / kDoublingDays)) << start << " -> " << end;
+  EXPECT_LT(end, 0.5);
+}
+
+TEST(DefaultFlow, SpinUpReachesStatisticalEquilibrium) {
+  // The energy after the spin-up lies within the range it then keeps: the mean over the next
+  // 120 days differs from the mean over the 120 after that by less than 25 % (a spin-up cut
+  // short, still rising or still shedding the laminar gyres' overshoot, drifts further).
+  const DefaultFlow& flow = default_flow();
+  QgModel model(flow.p);
+  std::vector<double> q = flow.q;
+  double first = 0, second = 0;
+  for (int day = 0; day < 240; ++day) {
+    model.advance_day(q.data());
+    (day < 120 ? first : second) += model.energy(q.data()) / 120;
+  }
+  EXPECT_NEAR(first / second, 1.0, 0.25);
 }
 
 TEST(Parameters, AutoViscosityResolvesTheMunkLayerAndAutoStepStaysStable) {
@@ -264,7 +428,7 @@ TEST(Parameters, AutoViscosityResolvesTheMunkLayerAndAutoStepStaysStable) {
     p.grid = g;
     p.viscosity = resolving_viscosity(p);
     const double munk = std::cbrt(p.viscosity / p.beta());
-    EXPECT_NEAR(munk / p.spacing(), 1.5, 1e-9);
+    EXPECT_NEAR(munk / p.spacing(), 1.0, 1e-9);
     auto courant = [&] { return kAutoStepCurrent * p.time_step() / p.spacing(); };
     auto diffusion = [&] { return p.viscosity * p.time_step() * 8 / (p.spacing() * p.spacing()); };
     p.steps_per_day = stable_steps_per_day(p);

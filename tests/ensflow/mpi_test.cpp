@@ -197,7 +197,8 @@ TEST(Experiment, AnalysisTrafficIsExactlyTheGatherAndTheTwoTransposes) {
   const ClusterMap map = test_map(p);
   InstrumentedComm comm(MPI_COMM_WORLD, map, channel_names());
   run_experiment(s, comm);
-  const EnsembleLayout layout(s.members, p, static_cast<std::size_t>(s.model.grid) * s.model.grid);
+  const EnsembleLayout layout(s.members, p,
+                              static_cast<std::size_t>(s.model.layers()) * s.model.points());
   const std::uint64_t per = static_cast<std::uint64_t>(layout.members_per_rank());
   const std::uint64_t analyses = static_cast<std::uint64_t>(s.analyses());
   const std::uint64_t word = sizeof(double);

@@ -86,7 +86,7 @@ void BM_Analysis(benchmark::State& state) {
   for (auto _ : state) {
     state.PauseTiming();
     ensemble.start(background, model, field);
-    Diagnostics diagnostics(layout, 0, s.model.ssh_per_streamfunction());
+    Diagnostics diagnostics(layout, 0, s.model.ssh_per_streamfunction(), model.layer_size());
     mcb::harness::CommTimeline timeline(false);
     std::vector<InnovationStatistics> innovations;
     state.ResumeTiming();
@@ -118,7 +118,8 @@ void BM_Transform(benchmark::State& state) {
 void BM_Apply(benchmark::State& state) {
   const int members = static_cast<int>(state.range(0));
   const ExperimentSettings s = default_settings();
-  const auto n = static_cast<Eigen::Index>(s.model.grid) * s.model.grid;
+  const auto n =
+      static_cast<Eigen::Index>(s.model.layers()) * static_cast<Eigen::Index>(s.model.points());
   const Eigen::MatrixXd x = Eigen::MatrixXd::Random(n, members);
   const Eigen::MatrixXd t = Eigen::MatrixXd::Random(members, members);
   Eigen::MatrixXd xa(n, members);

@@ -19,7 +19,7 @@ namespace {
 // u = -dpsi/dy, v = dpsi/dx by centred differences (walls: psi = 0).
 std::vector<double> speed(const std::vector<double>& psi, int g, double dx) {
   auto at = [&](int i, int j) { return i < 0 || j < 0 || i >= g || j >= g ? 0.0 : psi[j * g + i]; };
-  std::vector<double> s(psi.size());
+  std::vector<double> s(static_cast<std::size_t>(g) * g);
   for (int j = 0; j < g; ++j)
     for (int i = 0; i < g; ++i) {
       const double u = -(at(i, j + 1) - at(i, j - 1)) / (2 * dx);
@@ -45,12 +45,13 @@ int main(int argc, char** argv) {
   QgModel model(p);
   const int g = p.grid;
   std::vector<double> q(model.size(), 0.0), psi(model.size());
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
   std::printf("day,energy,west_max_speed,east_max_speed,interior_max_speed\n");
   for (int day = 1; day <= days; ++day) {
     model.advance_day(q.data());
     if (day % 10 != 0 && day != days) continue;
     model.invert(q.data(), psi.data());
-    const std::vector<double> s = speed(psi, g, p.spacing());
+    const std::vector<double> s = speed(psi, g, p.spacing());  // the upper layer's
     double west = 0, east = 0, inner = 0;  // strips of a tenth of the basin at each wall
     for (int j = 0; j < g; ++j)
       for (int i = 0; i < g; ++i) {
