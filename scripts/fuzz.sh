@@ -1,24 +1,18 @@
 #!/usr/bin/env bash
 # Runs every libFuzzer harness in fuzz/ for SECONDS each (default 60), one after another, under
 # AddressSanitizer and UndefinedBehaviorSanitizer, in the clang build folder (build-fuzz).
-#   scripts/fuzz.sh [SECONDS]
+#   scripts/fuzz.sh [SECONDS [HARNESS...]]
 # Seeds come from tests/fixtures (and fuzz/seeds); each harness keeps its growing corpus in
 # build-fuzz/corpus/NAME and writes any crashing input to build-fuzz/findings/NAME/. Prints one
-# line per harness with its executions, and exits 1 when any harness found a crash, a sanitizer
-# report or an exception other than the usage error.
+# line per harness with its executions and coverage (libFuzzer's covered edges and features), and
+# exits 1 when any harness found a crash, a sanitizer report or an exception other than the usage
+# error.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 seconds="${1:-60}"
 [[ "$seconds" =~ ^[1-9][0-9]*$ ]] || { echo "mcb fuzz: SECONDS '$seconds' is not a whole number > 0" >&2; exit 2; }
 build="${MCB_FUZZ_BUILD_DIR:-$root/build-fuzz}"
 jobs="$(nproc 2>/dev/null || echo 2)"
-
-launcher=()
-command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-CC=clang-14 CXX=clang++-14 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DMCB_FUZZ=ON -DMCB_BUILD_TESTS=OFF -DMCB_BUILD_BENCHMARKS=OFF -DMCB_WITH_PAPI=OFF \
-  "${launcher[@]}" >/dev/null
-cmake --build "$build" --target fuzzers -j "$jobs"
 
 # Seeds of each harness: fixture files (globs relative to the source root).
 declare -A seeds=(
@@ -33,12 +27,26 @@ declare -A seeds=(
   [config]="tests/fixtures/simulator/sim.ini"
 )
 names=(swf job_list runtime_table run_record campaign_spec mix_file platform_file cluster_map config)
+if [ $# -gt 1 ]; then
+  shift
+  for name in "$@"; do
+    [ -n "${seeds[$name]+set}" ] || { echo "mcb fuzz: HARNESS '$name' is not one of: ${names[*]}" >&2; exit 2; }
+  done
+  names=("$@")
+fi
+
+launcher=()
+command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+CC=clang-14 CXX=clang++-14 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DMCB_FUZZ=ON -DMCB_BUILD_TESTS=OFF -DMCB_BUILD_BENCHMARKS=OFF -DMCB_WITH_PAPI=OFF \
+  "${launcher[@]}" >/dev/null
+cmake --build "$build" --target fuzzers -j "$jobs"
 
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 failed=0
 total=0
-printf '%-14s %8s %12s %10s  %s\n' harness seconds executions exec/s verdict
+printf '%-14s %8s %12s %10s %6s %7s  %s\n' harness seconds executions exec/s cov ft verdict
 for name in "${names[@]}"; do
   corpus="$build/corpus/$name"
   findings="$build/findings/$name"
@@ -52,13 +60,17 @@ for name in "${names[@]}"; do
     >"$log" 2>&1 || status=$?
   execs="$(awk '/stat::number_of_executed_units/ { print $2 }' "$log" | tail -n 1)"
   execs="${execs:-0}"
+  # The last status line libFuzzer printed: "... cov: EDGES ft: FEATURES ...".
+  cov="$(awk '/ cov: / { for (i = 1; i < NF; ++i) { if ($i == "cov:") c = $(i + 1);
+                                                    if ($i == "ft:") f = $(i + 1) } }
+               END { print (c ? c : "-"), (f ? f : "-") }' "$log")"
   total=$((total + execs))
   verdict="0 crashes, 0 sanitizer reports"
   if [ "$status" -ne 0 ]; then
     verdict="FOUND: $(grep -m1 -E 'ERROR: |runtime error|not a UsageError|deadly signal' "$log" || echo "exit $status") (see $log)"
     failed=1
   fi
-  printf '%-14s %8s %12s %10s  %s\n' "$name" "$seconds" "$execs" "$((execs / seconds))" "$verdict"
+  printf '%-14s %8s %12s %10s %6s %7s  %s\n' "$name" "$seconds" "$execs" "$((execs / seconds))" $cov "$verdict"
 done
 echo "total executions: $total"
 exit "$failed"

@@ -1,26 +1,41 @@
 #!/usr/bin/env bash
 # Builds the suite with AddressSanitizer and UndefinedBehaviorSanitizer (build-sanitize) and runs
 # the unit and end-to-end tests there; any sanitizer report fails its test.
-#   scripts/sanitize.sh [CTEST ARGS...]
-# By default it leaves out what does not concern memory or integer safety of the suite's own
-# code and costs most of the time: the real-Slurm tests and the Python analysis tests.
+#   scripts/sanitize.sh [--inputs] [CTEST ARGS...]
+# By default it builds everything but the benchmarks and leaves out of the run what does not
+# concern memory or integer safety of the suite's own code and costs most of the time: the
+# real-Slurm tests, the Python analysis tests and the 4-rank MPI tests.
+# --inputs (what CI runs) builds only the tests of the input readers and what they need: common,
+# the input dialect, the simulator, calibration, the campaign's expansion, the bad-input matrix of
+# every program and the two end-to-end chains (campaign -> calibrate, campaign -> calibrate ->
+# simulate). CTEST ARGS go to ctest after that selection; in the full build they replace the
+# default one.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${MCB_SANITIZE_BUILD_DIR:-$root/build-sanitize}"
 jobs="$(nproc 2>/dev/null || echo 2)"
 
+targets=(all)
+select=(-E "${MCB_SANITIZE_EXCLUDE:-slurm|^analysis|_np_4}")
+if [ "${1:-}" = "--inputs" ]; then
+  shift
+  targets=(common_unit_test input_dialect_test campaign_unit_test sim_unit_tests sim_e2e_tests
+           hostile_parsers_test bad_input_matrix_test hostile_campaign_test calibration_unit_test
+           calibration_cli_test calibration_e2e_test chain_e2e_test)
+  tests='common_unit_test|input_dialect_test|campaign_unit_test'
+  select=(-R "^(${tests}|sim\.|hostile\.|calibration\.|chain\.)")
+fi
+[ $# -gt 0 ] && [ "${targets[0]}" = all ] && select=()
+
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DMCB_SANITIZE=ON \
   -DMCB_BUILD_BENCHMARKS=OFF "${launcher[@]}" >/dev/null
-cmake --build "$build" -j "$jobs"
+cmake --build "$build" -j "$jobs" --target "${targets[@]}"
 
 source "$root/scripts/mpi-env.sh"
 # Open MPI's own allocations are not freed at exit; leaks in it are not the suite's.
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 cd "$build"
-if [ $# -eq 0 ]; then
-  set -- -E "${MCB_SANITIZE_EXCLUDE:-slurm|^analysis|_np_4}"
-fi
-ctest --output-on-failure -j "$jobs" "$@"
+ctest --output-on-failure -j "$jobs" "${select[@]}" "$@"
