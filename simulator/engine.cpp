@@ -90,7 +90,7 @@ void Sim::start(JobId id, std::span<const int> alloc) {
   j.alloc.assign(alloc.begin(), alloc.end());
   const int k = spread(j.alloc);
   const double slowest = machine_.slowest(alloc);
-  // A rule with its own model (link-aware) stretches the single-cluster time by its factor.
+  // Priced by seed 002's model (--platform), the single-cluster time is stretched by its factor.
   const double model = placement_->on_start(id, j.req, alloc);
   j.start = now_;
   j.service = model > 0 ? service_.net_base(j) * model : service_.base(j, k) / slowest;
@@ -126,7 +126,9 @@ void Sim::admit(JobId id) {
     if (j.home >= 0) next_home_ = (j.home + 1) % clusters;
   }
   policy_->admit(j, machine_.spec(), routing_);
-  j.plan = service_.plan(j, machine_);
+  // Priced by seed 002's model (--platform): plan with the largest price the job can get.
+  const double bound = placement_->price_bound();
+  j.plan = bound > 0 ? service_.requested_base(j, 1) * bound : service_.plan(j, machine_);
   queue(j.queue).push_back(store_, id);
   ++waiting_;
   ++version_;

@@ -1,5 +1,7 @@
 #include "simulator/placement.hpp"
 
+#include "simulator/model_pricing.hpp"
+
 #include <algorithm>
 #include <numeric>
 #include <stdexcept>
@@ -14,8 +16,9 @@ std::unique_ptr<PlacementRule> make_first_fit();
 std::unique_ptr<PlacementRule> make_best_fit();
 std::unique_ptr<PlacementRule> make_link_aware(const PlacementSettings& settings);
 
-std::unique_ptr<PlacementRule> make_placement(std::string_view name,
-                                              const PlacementSettings& settings) {
+namespace {
+
+std::unique_ptr<PlacementRule> make_rule(std::string_view name, const PlacementSettings& settings) {
   if (name == "wf") return make_worst_fit();
   if (name == "fcm") return make_flexible_cluster_minimization();
   if (name == "ff") return make_first_fit();
@@ -24,6 +27,31 @@ std::unique_ptr<PlacementRule> make_placement(std::string_view name,
   throw std::invalid_argument("'" + std::string(name) +
                               "' is not a placement (wf, fcm, ff, bf, link-aware)");
 }
+
+}  // namespace
+
+std::unique_ptr<PlacementRule> make_placement(std::string_view name,
+                                              const PlacementSettings& settings) {
+  auto rule = make_rule(name, settings);
+  if (settings.platform) {
+    // Only link-aware with a non-saturated matcher keeps every link unsaturated.
+    const bool unsaturated = name == "link-aware" && settings.matcher != "optimal";
+    rule->price_with(std::make_shared<ModelPricing>(settings.platform, settings.pnbw,
+                                                    settings.comm_share, unsaturated));
+  }
+  return rule;
+}
+
+double PlacementRule::on_start(std::uint32_t job, const Request& /*req*/,
+                               std::span<const int> alloc) {
+  return pricing_ ? pricing_->start(job, alloc) : 0.0;
+}
+
+void PlacementRule::on_depart(std::uint32_t job) {
+  if (pricing_) pricing_->depart(job);
+}
+
+double PlacementRule::price_bound() const { return pricing_ ? pricing_->bound() : 0.0; }
 
 bool PlacementRule::place(const Request& req, std::span<const int> avail,
                           std::span<int> out) const {

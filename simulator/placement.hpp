@@ -12,6 +12,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace mcb::matching {
 struct Platform;
@@ -19,8 +20,10 @@ struct Platform;
 
 namespace mcb::sim {
 
-/// @brief What a rule needs beyond its name. Only link-aware (seed 002) reads it: the platform
-/// of --platform, and the matcher and job model of its options.
+class ModelPricing;
+
+/// @brief What a rule needs beyond its name: the platform of --platform, with which seed 002's
+/// model prices every rule's placements, and link-aware's matcher and the job model.
 struct PlacementSettings {
   std::shared_ptr<const matching::Platform> platform;
   std::string matcher = "optimal";  //!< optimal | non-saturated | first-feasible
@@ -57,15 +60,18 @@ class PlacementRule {
   /// are split by the rule within their limits.
   bool place(const Request& req, std::span<const int> avail, std::span<int> out) const;
 
-  /// @brief A job starts on @p alloc. A rule with its own service-time model (link-aware)
-  /// records what the job holds and returns the factor on the job's single-cluster service
-  /// time at speed 1; the others return 0 (the service model prices the placement).
-  virtual double on_start(std::uint32_t /*job*/, const Request& /*req*/,
-                          std::span<const int> /*alloc*/) {
-    return 0.0;
-  }
+  /// @brief A job starts on @p alloc. With --platform, seed 002's model prices the placement
+  /// (model_pricing.hpp): returns the factor on the job's single-cluster service time at
+  /// speed 1. Without it, 0: the service model prices the placement.
+  double on_start(std::uint32_t job, const Request& req, std::span<const int> alloc);
   /// @brief The job started by on_start departs.
-  virtual void on_depart(std::uint32_t /*job*/) {}
+  void on_depart(std::uint32_t job);
+  /// @brief The largest factor on_start can return on this platform (0 without --platform),
+  /// for the plans the backfilling disciplines make at arrival.
+  double price_bound() const;
+  /// @brief Prices this rule's placements by seed 002's model (make_placement does it when
+  /// --platform is given).
+  void price_with(std::shared_ptr<ModelPricing> pricing) { pricing_ = std::move(pricing); }
 
  protected:
   /// Cluster for one component of @p size given the processors still free (@p free) and
@@ -76,9 +82,15 @@ class PlacementRule {
   /// Splits a flexible request within @p lim (see the file of each rule).
   virtual bool place_flexible(const Request& req, const placement_detail::FlexLimits& lim,
                               std::span<const int> avail, std::span<int> out) const = 0;
+  /// The model pricing this rule's placements, or null without --platform.
+  const ModelPricing* pricing() const { return pricing_.get(); }
+
+ private:
+  std::shared_ptr<ModelPricing> pricing_;
 };
 
-/// @brief The rule named wf, fcm, ff, bf or link-aware (which needs @p settings.platform).
+/// @brief The rule named wf, fcm, ff, bf or link-aware (which needs @p settings.platform),
+/// priced by seed 002's model when @p settings.platform is set.
 /// @throws std::invalid_argument otherwise.
 std::unique_ptr<PlacementRule> make_placement(std::string_view name,
                                               const PlacementSettings& settings = {});
@@ -100,6 +112,11 @@ int best_cluster(std::span<const int> free, std::span<const int> taken, bool dis
   }
   return best;
 }
+
+/// Worst Fit's cluster for one component: the one with the most free processors that can hold
+/// it (ties to the lower index); -1 when none can.
+int worst_fit_cluster(int size, std::span<const int> free, std::span<const int> taken,
+                      bool distinct);
 
 /// Splits @p n over the first @p k clusters of @p order that can take at least lo, filling
 /// each in turn as far as the cap and the components still to come allow. False if they

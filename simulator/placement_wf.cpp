@@ -23,8 +23,7 @@ class WorstFit final : public PlacementRule {
  protected:
   int choose(int size, std::span<const int> free, std::span<const int> taken,
              bool distinct) const override {
-    return best_cluster(free, taken, distinct, size,
-                        [&](size_t c, size_t kept) { return free[c] > free[kept]; });
+    return worst_fit_cluster(size, free, taken, distinct);
   }
 
   bool place_flexible(const Request& req, const FlexLimits& lim, std::span<const int> avail,
@@ -84,6 +83,12 @@ class WorstFit final : public PlacementRule {
 };
 
 }  // namespace
+
+int placement_detail::worst_fit_cluster(int size, std::span<const int> free,
+                                        std::span<const int> taken, bool distinct) {
+  return best_cluster(free, taken, distinct, size,
+                      [&](size_t c, size_t kept) { return free[c] > free[kept]; });
+}
 
 std::unique_ptr<PlacementRule> make_worst_fit() { return std::make_unique<WorstFit>(); }
 

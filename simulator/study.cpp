@@ -208,27 +208,54 @@ std::map<std::string, std::string> parse_problems(const std::vector<std::string>
   return problems;
 }
 
-// The settings of --placement link-aware, checked against the run: its platform file must
-// describe --clusters, and the model's service times suit FCFS only (no bound is known at
-// arrival for the backfilling disciplines' plans) and replace --speeds.
+// With --platform, nodes a placement may take must have a price: a rule that does not read the
+// platform (WF, FCM, FF, BF) could give a task a node of Gamma = 0, which never finishes; and a
+// backfilling plan counts processors, so link-aware's nodes must all be eligible there.
+void check_platform_nodes(const Options& o, const matching::Platform& platform, bool blind_rules,
+                          bool backfilling) {
+  const matching::Job job{1, o.pnbw, 1.0 - o.comm_share, o.comm_share};
+  for (const auto& c : platform.clusters) {
+    for (std::size_t k = 0; k < c.nodes.size(); ++k) {
+      const bool zero = !(matching::effective_power(c.nodes[k]) > 0);
+      if ((blind_rules && zero) || (backfilling && !matching::node_eligible(c.nodes[k], job))) {
+        throw UsageError("--platform: " + o.platform + ": node " + std::to_string(k) +
+                         " of cluster " + c.name +
+                         (zero ? " has power x availability 0, which no placement may get"
+                               : " cannot take a task of --pnbw " + std::to_string(o.pnbw) +
+                                     ", which a backfilling plan cannot see") +
+                         " (matching/README.md)");
+      }
+    }
+  }
+}
+
+// The settings of --platform and --placement link-aware, checked against the run. With
+// --platform the model prices every placement; the file must describe --clusters and its
+// power and availability replace --speeds. Backfilling plans with processors, not link
+// bandwidth, so it is refused with a non-saturated matcher (matching/README.md).
 PlacementSettings link_aware_settings(const Options& o, const MachineSpec& machine,
                                       const std::vector<std::string>& p,
                                       const std::vector<std::string>& queues) {
-  if (std::find(p.begin(), p.end(), "link-aware") == p.end()) return {};
+  const bool link_aware = std::find(p.begin(), p.end(), "link-aware") != p.end();
+  if (!link_aware && o.platform.empty()) return {};
   if (o.platform.empty()) throw UsageError("--platform: required by --placement link-aware");
   if (!o.speeds.empty()) {
     throw UsageError(
-        "--speeds: not with --placement link-aware (the platform file's power and "
-        "availability set the speeds)");
-  }
-  for (const auto& q : queues) {
-    if (q != "fcfs")
-      throw UsageError("--queue: '" + q + "' not with --placement link-aware (fcfs)");
+        "--speeds: not with --platform (the platform file's power and availability set the "
+        "speeds)");
   }
   try {
     matching::parse_matcher(o.matcher);
   } catch (const std::invalid_argument& e) {
     throw UsageError("--matcher: " + std::string(e.what()));
+  }
+  for (const auto& q : queues) {
+    if (link_aware && q != "fcfs" && o.matcher != "optimal") {
+      throw UsageError("--queue: '" + q + "' not with --placement link-aware --matcher " +
+                       o.matcher +
+                       " (a backfilling plan reserves processors, not link bandwidth; fcfs, "
+                       "or --matcher optimal)");
+    }
   }
   if (!(o.pnbw >= 0) || !std::isfinite(o.pnbw)) {
     throw UsageError("--pnbw: '" + std::to_string(o.pnbw) + "' must be >= 0");
@@ -252,6 +279,11 @@ PlacementSettings link_aware_settings(const Options& o, const MachineSpec& machi
     throw UsageError("--platform: " + o.platform + " describes clusters " + file.describe() +
                      ", not --clusters " + machine.describe());
   }
+  const bool blind =
+      std::any_of(p.begin(), p.end(), [](const auto& n) { return n != "link-aware"; });
+  check_platform_nodes(o, *platform, blind,
+                       link_aware && std::any_of(queues.begin(), queues.end(),
+                                                 [](const auto& q) { return q != "fcfs"; }));
   s.platform = std::move(platform);
   s.matcher = o.matcher;
   s.pnbw = o.pnbw;
@@ -590,6 +622,7 @@ nlohmann::json Study::config_json() const {
                        {"pnbw", placement_settings_.pnbw},
                        {"comm_share", placement_settings_.comm_share},
                        {"match_time_limit", placement_settings_.time_limit},
+                       {"pricing", "every placement"},
                        {"solver", "glpk"}};
   }
   c["rule"] = split_list("rule", o_.rule);

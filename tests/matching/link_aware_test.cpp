@@ -1,13 +1,17 @@
-// mcb-sim's link-aware placement: the matcher's split, the model's service-time factor, links
-// loaded by running jobs, and mcb-sim's refusals of runs it cannot price.
+// mcb-sim's link-aware placement and the model's pricing of every placement: the matcher's
+// split, the model's service-time factor (worked by hand, for WF as for link-aware), links
+// loaded by running jobs, the backfilling plan's bound, sweeps, and mcb-sim's refusals of runs
+// it cannot price.
 #include "matching/model.hpp"
 #include "simulator/placement.hpp"
+#include "tests/simulator/scenario.hpp"
 #include "tests/support/command.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include <fstream>
+#include <set>
 
 namespace mcb::sim {
 namespace {
@@ -76,6 +80,89 @@ TEST(LinkAware, NeedsAPlatform) {
   EXPECT_THROW(make_placement("link-aware"), std::invalid_argument);
 }
 
+// Seed 002's model prices Worst Fit's placements too (--platform): worked by hand on three
+// clusters of two nodes, links of 1.5, PNBW 1, T^p = T^c. Cluster c's second node is at half
+// availability. Job 1 (2+1, runtime 10): WF puts 2 on a, 1 on b; each link carries
+// n(3-n)/2 = 1 < 1.5: SC 1, SP 1, service 10 (the trace's co-allocation factor 1.25 is not
+// applied). Job 2 (1+1, runtime 6) at t=1: WF puts 1 on c (best node), 1 on b; link b now
+// carries 1 + 1 = 2: SC 4/3, T = 0.5 + 0.5 x 4/3 = 7/6, service 7. Job 3 (1, runtime 4) at t=2
+// gets c's slow node: SP 2, T = 0.5 x 2 + 0.5 = 1.5, service 6.
+TEST(ModelPricing, PricesWorstFitsPlacementsByHand) {
+  PlacementSettings s = three_pairs("optimal");
+  auto p = std::make_shared<matching::Platform>(*s.platform);
+  p->clusters[2].nodes[1].availability = 0.5;
+  s.platform = p;
+  const std::vector<test::Spec> jobs{{1, 0, {2, 1}, 10}, {2, 1, {1, 1}, 6}, {3, 2, {1}, 4}};
+  const auto run = [&](const PlacementSettings& settings) {
+    Sim sim(parse_clusters("3x2"), make_policy("gs", 3), make_discipline("fcfs"),
+            make_placement("wf", settings), ServiceModel(1.25, 1.0), RunLimits{});
+    test::VectorSource source(jobs);
+    test::Capture capture;
+    sim.run(source, capture);
+    return capture;
+  };
+  const test::Capture priced = run(s);
+  EXPECT_EQ(priced.jobs.at(1).alloc, (std::vector<int>{2, 1, 0}));
+  EXPECT_DOUBLE_EQ(priced.jobs.at(1).service, 10.0);
+  EXPECT_EQ(priced.jobs.at(2).alloc, (std::vector<int>{0, 1, 1}));
+  EXPECT_DOUBLE_EQ(priced.jobs.at(2).start, 1.0);
+  EXPECT_DOUBLE_EQ(priced.jobs.at(2).service, 7.0);
+  EXPECT_DOUBLE_EQ(priced.jobs.at(3).service, 6.0);
+  // Without a platform the same placements keep the trace's pricing.
+  const test::Capture tables = run(PlacementSettings{});
+  EXPECT_EQ(tables.jobs.at(2).alloc, (std::vector<int>{0, 1, 1}));
+  EXPECT_DOUBLE_EQ(tables.jobs.at(1).service, 12.5);
+  EXPECT_DOUBLE_EQ(tables.jobs.at(2).service, 7.5);
+  EXPECT_DOUBLE_EQ(tables.jobs.at(3).service, 4.0);
+}
+
+// The plan's bound: SP at most 2 (the half-available node); SC at most (0 + 2 nodes x 1)/1.5.
+TEST(ModelPricing, BoundsEveryPriceForBackfillingPlans) {
+  PlacementSettings s = three_pairs("optimal");
+  auto p = std::make_shared<matching::Platform>(*s.platform);
+  p->clusters[2].nodes[1].availability = 0.5;
+  s.platform = p;
+  EXPECT_DOUBLE_EQ(make_placement("wf", s)->price_bound(), 0.5 * 2 + 0.5 * 4.0 / 3.0);
+  EXPECT_DOUBLE_EQ(make_placement("link-aware", s)->price_bound(), 0.5 * 2 + 0.5 * 4.0 / 3.0);
+  s.matcher = "non-saturated";  // its matches keep SC at 1
+  EXPECT_DOUBLE_EQ(make_placement("link-aware", s)->price_bound(), 0.5 * 2 + 0.5);
+  EXPECT_DOUBLE_EQ(make_placement("wf")->price_bound(), 0.0);
+}
+
+// EASY with the optimal link-aware rule: the plan made at arrival with the bound is never
+// overrun, so no head starts after the reservation it first got, and backfilling happens.
+TEST(ModelPricing, EasyBackfillingKeepsItsReservations) {
+  PlacementSettings s = three_pairs("optimal");
+  auto p = std::make_shared<matching::Platform>(*s.platform);
+  p->clusters[1].nodes[1].availability = 0.25;  // SP up to 4: prices well above 1
+  for (auto& n : p->clusters[2].nodes) n.availability = 0.5;
+  s.platform = p;
+  std::vector<test::Spec> jobs;
+  for (int i = 0; i < 60; ++i) {
+    test::Spec j{i + 1, i * 1.5, {1 + (i * 7) % 5}, 3.0 + (i * 13) % 11};
+    j.type = RequestType::kFlexible;
+    jobs.push_back(j);
+  }
+  Sim sim(parse_clusters("3x2"), make_policy("gs", 3), make_discipline("easy"),
+          make_placement("link-aware", s), ServiceModel(1.0, 1.0), RunLimits{});
+  test::VectorSource source(jobs);
+  test::Capture capture;
+  sim.run(source, capture);
+  ASSERT_EQ(capture.jobs.size(), jobs.size());
+  int reserved = 0, overtaken = 0;
+  for (const auto& [id, o] : capture.jobs) {
+    if (o.reserved != kNever) {
+      ++reserved;
+      EXPECT_LE(o.start, o.reserved + 1e-9) << "job " << id;
+    }
+  }
+  for (std::size_t i = 1; i < capture.order.size(); ++i) {
+    overtaken += capture.order[i] < capture.order[i - 1];
+  }
+  EXPECT_GT(reserved, 0);
+  EXPECT_GT(overtaken, 0);
+}
+
 using testing::run_program;
 using testing::TempDir;
 
@@ -102,10 +189,34 @@ TEST(LinkAwareSim, RunsAndRecordsItsSettings) {
   EXPECT_NE(text.find("\"non-saturated\""), std::string::npos);
 }
 
+// A sweep over placements and queue disciplines under one pricing: link-aware (optimal), WF
+// and FCM with FCFS, EASY and conservative backfilling, every point run to its last job.
+TEST(LinkAwareSim, SweepsPlacementsAndQueuesUnderTheModel) {
+  TempDir dir;
+  auto args = sim_args(dir / "sweep");
+  args[7] = "0.3,0.5";  // --utilization
+  args[9] = "150";      // --jobs
+  args[11] = "link-aware,wf,fcm";
+  args.insert(args.end(), {"--queue", "fcfs,easy,cons"});
+  const auto r = run_program("mcb-sim", args);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto sweep = nlohmann::json::parse(testing::slurp(dir / "sweep/sweep.json"));
+  EXPECT_EQ(sweep["config"]["link_aware"]["pricing"], "every placement");
+  std::set<std::string> seen;
+  for (const auto& point : sweep["points"]) {
+    seen.insert(point["placement"].get<std::string>() + "/" + point["queue"].get<std::string>());
+    EXPECT_EQ(point["result"]["jobs"]["completed"], 150) << point.dump();
+  }
+  EXPECT_EQ(sweep["points"].size(), 18u);
+  EXPECT_EQ(seen.size(), 9u);
+}
+
 TEST(LinkAwareSim, RefusesRunsItCannotPrice) {
   TempDir dir;
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases{
-      {{"--queue", "easy"}, "--queue"},
+      {{"--queue", "easy", "--matcher", "non-saturated"}, "--queue"},
+      {{"--queue", "fcfs,cons", "--matcher", "first-feasible"}, "--queue"},
+      {{"--queue", "easy", "--pnbw", "2"}, "cannot take a task of --pnbw"},
       {{"--speeds", "1"}, "--speeds"},
       {{"--clusters", "4x16"}, "not --clusters 4x16"},
       {{"--matcher", "best"}, "--matcher"},
