@@ -152,6 +152,7 @@ MatchResult match(const Platform& platform, const Job& job, Matcher matcher,
   r.status = s.status;
   r.hit_time_limit = s.hit_time_limit;
   r.seconds = s.seconds;
+  r.cpu_seconds = s.cpu_seconds;
   r.variables = static_cast<int>(problem.columns.size());
   r.constraints = static_cast<int>(problem.rows.size());
   if (!r.found()) return r;

@@ -26,10 +26,11 @@ struct MatchResult {
   Matcher matcher = Matcher::kOptimal;
   MipStatus status = MipStatus::kInfeasible;
   bool hit_time_limit = false;
-  Assignment assignment;   //!< empty unless found()
-  Prediction prediction;   //!< eqs. 1-7 evaluated on the assignment
-  double objective = 0.0;  //!< the solver's objective value
-  double seconds = 0.0;    //!< wall time in the solver
+  Assignment assignment;     //!< empty unless found()
+  Prediction prediction;     //!< eqs. 1-7 evaluated on the assignment
+  double objective = 0.0;    //!< the solver's objective value
+  double seconds = 0.0;      //!< wall time in the solver
+  double cpu_seconds = 0.0;  //!< CPU time in the solver
   int variables = 0;
   int constraints = 0;
   bool valid = false;  //!< the assignment meets the program's constraints and T^e agrees

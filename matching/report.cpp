@@ -8,6 +8,7 @@ nlohmann::json to_json(const MatchResult& r) {
                    {"verdict", verdict(r)},
                    {"hit_time_limit", r.hit_time_limit},
                    {"seconds", r.seconds},
+                   {"cpu_seconds", r.cpu_seconds},
                    {"variables", r.variables},
                    {"constraints", r.constraints}};
   if (!r.found()) return j;

@@ -11,8 +11,9 @@
 
 namespace mcb::matching {
 
-/// @brief {"matcher", "status", "hit_time_limit", "valid", "check", "seconds", "variables",
-/// "constraints", "objective", "sp", "sc", "time", "saturated", "nodes": [[k...] per cluster]}.
+/// @brief {"matcher", "status", "hit_time_limit", "valid", "check", "seconds", "cpu_seconds",
+/// "variables", "constraints", "objective", "sp", "sc", "time", "saturated", "nodes": [[k...] per
+/// cluster]}.
 nlohmann::json to_json(const MatchResult& r);
 
 /// @brief "VALID", "INVALID", "INFEASIBLE" or "TIME-LIMIT" (no solution before the limit).

@@ -51,7 +51,9 @@ struct MipSolution {
   bool hit_time_limit = false;
   std::vector<double> values;  //!< one per column when there is a solution
   double objective = 0.0;
-  double seconds = 0.0;  //!< wall time inside the solver
+  double seconds = 0.0;      //!< wall time inside the solver
+  double cpu_seconds = 0.0;  //!< CPU time of the solving thread (the wall time's share of a
+                             //!< shared machine aside)
 };
 
 class MipSolver {

@@ -5,6 +5,8 @@
 
 #include <glpk.h>
 
+#include <time.h>
+
 #include <chrono>
 #include <cmath>
 #include <stdexcept>
@@ -59,6 +61,13 @@ void load(glp_prob* lp, const MipProblem& problem) {
   }
 }
 
+// GLPK solves in the calling thread: its CPU time is the solver's.
+double thread_cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
+}
+
 class Glpk final : public MipSolver {
  public:
   std::string_view name() const override { return "glpk"; }
@@ -74,8 +83,10 @@ class Glpk final : public MipSolver {
     parm.tm_lim = static_cast<int>(std::min(options.time_limit * 1000.0, 2.0e9));
     if (options.stop_at_first) parm.cb_func = stop_at_first;
     const auto start = std::chrono::steady_clock::now();
+    const double cpu_start = thread_cpu_seconds();
     const int rc = glp_intopt(lp.p, &parm);
     MipSolution s;
+    s.cpu_seconds = thread_cpu_seconds() - cpu_start;
     s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (rc != 0 && rc != GLP_ENOPFS && rc != GLP_ENODFS && rc != GLP_ETMLIM && rc != GLP_ESTOP &&
         rc != GLP_EMIPGAP) {

@@ -26,7 +26,7 @@ const std::vector<std::string> kHeader{"figure",         "clusters",    "nodes_p
                                        "matcher",        "status",      "hit_time_limit",
                                        "valid",          "sp",          "sc",
                                        "time",           "saturated",   "seconds",
-                                       "variables",      "constraints"};
+                                       "cpu_seconds",    "variables",   "constraints"};
 
 std::vector<std::string> row(const StudyPoint& p, int r, std::uint64_t seed, const MatchResult& m) {
   const bool f = m.found();
@@ -49,6 +49,7 @@ std::vector<std::string> row(const StudyPoint& p, int r, std::uint64_t seed, con
           opt(m.prediction.time),
           f ? (m.prediction.saturated ? "1" : "0") : "",
           csv::number(m.seconds),
+          csv::number(m.cpu_seconds),
           std::to_string(m.variables),
           std::to_string(m.constraints)};
 }

@@ -69,10 +69,11 @@ po::options_description system_options(Options& o) {
 }
 
 po::options_description link_aware_options(Options& o) {
-  po::options_description d("Link-aware placement (seed 002; --placement link-aware)");
+  po::options_description d("Seed 002's model (--platform) and link-aware placement");
   d.add_options()("platform", po::value(&o.platform)->value_name("FILE"),
                   "platform file: nodes' power and availability, links' bandwidth "
-                  "(matching/README.md); its clusters and nodes are --clusters")(
+                  "(matching/README.md); its clusters and nodes are --clusters; the model "
+                  "then prices every placement")(
       "matcher", po::value(&o.matcher)->default_value(o.matcher)->value_name("M"),
       "optimal, non-saturated or first-feasible")(
       "pnbw", po::value(&o.pnbw)->default_value(o.pnbw)->value_name("BW"),

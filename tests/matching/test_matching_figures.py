@@ -38,6 +38,18 @@ class MatchingFigures(unittest.TestCase):
             rows = f.read().splitlines()
         # 20 points x 3 matchers (Figs. 5-6), 4 x (5 + 4) (Fig. 7), 6 x 3 (Fig. 8)
         self.assertEqual(len(rows) - 1, 60 + 36 + 18)
+        # The solver time is the time to obtain a solution (section 4): a point whose matches
+        # were all proven infeasible has none, and its proofs' time is given apart.
+        header = rows[0].split(",")
+        cells = [dict(zip(header, r.split(","))) for r in rows[1:]]
+        none = [c for c in cells if c["found"] == "0"]
+        self.assertTrue(none)
+        for c in none:
+            self.assertEqual(c["cpu_mean"], "")
+            self.assertNotEqual(c["infeasible_cpu_mean"], "")
+        for c in cells:
+            if c["found"] != "0":
+                self.assertGreater(float(c["cpu_mean"]), 0)
         with open(os.path.join(out, "figures.md"), encoding="utf-8") as f:
             text = f.read()
         self.assertIn("verdict VALID", text)
