@@ -1,7 +1,8 @@
 // Solver time per match (GLPK) against the number of inter-cluster links (clusters) and nodes
 // per cluster, for the three matchers, on the study's platforms (matching/study.hpp: LA 25%,
 // links' consumed bandwidth drawn with seed 1) with PNBW 0.5. Two job sizes: the study's 12
-// tasks, and half the platform's nodes. Wall time, as a scheduler waits for it.
+// tasks, and half the platform's nodes. Wall time (Time: what a scheduler waits for) and CPU
+// time (CPU: the solver's own cost, which other work on a shared machine does not inflate).
 //
 //   build/bin/mcb-match-bench [--benchmark_filter=...]
 #include "matching/matcher.hpp"
