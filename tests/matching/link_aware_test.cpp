@@ -233,5 +233,24 @@ TEST(LinkAwareSim, RefusesRunsItCannotPrice) {
   }
 }
 
+// WF places without reading the platform, so a node of power x availability 0 could get a task
+// the model never finishes: refused with the node named, before anything is written.
+TEST(LinkAwareSim, RefusesANodeWithoutPowerToRulesBlindToThePlatform) {
+  TempDir dir;
+  const auto file = dir / "idle-cluster.ini";
+  std::ofstream(file) << "[cluster.a]\nnodes = 32\navailability = 0\n"
+                      << "[cluster.b]\nnodes = 32\n[cluster.c]\nnodes = 32\n"
+                      << "[cluster.d]\nnodes = 32\n";
+  auto args = sim_args(dir / "run");
+  args[11] = "wf";
+  args[13] = file;
+  const auto r = run_program("mcb-sim", args);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  ASSERT_EQ(r.err_lines().size(), 1u) << r.err;
+  EXPECT_NE(r.err.find("node 0 of cluster a has power x availability 0"), std::string::npos)
+      << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "run"));
+}
+
 }  // namespace
 }  // namespace mcb::sim
