@@ -100,9 +100,9 @@ def draw(table, out):
     for number, value, ylabel in ((5, "sc_mean", "communication slowdown SC"),
                                   (6, "cpu_mean", "solver CPU time to a solution (s)")):
         fig, axes = plt.subplots(1, 2, figsize=(10, 4), sharey=(number == 5))
-        for ax, m in zip(axes, ("optimal", "non-saturated")):
+        for i, (ax, m) in enumerate(zip(axes, ("optimal", "non-saturated"))):
             _panel(ax, f56[f56.matcher == m], "pnbw", "local_activity", value, la,
-                   LABELS[m], "PNBW (share of a node's link)", ylabel)
+                   LABELS[m], "PNBW (share of a node's link)", ylabel if i == 0 else "")
         fig.suptitle(f"Fig. {number}: {ylabel} against PNBW and local activity")
         paths.append(os.path.join(out, f"fig{number}.png"))
         _save(fig, paths[-1])
