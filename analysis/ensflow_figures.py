@@ -9,7 +9,7 @@ ensflow_chaos (one or more flows, comma-separated, labelled with --labels).
 """
 
 import argparse
-import json
+import os
 import sys
 
 import matplotlib
@@ -19,6 +19,10 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from mcb_analysis.cli import BadInput  # noqa: E402
+from mcb_analysis.inputs import RECORD_SCHEMA, read_jsonl  # noqa: E402
+
 
 def fail(message):
     print(f"ensflow_figures: {message}", file=sys.stderr)
@@ -26,21 +30,18 @@ def fail(message):
 
 
 def last_ensflow_record(path, run_id):
-    """The last valid-JSON ensflow record of a JSONL file (one record per line), or run_id's."""
-    found = None
+    """The last ensflow record of a records file, or run_id's, read by the one records reader
+    (schema checked, a torn last line left out with a notice)."""
     try:
-        with open(path, encoding="utf-8") as f:
-            for n, line in enumerate(f, 1):
-                if not line.strip():
-                    continue
-                try:
-                    record = json.loads(line)
-                except json.JSONDecodeError:
-                    fail(f"{path}:{n}: not JSON")
-                if record.get("app") == "ensflow" and (run_id is None or record.get("run_id") == run_id):
-                    found = record
+        records = read_jsonl(path, schema=RECORD_SCHEMA)
+    except BadInput as e:
+        fail(str(e))
     except OSError as e:
         fail(f"{path}: {e.strerror}")
+    found = None
+    for record in records:
+        if record.get("app") == "ensflow" and (run_id is None or record.get("run_id") == run_id):
+            found = record
     if found is None or "innovations" not in found.get("result", {}):
         fail(f"{path}: no ensflow record with innovation statistics")
     return found

@@ -44,6 +44,7 @@ require(os.path.basename(__file__))  # one line, not a traceback, without pandas
 
 from mcb_analysis import cli  # noqa: E402
 from mcb_analysis import fig5_claims  # noqa: E402
+from mcb_analysis.inputs import SUMMARY_SCHEMA, read_json  # noqa: E402
 
 PROG = "fig5_study.py"
 MIXES = ("poisson", "ensflow", "mixed")
@@ -122,8 +123,12 @@ def run_point(args, mix, policy, rule, seed, load, scratch):
         raise RuntimeError(f"{args.mcb_sim}: {e}") from e
     if done.returncode != 0:
         raise RuntimeError(f"{' '.join(cmd)}: {done.stderr.strip()}")
-    with open(os.path.join(out, "summary.json"), encoding="utf-8") as f:
-        result = json.load(f)["result"]
+    try:
+        summary, _ = read_json(os.path.join(out, "summary.json"), required=("result",),
+                               schema=SUMMARY_SCHEMA)
+    except cli.BadInput as e:
+        raise RuntimeError(str(e)) from e
+    result = summary["result"]
     os.unlink(os.path.join(out, "summary.json"))
     os.rmdir(out)
     return result

@@ -2,6 +2,7 @@
 
 #include "common/cli.hpp"
 #include "common/errors.hpp"
+#include "common/text.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -13,17 +14,11 @@ namespace {
 
 // --ranks N of the check mode: a positive process count.
 int ranks_value(const std::string& text) {
-  std::size_t used = 0;
-  long ranks = 0;
-  try {
-    ranks = std::stol(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || used != text.size() || ranks < 1 || ranks > 1000000) {
+  const std::optional<long> ranks = whole_number(text);
+  if (!ranks || *ranks < 1 || *ranks > 1000000) {
     throw ValueError("ranks", "--ranks: '" + text + "' is not a positive process count");
   }
-  return static_cast<int>(ranks);
+  return static_cast<int>(*ranks);
 }
 
 }  // namespace

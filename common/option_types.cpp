@@ -78,11 +78,4 @@ void validate(boost::any& v, const std::vector<std::string>& values, Rate*, int)
 
 std::ostream& operator<<(std::ostream& os, const Rate& value) { return os << value.text; }
 
-std::function<void(const std::string&)> one_of(const std::string& option,
-                                               std::vector<std::string> choices) {
-  return [option, choices = std::move(choices)](const std::string& value) {
-    require_choice(option, value, choices);
-  };
-}
-
 }  // namespace mcb::cli

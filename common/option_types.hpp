@@ -7,7 +7,6 @@
 
 #include <boost/program_options.hpp>
 
-#include <functional>
 #include <initializer_list>
 #include <iosfwd>
 #include <optional>
@@ -68,10 +67,5 @@ void validate_choice(boost::any& v, const std::vector<std::string>& values,
   }
   throw BadValue(text, "is not one of " + list);
 }
-
-/// @brief A notifier that refuses a string option's value unless it is one of @p choices
-/// (run by cli::parse, so the refusal is a ValueError at parse time).
-std::function<void(const std::string&)> one_of(const std::string& option,
-                                               std::vector<std::string> choices);
 
 }  // namespace mcb::cli

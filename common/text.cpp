@@ -1,5 +1,7 @@
 #include "common/text.hpp"
 
+#include <stdexcept>
+
 namespace mcb {
 
 std::string trim(std::string_view text) {
@@ -7,6 +9,18 @@ std::string trim(std::string_view text) {
   while (!text.empty() && blank(text.front())) text.remove_prefix(1);
   while (!text.empty() && blank(text.back())) text.remove_suffix(1);
   return std::string(text);
+}
+
+std::optional<long> whole_number(const std::string& text) {
+  std::size_t used = 0;
+  long number = 0;
+  try {
+    number = std::stol(text, &used);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  if (used == 0 || used != text.size()) return std::nullopt;
+  return number;
 }
 
 std::string text_problem(std::string_view text) {

@@ -3,6 +3,7 @@
 /// @brief Small text helpers shared by the readers of the suite's line-oriented inputs
 /// (traces, specs, tables, INI files, job lists).
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -16,5 +17,9 @@ std::string trim(std::string_view text);
 /// UTF-8 at column N"; empty when it is valid UTF-8 without NUL bytes. Readers call it on every
 /// line so that names read from a file can later be written to JSON records and CSV tables.
 std::string text_problem(std::string_view text);
+
+/// @brief @p text as a whole decimal number in long's range, all of it read (std::stol's
+/// syntax: "12", "+12", "-3"); nothing when it is not one ("", "12x", "1.5", or out of range).
+std::optional<long> whole_number(const std::string& text);
 
 }  // namespace mcb

@@ -60,35 +60,35 @@ double parse_with(std::string_view text, const std::array<Unit, N>& units, std::
 }  // namespace
 
 double parse_duration(std::string_view text) {
-  static constexpr std::array<Unit, 6> units{
+  static constexpr std::array<Unit, 6> kUnits{
       {{"s", 1.0}, {"ms", 1e-3}, {"us", 1e-6}, {"\xC2\xB5s", 1e-6}, {"ns", 1e-9}, {"min", 60.0}}};
-  return parse_with(text, units, "duration", /*allow_bare=*/true, /*allow_zero=*/true);
+  return parse_with(text, kUnits, "duration", /*allow_bare=*/true, /*allow_zero=*/true);
 }
 
 double parse_rate(std::string_view text) {
-  static constexpr std::array<Unit, 11> units{{{"bit/s", 1.0 / 8},
-                                               {"kbit/s", 1e3 / 8},
-                                               {"Mbit/s", 1e6 / 8},
-                                               {"Gbit/s", 1e9 / 8},
-                                               {"B/s", 1.0},
-                                               {"kB/s", 1e3},
-                                               {"MB/s", 1e6},
-                                               {"GB/s", 1e9},
-                                               {"KiB/s", 1024.0},
-                                               {"MiB/s", 1024.0 * 1024},
-                                               {"GiB/s", 1024.0 * 1024 * 1024}}};
-  return parse_with(text, units, "rate", /*allow_bare=*/false, /*allow_zero=*/false);
+  static constexpr std::array<Unit, 11> kUnits{{{"bit/s", 1.0 / 8},
+                                                {"kbit/s", 1e3 / 8},
+                                                {"Mbit/s", 1e6 / 8},
+                                                {"Gbit/s", 1e9 / 8},
+                                                {"B/s", 1.0},
+                                                {"kB/s", 1e3},
+                                                {"MB/s", 1e6},
+                                                {"GB/s", 1e9},
+                                                {"KiB/s", 1024.0},
+                                                {"MiB/s", 1024.0 * 1024},
+                                                {"GiB/s", 1024.0 * 1024 * 1024}}};
+  return parse_with(text, kUnits, "rate", /*allow_bare=*/false, /*allow_zero=*/false);
 }
 
 double parse_bytes(std::string_view text) {
-  static constexpr std::array<Unit, 7> units{{{"B", 1.0},
-                                              {"kB", 1e3},
-                                              {"MB", 1e6},
-                                              {"GB", 1e9},
-                                              {"KiB", 1024.0},
-                                              {"MiB", 1024.0 * 1024},
-                                              {"GiB", 1024.0 * 1024 * 1024}}};
-  return parse_with(text, units, "size", /*allow_bare=*/true, /*allow_zero=*/true);
+  static constexpr std::array<Unit, 7> kUnits{{{"B", 1.0},
+                                               {"kB", 1e3},
+                                               {"MB", 1e6},
+                                               {"GB", 1e9},
+                                               {"KiB", 1024.0},
+                                               {"MiB", 1024.0 * 1024},
+                                               {"GiB", 1024.0 * 1024 * 1024}}};
+  return parse_with(text, kUnits, "size", /*allow_bare=*/true, /*allow_zero=*/true);
 }
 
 std::string format_duration(double seconds) {

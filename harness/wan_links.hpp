@@ -49,7 +49,8 @@ class LinkTable {
   int clusters() const { return clusters_; }
   /// @brief The link from cluster @p from to cluster @p to (two different clusters).
   const LinkParameters& between(int from, int to) const {
-    return links_[static_cast<size_t>(from * clusters_ + to)];
+    return links_[static_cast<size_t>(from) * static_cast<size_t>(clusters_) +
+                  static_cast<size_t>(to)];
   }
   /// @brief True when every pair has the same link (or there is no pair at all).
   bool uniform_links() const;

@@ -1,6 +1,7 @@
 #include "jobscripts/expansion.hpp"
 
 #include "common/errors.hpp"
+#include "common/text.hpp"
 #include "jobscripts/shell.hpp"
 
 #include <filesystem>
@@ -37,18 +38,12 @@ std::optional<int> ranks_of(const CampaignSpec& spec,
                             const std::vector<std::pair<std::string, std::string>>& values) {
   for (const auto& [key, value] : values) {
     if (key != "ranks") continue;
-    std::size_t used = 0;
-    long ranks = 0;
-    try {
-      ranks = std::stol(value, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used == 0 || used != value.size() || ranks < 1 || ranks > 1000000) {
+    const std::optional<long> ranks = whole_number(value);
+    if (!ranks || *ranks < 1 || *ranks > 1000000) {
       throw UsageError(spec.file.where(spec.axis("ranks")->line) + ": ranks: '" + value +
                        "' must be a positive process count");
     }
-    return static_cast<int>(ranks);
+    return static_cast<int>(*ranks);
   }
   return std::nullopt;
 }

@@ -12,6 +12,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -54,7 +55,7 @@ class InterruptGuard {
 };
 
 std::string clock_text(double seconds) {
-  const long s = static_cast<long>(seconds + 0.5);
+  const long s = std::lround(seconds);
   char buf[32];
   if (seconds < 59.95) {
     std::snprintf(buf, sizeof buf, "%.1fs", seconds);

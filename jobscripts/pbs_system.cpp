@@ -21,7 +21,7 @@ class PbsSystem : public BatchSystem {
   std::string script_extension() const override { return ".pbs"; }
 
   std::string submit(const std::string& script) const override {
-    const std::string id = first_line(queue_command({"qsub", script}, folder_.root, "qsub"));
+    std::string id = first_line(queue_command({"qsub", script}, folder_.root, "qsub"));
     if (id.empty()) throw std::runtime_error("qsub printed no job id");
     return id;
   }

@@ -27,7 +27,7 @@ class SlurmSystem : public BatchSystem {
     // --parsable prints "<id>" or "<id>;<cluster>".
     const std::string line =
         first_line(queue_command({"sbatch", "--parsable", script}, folder_.root, "sbatch"));
-    const std::string id = line.substr(0, line.find(';'));
+    std::string id = line.substr(0, line.find(';'));
     if (id.empty() || id.find_first_not_of("0123456789") != std::string::npos) {
       throw std::runtime_error("sbatch printed no job id: '" + line + "'");
     }

@@ -1,6 +1,7 @@
 #include "jobscripts/spec.hpp"
 
 #include "common/errors.hpp"
+#include "common/text.hpp"
 #include "common/units.hpp"
 
 #include <unistd.h>
@@ -160,18 +161,12 @@ class SpecReader {
     const ini::Entry* e = find(section, key);
     if (!e) return;
     const std::string value = text(*e);
-    std::size_t used = 0;
-    long parsed = 0;
-    try {
-      parsed = std::stol(value, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used == 0 || used != value.size()) throw error(*e, "'" + value + "' is not a whole number");
-    if (parsed < minimum || parsed > 1000000) {
+    const std::optional<long> parsed = whole_number(value);
+    if (!parsed) throw error(*e, "'" + value + "' is not a whole number");
+    if (*parsed < minimum || *parsed > 1000000) {
       throw error(*e, "'" + value + "' must be at least " + std::to_string(minimum));
     }
-    out = static_cast<int>(parsed);
+    out = static_cast<int>(*parsed);
   }
 
   void set_seconds(const std::string& section, const std::string& key, double& out,

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdio>
 
 namespace mcb::campaign {
@@ -12,7 +13,7 @@ std::string or_dash(const std::string& text) { return text.empty() ? "-" : text;
 // Elapsed as Slurm prints it: [D-]HH:MM:SS, seconds rounded.
 std::string elapsed_text(const std::optional<double>& seconds) {
   if (!seconds) return "-";
-  long s = static_cast<long>(*seconds + 0.5);
+  long s = std::lround(*seconds);
   const long days = s / 86400;
   s %= 86400;
   char buf[48];

@@ -91,7 +91,7 @@ filter='$^'
 if [ ${#headers[@]} -gt 0 ]; then
   filter="($(printf '%s|' "${headers[@]}" | sed 's/[.]/\\./g; s/|$//'))\$"
 fi
-[ "$mode" = "--all" ] && filter='/(apps|calibration|common|harness|jobscripts|simulator|tests)/[^/].*\.hpp$'
+[ "$mode" = "--all" ] && filter='/(apps|calibration|common|harness|jobscripts|matching|simulator|tests)/[^/].*\.hpp$'
 jobs="${MCB_LINT_JOBS:-$(nproc 2>/dev/null || echo 2)}"
 echo "lint: clang-tidy ($tidy) on ${#sources[@]} source(s), $jobs at a time"
 # A header's finding is reported by every source that includes it: each is listed once. A run

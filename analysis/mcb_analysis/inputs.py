@@ -18,6 +18,7 @@ from .cli import BadInput
 # The versions of the documents this analysis reads, by what writes them.
 CALIBRATION_SCHEMA = "mcb-calibration/1"  # calibration.json (mcb-calibrate)
 SWEEP_SCHEMA = "mcb-sim-sweep/1"          # sweep.json (mcb-sim)
+SUMMARY_SCHEMA = "mcb-sim-summary/1"      # summary.json of one point (mcb-sim)
 RECORD_SCHEMA = "mcb-run/1"               # run records, JSON Lines (mcb-poisson, -ensflow, -links)
 
 

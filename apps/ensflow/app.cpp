@@ -69,7 +69,7 @@ json config_json(const EnsflowConfig& c, const harness::ClusterMap& map, int ran
             {"wind_stress", m.wind_stress},
             {"deformation_radius_km", m.deformation_radius_km},
             {"drag_days", m.drag_days},
-            {"walls", m.no_slip ? "no-slip" : "free-slip"},
+            {"walls", walls_name(o.walls)},
             {"viscosity", m.viscosity},
             {"viscosity_option", o.viscosity.text},
             {"steps_per_day", m.steps_per_day},

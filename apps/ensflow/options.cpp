@@ -55,6 +55,14 @@ void validate(boost::any& v, const std::vector<std::string>& values, FilterKind*
 
 std::ostream& operator<<(std::ostream& os, FilterKind filter) { return os << filter_name(filter); }
 
+std::string walls_name(Walls walls) { return walls == Walls::no_slip ? "no-slip" : "free-slip"; }
+
+void validate(boost::any& v, const std::vector<std::string>& values, Walls*, int) {
+  cli::validate_choice(v, values, {Walls::no_slip, Walls::free_slip}, walls_name);
+}
+
+std::ostream& operator<<(std::ostream& os, Walls walls) { return os << walls_name(walls); }
+
 std::string problem_label(const ExperimentSettings& s) {
   std::ostringstream label;
   label << 'm' << s.members << "-d" << s.days << "-g" << s.model.grid;
@@ -135,8 +143,7 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
        "Rossby radius of deformation, km (0: barotropic; else 1.5- or two-layer, see --lower-depth)")
       ("drag-days", po::value(&o.drag_days)->default_value(o.drag_days)->value_name("DAYS"),
        "bottom-drag time scale, days (0: no drag)")
-      ("walls", po::value(&o.walls)->default_value(o.walls)->value_name("no-slip|free-slip")
-                    ->notifier(cli::one_of("walls", {"no-slip", "free-slip"})),
+      ("walls", po::value(&o.walls)->default_value(o.walls)->value_name("no-slip|free-slip"),
        "boundary condition of the lateral walls for the viscous term")
       ("viscosity", po::value(&o.viscosity)->default_value(o.viscosity)->value_name("A|auto"),
        "lateral viscosity, m^2/s; auto: beta dx^3, the least that resolves the western boundary layer")
@@ -216,7 +223,7 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
   m.wind_stress = o.wind_stress;
   m.deformation_radius_km = o.deformation_radius;
   m.drag_days = o.drag_days;
-  m.no_slip = o.walls == "no-slip";
+  m.no_slip = o.walls == Walls::no_slip;
   if (o.viscosity.automatic()) {
     m.viscosity = resolving_viscosity(m);
   } else {

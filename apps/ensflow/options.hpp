@@ -18,6 +18,14 @@ namespace mcb::ensflow {
 void validate(boost::any& v, const std::vector<std::string>& values, FilterKind*, int);
 std::ostream& operator<<(std::ostream& os, FilterKind filter);
 
+/// @brief --walls: the lateral walls' condition for the viscous term (ModelParameters::no_slip).
+enum class Walls { no_slip, free_slip };
+/// @brief The spelling of @p walls in options and records: "no-slip" or "free-slip".
+std::string walls_name(Walls walls);
+// --walls typed at parse time (cli::validate_choice), spelled by walls_name.
+void validate(boost::any& v, const std::vector<std::string>& values, Walls*, int);
+std::ostream& operator<<(std::ostream& os, Walls walls);
+
 struct EnsflowOptions {
   // The ensemble and the filter.
   // Defaults are the experiment's own (ExperimentSettings).
@@ -50,7 +58,7 @@ struct EnsflowOptions {
   double deformation_radius =
       ModelParameters{}.deformation_radius_km;     //!< --deformation-radius: km
   double drag_days = ModelParameters{}.drag_days;  //!< --drag-days
-  std::string walls = ModelParameters{}.no_slip ? "no-slip" : "free-slip";  //!< --walls
+  Walls walls = ModelParameters{}.no_slip ? Walls::no_slip : Walls::free_slip;  //!< --walls
   cli::NumberOrAuto viscosity;      //!< --viscosity A|auto (m^2/s)
   cli::NumberOrAuto steps_per_day;  //!< --steps-per-day K|auto
   harness::RunOptions run;

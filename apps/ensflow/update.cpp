@@ -15,8 +15,10 @@ double AnalysisGeometry::distance(std::size_t a, std::size_t b) const {
   const auto g = static_cast<std::size_t>(grid);
   a %= g * g;
   b %= g * g;
+  // Column and row on the grid: the division is the integer one on purpose.
+  const std::size_t a_row = a / g, b_row = b / g;
   const double dx = static_cast<double>(a % g) - static_cast<double>(b % g);
-  const double dy = static_cast<double>(a / g) - static_cast<double>(b / g);
+  const double dy = static_cast<double>(a_row) - static_cast<double>(b_row);
   return spacing_m * std::sqrt(dx * dx + dy * dy);
 }
 

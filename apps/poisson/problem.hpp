@@ -15,8 +15,8 @@ struct ManufacturedSolution {
     return std::sin(std::numbers::pi * x) * std::sin(std::numbers::pi * y) + x * x - y * y;
   }
   static double rhs(double x, double y) {
-    constexpr double k = 2 * std::numbers::pi * std::numbers::pi;
-    return k * std::sin(std::numbers::pi * x) * std::sin(std::numbers::pi * y);
+    constexpr double kTwoPiSquared = 2 * std::numbers::pi * std::numbers::pi;
+    return kTwoPiSquared * std::sin(std::numbers::pi * x) * std::sin(std::numbers::pi * y);
   }
   /// @brief max |f| over the square.
   static double rhs_max() { return 2 * std::numbers::pi * std::numbers::pi; }

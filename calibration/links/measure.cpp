@@ -91,15 +91,16 @@ Stats Stats::of(const std::vector<double>& values) {
 
 void fill_pattern(unsigned char* data, std::size_t bytes, int seed) {
   for (std::size_t i = 0; i < bytes; ++i) {
-    data[i] = static_cast<unsigned char>((static_cast<unsigned>(seed) * 131u + i * 7u + (i >> 8)) &
-                                         0xffu);
+    data[i] = static_cast<unsigned char>(
+        (std::size_t{static_cast<unsigned>(seed)} * 131u + i * 7u + (i >> 8)) & 0xffu);
   }
 }
 
 bool has_pattern(const unsigned char* data, std::size_t bytes, int seed) {
   for (std::size_t i = 0; i < bytes; ++i) {
-    if (data[i] != static_cast<unsigned char>(
-                       (static_cast<unsigned>(seed) * 131u + i * 7u + (i >> 8)) & 0xffu)) {
+    if (data[i] !=
+        static_cast<unsigned char>(
+            (std::size_t{static_cast<unsigned>(seed)} * 131u + i * 7u + (i >> 8)) & 0xffu)) {
       return false;
     }
   }

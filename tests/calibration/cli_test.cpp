@@ -145,35 +145,36 @@ TEST(Refusals, ExistingOutputsStayUntouched) {
 class FullCalibration : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    dir_ = new fs::path(test::fresh_dir("full"));
-    run_ = new Outcome(
+    suite_dir = new fs::path(test::fresh_dir("full"));
+    suite_run = new Outcome(
         calibrate({"--input", kRecords + "/poisson-local", kRecords + "/poisson-sync", "--input",
-                   kRecords + "/links-local", "--output", (*dir_ / "tables").string(),
+                   kRecords + "/links-local", "--output", (*suite_dir / "tables").string(),
                    "--runtime-where", "sync=false", "--row", "poisson,64x64,4,2,local"}));
   }
   static void TearDownTestSuite() {
-    fs::remove_all(*dir_);
-    delete dir_;
-    delete run_;
+    fs::remove_all(*suite_dir);
+    delete suite_dir;
+    delete suite_run;
   }
-  static fs::path file(const std::string& name) { return *dir_ / "tables" / name; }
-  static fs::path* dir_;
-  static Outcome* run_;
+  static fs::path file(const std::string& name) { return *suite_dir / "tables" / name; }
+  static fs::path* suite_dir;
+  static Outcome* suite_run;
 };
-fs::path* FullCalibration::dir_ = nullptr;
-Outcome* FullCalibration::run_ = nullptr;
+fs::path* FullCalibration::suite_dir = nullptr;
+Outcome* FullCalibration::suite_run = nullptr;
 
 TEST_F(FullCalibration, SucceedsAndSaysWhatItDropped) {
-  ASSERT_EQ(run_->exit_code, 0) << run_->err;
-  EXPECT_TRUE(run_->err.empty()) << run_->err;
+  ASSERT_EQ(suite_run->exit_code, 0) << suite_run->err;
+  EXPECT_TRUE(suite_run->err.empty()) << suite_run->err;
   // 11 + 4 + 3 lines; the failed link run, the failed and the invalid Poisson run are not used.
-  EXPECT_NE(run_->out.find("18 records in 4 file(s): 14 used, 3 not valid (failed 2, invalid 1)"),
-            std::string::npos)
-      << run_->out;
-  EXPECT_NE(run_->out.find("1 identical repeat(s) ignored"), std::string::npos);
-  EXPECT_NE(run_->out.find("4 left out of runtimes and fits by --runtime-where"),
+  EXPECT_NE(
+      suite_run->out.find("18 records in 4 file(s): 14 used, 3 not valid (failed 2, invalid 1)"),
+      std::string::npos)
+      << suite_run->out;
+  EXPECT_NE(suite_run->out.find("1 identical repeat(s) ignored"), std::string::npos);
+  EXPECT_NE(suite_run->out.find("4 left out of runtimes and fits by --runtime-where"),
             std::string::npos);
-  EXPECT_NE(run_->out.find("timeout after 60 s"), std::string::npos);
+  EXPECT_NE(suite_run->out.find("timeout after 60 s"), std::string::npos);
   for (const char* name : {"runtimes.csv", "runtimes.json", "comm_time.csv", "comm_sync.csv",
                            "rank_comm.csv", "transfer_rates.csv", "compute_fits.csv",
                            "link_fits.csv", "service_times.csv", "calibration.json"}) {
@@ -182,7 +183,7 @@ TEST_F(FullCalibration, SucceedsAndSaysWhatItDropped) {
 }
 
 TEST_F(FullCalibration, RuntimeTableByHand) {
-  ASSERT_EQ(run_->exit_code, 0);
+  ASSERT_EQ(suite_run->exit_code, 0);
   EXPECT_EQ(slurp(file("runtimes.csv")),
             "app,problem,total_size,components,system,n,min,avg,max,median,stddev\n"
             "poisson,64x64,2,1,local,3,10,12,14,12,2\n"
@@ -191,7 +192,7 @@ TEST_F(FullCalibration, RuntimeTableByHand) {
 }
 
 TEST_F(FullCalibration, ProvenanceSidecarNamesRecordsHostsDatesRevisions) {
-  ASSERT_EQ(run_->exit_code, 0);
+  ASSERT_EQ(suite_run->exit_code, 0);
   std::ifstream in(file("runtimes.json"));
   const json s = json::parse(in);
   EXPECT_EQ(s.at("table"), "runtimes.csv");
@@ -215,7 +216,7 @@ TEST_F(FullCalibration, ProvenanceSidecarNamesRecordsHostsDatesRevisions) {
 }
 
 TEST_F(FullCalibration, CommunicationTablesByHand) {
-  ASSERT_EQ(run_->exit_code, 0);
+  ASSERT_EQ(suite_run->exit_code, 0);
   const Table comm = read_csv(file("comm_time.csv"));
   ASSERT_EQ(comm.rows.size(), 5u);  // 3 non-synchronized, 2 synchronized configurations
   // 2x2 on two clusters, synchronized: 3.0 and 4.0 (Table 9 row).
@@ -276,7 +277,7 @@ TEST_F(FullCalibration, CommunicationTablesByHand) {
 }
 
 TEST_F(FullCalibration, FitsAndServiceTimesByHand) {
-  ASSERT_EQ(run_->exit_code, 0);
+  ASSERT_EQ(suite_run->exit_code, 0);
   const Table compute = read_csv(file("compute_fits.csv"));
   ASSERT_EQ(compute.rows.size(), 1u);
   EXPECT_NEAR(num(compute.rows[0].at("a")), 1.0, 1e-9);

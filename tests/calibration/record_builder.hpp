@@ -170,8 +170,8 @@ inline void write_jsonl(const std::filesystem::path& path, const std::vector<jso
 
 /// A fresh empty folder under the system's temporary directory.
 inline std::filesystem::path fresh_dir(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() /
-                   ("mcb-calib-" + name + "-" + std::to_string(::getpid()));
+  auto dir = std::filesystem::temp_directory_path() /
+             ("mcb-calib-" + name + "-" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir;

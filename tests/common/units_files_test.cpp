@@ -11,6 +11,7 @@
 #include "common/cli.hpp"
 #include "common/errors.hpp"
 #include "common/files.hpp"
+#include "common/text.hpp"
 #include "common/units.hpp"
 #include "tests/support/command.hpp"
 
@@ -41,6 +42,15 @@ TEST(Units, RatesAreBytesPerSecond) {
   EXPECT_EQ(format_bandwidth(12.5e6), "12.5 MB/s");
   EXPECT_EQ(megabytes_per_second(12.5e6), 12.5);
   EXPECT_EQ(format_duration(1e-3), "1ms");
+}
+
+// The one reading of a whole number (process counts, spec integers): all of the text or nothing.
+TEST(Text, WholeNumbersAreReadWhole) {
+  EXPECT_EQ(whole_number("12"), 12);
+  EXPECT_EQ(whole_number("-3"), -3);
+  for (const char* bad : {"", "12x", "1.5", " ", "x12", "99999999999999999999"}) {
+    EXPECT_FALSE(whole_number(bad).has_value()) << "'" << bad << "'";
+  }
 }
 
 TEST(Files, AppendLineCutsATornTailBeforeAppending) {

@@ -44,8 +44,9 @@ TEST(InstrumentedComm, BatchBooksEveryMessageByPeerClass) {
   InstrumentedComm::Batch batch;
   for (int peer = 0; peer < size; ++peer) {
     if (peer == rank) continue;
-    in[static_cast<size_t>(peer)].resize(static_cast<size_t>(peer + 1));
-    comm.post_recv(0, batch, in[static_cast<size_t>(peer)].data(), 8 * (peer + 1), peer, 1);
+    in[static_cast<size_t>(peer)].resize(static_cast<size_t>(peer) + 1);
+    comm.post_recv(0, batch, in[static_cast<size_t>(peer)].data(),
+                   8 * in[static_cast<size_t>(peer)].size(), peer, 1);
     comm.post_send(0, batch, out.data(), 8 * out.size(), peer, 1);
   }
   comm.complete(0, batch);

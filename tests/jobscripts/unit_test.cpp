@@ -319,6 +319,20 @@ TEST(Rules, EnsflowNeedsRanksThatDivideTheMembers) {
             std::string::npos);
 }
 
+// A typed value of the application's (--walls) is refused by the spec in the application's
+// words, naming the option; each value it takes makes a configuration.
+TEST(Rules, EnsflowWallsCheckedByTheApplication) {
+  const std::string e =
+      expand_error(app_head("ensflow", "[options]\nranks = 1\nwalls = no-slip sticky\n"));
+  EXPECT_NE(e.find("spec.ini:6: walls: mcb-ensflow refuses it: --walls: 'sticky' is not one of "
+                   "no-slip, free-slip"),
+            std::string::npos)
+      << e;
+  const Plan p = plan_of(app_head("ensflow", "[options]\nranks = 1\nwalls = no-slip free-slip\n"));
+  ASSERT_EQ(p.configurations.size(), 2u);
+  for (const Configuration& c : p.configurations) EXPECT_EQ(c.invalid, "");
+}
+
 TEST(Rules, LinksTakeRanksAsGiven) {
   const Plan p = plan_of(app_head("links", "[options]\nranks = 2 3\nclusters = 2\n"));
   EXPECT_EQ(p.configurations[0].invalid, "");

@@ -17,7 +17,7 @@ std::vector<int> place(const char* rule, const Request& r, std::vector<int> avai
   return out;
 }
 
-Request components(std::vector<int> sizes, RequestType type = RequestType::kUnordered) {
+Request components(const std::vector<int>& sizes, RequestType type = RequestType::kUnordered) {
   Request r;
   r.type = type;
   r.sizes = sizes;

@@ -41,7 +41,7 @@ void quiet_barrier() {
 std::vector<unsigned char> pattern(std::size_t bytes, int seed) {
   std::vector<unsigned char> data(bytes);
   for (std::size_t i = 0; i < bytes; ++i)
-    data[i] = static_cast<unsigned char>(seed * 37 + i * 11 + (i >> 9));
+    data[i] = static_cast<unsigned char>(static_cast<std::size_t>(seed) * 37 + i * 11 + (i >> 9));
   return data;
 }
 
@@ -360,8 +360,8 @@ TEST(Relay, MessagesArriveIntactAndInOrderThroughTheGateways) {
   std::vector<std::vector<unsigned char>> outs;
   std::vector<std::vector<unsigned char>> ins;
   InstrumentedComm::Batch batch;
-  outs.reserve(static_cast<size_t>(size * kRepeats));
-  ins.reserve(static_cast<size_t>(size * kRepeats));
+  outs.reserve(static_cast<size_t>(size) * kRepeats);
+  ins.reserve(static_cast<size_t>(size) * kRepeats);
   for (int p = 0; p < size; ++p) {
     for (int k = 0; k < kRepeats; ++k) {
       if (p == rank) continue;

@@ -15,6 +15,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <memory>
@@ -193,10 +194,10 @@ class SummaryReporter : public benchmark::ConsoleReporter {
           "  sweep pattern ceiling: 2 reads + 1 in-place write %.3g GB/s / 24 B = %.3g "
           "LUP/s; tuned reaches %.0f%%%s\n",
           in_place / 1e9, ceiling, 100.0 * tuned / ceiling,
-          triad > 0 ? (" (" + std::to_string(static_cast<int>(100.0 * in_place / triad + 0.5)) +
-                       "% of the triad)")
-                          .c_str()
-                    : "");
+          triad > 0
+              ? (" (" + std::to_string(std::lround(100.0 * in_place / triad)) + "% of the triad)")
+                    .c_str()
+              : "");
     }
     if (const double ratio = get("instrumented_over_plain"); ratio > 0) {
       std::printf(
