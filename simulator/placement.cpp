@@ -16,11 +16,16 @@ std::unique_ptr<PlacementRule> make_link_aware(const PlacementSettings& settings
 
 std::unique_ptr<PlacementRule> make_placement(std::string_view name,
                                               const PlacementSettings& settings) {
-  if (name == "wf") return make_worst_fit();
-  if (name == "fcm") return make_flexible_cluster_minimization();
-  if (name == "ff") return make_first_fit();
-  if (name == "bf") return make_best_fit();
-  if (name == "link-aware") return make_link_aware(settings);
+  std::unique_ptr<PlacementRule> rule;
+  if (name == "wf") rule = make_worst_fit();
+  if (name == "fcm") rule = make_flexible_cluster_minimization();
+  if (name == "ff") rule = make_first_fit();
+  if (name == "bf") rule = make_best_fit();
+  if (name == "link-aware") rule = make_link_aware(settings);
+  if (rule) {
+    rule->set_site_selection(settings.site_selection);
+    return rule;
+  }
   throw std::invalid_argument("'" + std::string(name) +
                               "' is not a placement (wf, fcm, ff, bf, link-aware)");
 }
@@ -42,6 +47,12 @@ bool PlacementRule::place(const Request& req, std::span<const int> avail,
     case RequestType::kNonFixed: {
       const bool distinct = req.type == RequestType::kUnordered;
       if (distinct && static_cast<int>(req.sizes.size()) > clusters) return false;
+      if (selection_ == SiteSelection::kPower && req.sizes.size() == 1) {
+        const int c = site_by_power(req.sizes.front(), avail, out, false, speeds_);
+        if (c < 0) return false;
+        out[static_cast<size_t>(c)] = req.sizes.front();
+        return true;
+      }
       int free_buf[kMaxClusters];
       std::span<int> free(free_buf, avail.size());
       std::copy(avail.begin(), avail.end(), free.begin());
@@ -55,6 +66,8 @@ bool PlacementRule::place(const Request& req, std::span<const int> avail,
     }
     case RequestType::kFlexible:
       return place_flexible(req, placement_detail::flex_limits(req, clusters), avail, out);
+    case RequestType::kMoldable:
+      return place_moldable(req, avail, speeds_, selection_, out);
   }
   return false;
 }

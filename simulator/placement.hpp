@@ -4,6 +4,7 @@
 /// in each cluster. One file per rule: Worst Fit (the DAS-2 paper's), Flexible Cluster
 /// Minimization (001 III.B), First Fit and Best Fit.
 
+#include "simulator/site_selection.hpp"
 #include "simulator/types.hpp"
 
 #include <cstddef>
@@ -12,6 +13,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace mcb::matching {
 struct Platform;
@@ -27,6 +29,8 @@ struct PlacementSettings {
   double pnbw = 0.25;               //!< per-node bandwidth of every job, platform units
   double comm_share = 0.5;          //!< T^c / (T^p + T^c) of every job
   double time_limit = 60.0;         //!< seconds per match
+  /// How one site is chosen for one-component and moldable requests (every rule).
+  SiteSelection site_selection = SiteSelection::kIdle;
 };
 
 namespace placement_detail {
@@ -67,6 +71,10 @@ class PlacementRule {
   /// @brief The job started by on_start departs.
   virtual void on_depart(std::uint32_t /*job*/) {}
 
+  /// @brief How one site is chosen (site_selection.hpp), and the clusters' speeds it weighs.
+  void set_site_selection(SiteSelection selection) { selection_ = selection; }
+  void set_speeds(std::span<const double> speeds) { speeds_.assign(speeds.begin(), speeds.end()); }
+
  protected:
   /// Cluster for one component of @p size given the processors still free (@p free) and
   /// those the job already has (@p taken); with @p distinct, clusters in use are not eligible.
@@ -76,6 +84,10 @@ class PlacementRule {
   /// Splits a flexible request within @p lim (see the file of each rule).
   virtual bool place_flexible(const Request& req, const placement_detail::FlexLimits& lim,
                               std::span<const int> avail, std::span<int> out) const = 0;
+
+ private:
+  SiteSelection selection_ = SiteSelection::kIdle;
+  std::vector<double> speeds_;  //!< empty: every cluster at speed 1
 };
 
 /// @brief The rule named wf, fcm, ff, bf or link-aware (which needs @p settings.platform).
