@@ -2,9 +2,9 @@
 # Seed 001 sections IV.B, V and VI as one study: independent clusters, the load-sharing grid
 # (site by idle processors or by free computing power), co-allocation (flexible requests, [co],
 # Worst Fit and Flexible Cluster Minimization) and adaptive allocation of moldable jobs, on a
-# homogeneous system and on one with speeds 1,1,0.5,0.5, for the DAS-2 mix of Poisson and
-# Ensflow jobs (4x32, the DAS-2 runtime tables) and the DAS2-fs1 trace (4x64: four clusters of
-# fs1's 64 processors). Then analysis/moldable_figures.py writes the comparison table and the
+# homogeneous system and on one with speeds 1,1,0.5,0.5, for the DAS-2 paper's synthetic mixes
+# (Poisson, Ensflow and their 50/50 mix on 4x32, priced by the DAS-2 runtime tables) and the
+# DAS2-fs1 trace (4x64: four clusters of fs1's 64 processors). Then analysis/moldable_figures.py writes the comparison table and the
 # figures (response time and utilization against the offered load).
 #
 #   scripts/study-moldable.sh [OUT_DIR] [-- extra mcb-sim options, e.g. --seed 2]
@@ -41,7 +41,10 @@ methods=(
 )
 systems=("homogeneous|1" "heterogeneous|1,1,0.5,0.5")
 
-workloads=("mixed|--workload mixed --tables $root/calibration/das2 --clusters 4x32 --jobs $jobs")
+workloads=()
+for mix in poisson ensflow mixed; do
+  workloads+=("$mix|--workload $mix --tables $root/calibration/das2 --clusters 4x32 --jobs $jobs")
+done
 if [ -f "$trace" ]; then
   workloads+=("das2-fs1|--trace $trace --clusters 4x64")
 else
