@@ -140,13 +140,14 @@ def _cell(r):
 def markdown(frame, verdicts):
     lines = ["# Allocation methods against load (seed 001 IV.B, V, VI)", "",
              "Mean response time (s) per offered net load; `sat`: the run saturated. "
-             "`max util`: the highest gross utilization reached unsaturated.", ""]
+             "`held to`: the highest load run unsaturated; `max util`: the highest gross utilization "
+             "reached unsaturated.", ""]
     loads = sorted(frame["offered_utilization"].unique())
     win = winners(frame)
     for (w, s), g in frame.groupby(["workload", "system"], sort=True):
         lines += [f"## {w}, {s}", "",
-                  "| method | " + " | ".join(f"{u:g}" for u in loads) + " | max util |",
-                  "|---|" + "---|" * (len(loads) + 1)]
+                  "| method | " + " | ".join(f"{u:g}" for u in loads) + " | held to | max util |",
+                  "|---|" + "---|" * (len(loads) + 2)]
         for method in METHODS:
             m = g[g["method"] == method].set_index("offered_utilization")
             if m.empty:
@@ -154,7 +155,8 @@ def markdown(frame, verdicts):
             cells = [_cell(m.loc[u]) if u in m.index else "" for u in loads]
             ok = m[m["saturated"] == 0]
             top = f"{ok['gross_utilization'].max():.3f}" if len(ok) else "-"
-            lines.append(f"| {method} | " + " | ".join(cells) + f" | {top} |")
+            held = f"{ok.index.max():g}" if len(ok) else "-"
+            lines.append(f"| {method} | " + " | ".join(cells) + f" | {held} | {top} |")
         ws = win[(win["workload"] == w) & (win["system"] == s)]
         lines += ["", "Winner per load: " + "; ".join(
             f"{r.offered_utilization:g}: {r.winner}" for r in ws.itertuples()), ""]
