@@ -27,7 +27,6 @@ sim="$build/bin/mcb-sim"
 jobs="${MCB_MOLDABLE_JOBS:-20000}"
 loads="${MCB_MOLDABLE_LOADS:-0.3:0.9:0.1}"
 trace="${MCB_DAS2_TRACE:-$root/../shared/traces/DAS2-fs1-2003-1.swf}"
-[ -f "$trace" ] || trace="/work/shared/traces/DAS2-fs1-2003-1.swf"
 
 # method name -> mcb-sim options; the grid arms are also "waiting for the full size".
 methods=(
