@@ -76,9 +76,9 @@ int smallest_size(const Request& req) {
 }
 
 double required_power(const Request& req, int home, const std::vector<double>& speeds) {
-  const double speed =
-      home >= 0 && static_cast<size_t>(home) < speeds.size() ? speeds[static_cast<size_t>(home)]
-                                                              : 1.0;
+  const double speed = home >= 0 && static_cast<size_t>(home) < speeds.size()
+                           ? speeds[static_cast<size_t>(home)]
+                           : 1.0;
   return req.total * speed;
 }
 

@@ -35,8 +35,7 @@ int site_by_power(int size, std::span<const int> free, std::span<const int> take
 namespace {
 
 // The most idle site that holds the smallest size; the job takes what it asked for or less.
-bool place_by_idle(const Request& req, int least, std::span<const int> avail,
-                   std::span<int> out) {
+bool place_by_idle(const Request& req, int least, std::span<const int> avail, std::span<int> out) {
   int best = -1;
   for (size_t c = 0; c < avail.size(); ++c) {
     if (avail[c] >= least && (best < 0 || avail[c] > avail[static_cast<size_t>(best)])) {
@@ -50,8 +49,8 @@ bool place_by_idle(const Request& req, int least, std::span<const int> avail,
 
 }  // namespace
 
-bool place_moldable(const Request& req, std::span<const int> avail,
-                    std::span<const double> speeds, SiteSelection selection, std::span<int> out) {
+bool place_moldable(const Request& req, std::span<const int> avail, std::span<const double> speeds,
+                    SiteSelection selection, std::span<int> out) {
   std::fill(out.begin(), out.end(), 0);
   const int least = std::clamp(req.min_size, 1, req.total);
   if (selection == SiteSelection::kIdle) return place_by_idle(req, least, avail, out);

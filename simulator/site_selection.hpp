@@ -45,7 +45,7 @@ int site_by_power(int size, std::span<const int> free, std::span<const int> take
 ///   and the job shrinks to that site's idle processors (at most the requested size).
 /// Writes the processors per cluster to @p out; false (the job waits) when no site has the
 /// smallest size idle.
-bool place_moldable(const Request& req, std::span<const int> avail,
-                    std::span<const double> speeds, SiteSelection selection, std::span<int> out);
+bool place_moldable(const Request& req, std::span<const int> avail, std::span<const double> speeds,
+                    SiteSelection selection, std::span<int> out);
 
 }  // namespace mcb::sim

@@ -511,8 +511,7 @@ nlohmann::json Study::run_item(size_t item, const ItemFiles& files) const {
   Sim sim(machine_,
           make_policy(point.policy, machine_.clusters(), parse_global_visit(o_.lp_global_visit)),
           make_discipline(point.queue, parse_compression(o_.compression)),
-          make_placement(point.placement, placement_settings_),
-          service_model(), limits);
+          make_placement(point.placement, placement_settings_), service_model(), limits);
 
   RecorderConfig rc;
   rc.bsld_threshold = bsld_threshold_;
@@ -604,10 +603,9 @@ nlohmann::json Study::config_json() const {
   c["site_selection"] = std::string(to_string(placement_settings_.site_selection));
   if (request_ == RequestType::kMoldable) {
     const auto& sp = moldable_.speedup;
-    c["moldable"] = {
-        {"min_share", moldable_.min_share},
-        {"speedup", sp.kind == SpeedupModel::Kind::kDowney ? "downey" : "linear"},
-        {"downey_sigma", sp.sigma}};
+    c["moldable"] = {{"min_share", moldable_.min_share},
+                     {"speedup", sp.kind == SpeedupModel::Kind::kDowney ? "downey" : "linear"},
+                     {"downey_sigma", sp.sigma}};
   }
   if (placement_settings_.platform) {
     c["link_aware"] = {{"platform", o_.platform},

@@ -96,8 +96,8 @@ inline Capture simulate(const Scenario& s, std::vector<Spec> jobs) {
   ServiceModel service(s.coalloc, s.estimate);
   service.set_speedup(s.speedup);
   Sim sim(m, make_policy(s.policy, m.clusters(), s.global_visit),
-          make_discipline(s.queue, s.compression), make_placement(s.placement, settings),
-          service, limits);
+          make_discipline(s.queue, s.compression), make_placement(s.placement, settings), service,
+          limits);
   VectorSource source(std::move(jobs));
   Capture capture;
   sim.run(source, capture);
