@@ -106,6 +106,7 @@ struct BadCase {
   std::vector<std::string> says;
 };
 
+// NOLINTNEXTLINE(readability-identifier-naming): gtest finds a value printer by this name
 void PrintTo(const BadCase& c, std::ostream* os) { *os << c.name; }
 
 class BadInput : public E2e, public ::testing::WithParamInterface<BadCase> {};

@@ -46,7 +46,7 @@ TEST(Speedup, SmallestSizeByRuleRoundsUp) {
 }
 
 // 2 x 16: jobs 1 and 2 leave 4 idle on cluster 0 and 6 on cluster 1.
-std::vector<Spec> two_busy_clusters(Spec moldable) {
+std::vector<Spec> two_busy_clusters(const Spec& moldable) {
   return {{1, 0, {12}, 100, 0}, {2, 0, {10}, 100, 1}, moldable};
 }
 
