@@ -1,6 +1,7 @@
 #include "simulator/engine.hpp"
 
 #include "simulator/discipline.hpp"
+#include "simulator/moldable.hpp"
 #include "simulator/policy.hpp"
 
 #include <algorithm>
@@ -57,7 +58,9 @@ Sim::Sim(MachineSpec machine, std::unique_ptr<Policy> policy,
       service_(service),
       limits_(limits),
       routing_(limits.routing_seed),
-      queues_(static_cast<size_t>(policy_->queue_count())) {}
+      queues_(static_cast<size_t>(policy_->queue_count())) {
+  placement_->set_speeds(machine_.spec().speeds);
+}
 
 Sim::~Sim() = default;
 
@@ -69,7 +72,7 @@ void Sim::avail_now(const Job& job, std::span<int> out) const {
 double Sim::requested_duration(const Job& job, std::span<const int> alloc) const {
   int k = 0;
   for (int p : alloc) k += p > 0;
-  return service_.requested_base(job, k) / machine_.slowest(alloc);
+  return service_.requested_base(job, k) * service_.stretch(job, alloc) / machine_.slowest(alloc);
 }
 
 bool Sim::try_start(int q) {
@@ -89,14 +92,16 @@ void Sim::start(JobId id, std::span<const int> alloc) {
   machine_.allocate(alloc);
   j.alloc.assign(alloc.begin(), alloc.end());
   const int k = spread(j.alloc);
-  const double slowest = machine_.slowest(alloc);
+  // The pace of the slowest cluster used, slower still for a moldable job given fewer
+  // processors than it asked for.
+  const double pace = machine_.slowest(alloc) / service_.stretch(j, alloc);
   // Priced by seed 002's model (--platform), the single-cluster time is stretched by its factor.
   const double model = placement_->on_start(id, j.req, alloc);
   j.start = now_;
-  j.service = model > 0 ? service_.net_base(j) * model : service_.base(j, k) / slowest;
-  j.net_service = service_.net_base(j) / slowest;
+  j.service = model > 0 ? service_.net_base(j) * model : service_.base(j, k) / pace;
+  j.net_service = service_.net_base(j) / pace;
   j.expected_end = now_ + (model > 0 ? service_.requested_base(j, 1) * model
-                                     : service_.requested_base(j, k) / slowest);
+                                     : service_.requested_base(j, k) / pace);
   j.end = now_ + j.service;
   j.components_run =
       j.req.type == RequestType::kFlexible ? k : static_cast<int>(j.req.sizes.size());
@@ -126,6 +131,9 @@ void Sim::admit(JobId id) {
     if (j.home >= 0) next_home_ = (j.home + 1) % clusters;
   }
   policy_->admit(j, machine_.spec(), routing_);
+  if (j.req.type == RequestType::kMoldable) {
+    j.req.power = required_power(j.req, j.home, machine_.spec().speeds);
+  }
   // Priced by seed 002's model (--platform): plan with the largest price the job can get.
   const double bound = placement_->price_bound();
   j.plan = bound > 0 ? service_.requested_base(j, 1) * bound : service_.plan(j, machine_);

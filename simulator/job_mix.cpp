@@ -179,8 +179,8 @@ std::vector<MixChoice> mix_choices(const JobMix& mix, Rule rule, RequestType typ
                          machine.describe() + ", " + std::to_string(machine.total()) +
                          " processors)");
       }
-      if (type == RequestType::kFlexible) {
-        out.push_back({static_cast<int>(ai), n, 0, p});
+      if (type == RequestType::kFlexible || type == RequestType::kMoldable) {
+        out.push_back({static_cast<int>(ai), n, type == RequestType::kMoldable ? 1 : 0, p});
         continue;
       }
       std::vector<int> ks;

@@ -12,7 +12,8 @@ namespace {
 
 const char* const kColumns[] = {"id",        "submit",        "app",           "runtime",
                                 "requested", "type",          "components",    "clusters",
-                                "home",      "min_component", "max_component", "max_components"};
+                                "home",      "min_component", "max_component", "max_components",
+                                "min_size"};
 
 // Largest count (components, clusters, limits): fits an int with room for sums of a few.
 constexpr double kLargestCount = 1e9;
@@ -133,6 +134,9 @@ bool JobListReader::next(ListRecord& r) {
   }
   if (!cell("max_components").empty()) {
     r.max_components = static_cast<int>(number("max_components", cell("max_components"), true, 1));
+  }
+  if (!cell("min_size").empty()) {
+    r.min_size = static_cast<int>(number("min_size", cell("min_size"), true, 1));
   }
   return true;
 }

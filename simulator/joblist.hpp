@@ -2,7 +2,8 @@
 /// @file
 /// @brief Reader of CSV job lists with explicit components, for co-allocated traces. A header
 /// names the columns: submit and components are required; id, app, runtime, requested, type,
-/// clusters, home, min_component, max_component, max_components are optional. Components and
+/// clusters, home, min_component, max_component, max_components, min_size (moldable) are
+/// optional. Components and
 /// clusters are written "16+16" and "0+2".
 
 #include "common/csv.hpp"
@@ -29,6 +30,7 @@ struct ListRecord {
   std::vector<int> clusters;
   int home = -1;
   int min_component = 1, max_component = 0, max_components = 0;
+  int min_size = 0;  //!< moldable: smallest size accepted (0: the run's rule)
 };
 
 /// @brief Streams a CSV job list (read with the suite's CSV codec, common/csv.hpp: '#' comment

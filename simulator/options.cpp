@@ -27,7 +27,7 @@ po::options_description workload_options(Options& o) {
       "utilization", po::value(&o.utilization)->value_name("U[,U..]|A:B:STEP"),
       "target net utilization; sets the arrival rate (traces: scales arrival times)")(
       "request", po::value(&o.request)->default_value(o.request)->value_name("TYPE"),
-      "request type of generated and SWF jobs: unordered, nonfixed, fixed, flexible");
+      "request type of generated and SWF jobs: unordered, nonfixed, fixed, flexible, moldable");
   return d;
 }
 
@@ -86,6 +86,23 @@ po::options_description link_aware_options(Options& o) {
   return d;
 }
 
+po::options_description moldable_options(Options& o) {
+  po::options_description d("Moldable requests and site selection (seed 001 section V)");
+  d.add_options()("moldable-min",
+                  po::value(&o.moldable_min)->default_value(o.moldable_min)->value_name("F"),
+                  "smallest size a moldable job accepts: ceil(F x requested), 0 < F <= 1 "
+                  "(a job list's min_size overrides)")(
+      "speedup", po::value(&o.speedup)->default_value(o.speedup)->value_name("MODEL"),
+      "time of a moldable job on fewer processors: linear or downey (A = requested size)")(
+      "downey-sigma",
+      po::value(&o.downey_sigma)->default_value(o.downey_sigma)->value_name("SIGMA"),
+      "Downey's variance of parallelism (>= 0)")(
+      "site-select", po::value(&o.site_select)->default_value(o.site_select)->value_name("BY"),
+      "one site for a one-component or moldable job: idle (the placement rule's, by idle "
+      "processors) or power (the most free computing power, idle x speed)");
+  return d;
+}
+
 po::options_description service_options(Options& o) {
   po::options_description d("Service times");
   d.add_options()("tables", po::value(&o.tables)->composing()->value_name("DIR|FILE"),
@@ -141,6 +158,7 @@ bool parse_options(int argc, const char* const* argv, Options& o) {
   all.add(workload_options(o))
       .add(system_options(o))
       .add(link_aware_options(o))
+      .add(moldable_options(o))
       .add(service_options(o))
       .add(statistics_options(o));
   const auto parsed = mcb::cli::parse(

@@ -38,6 +38,11 @@ struct Options {
   double pnbw = 0.25;               //!< per-node bandwidth of every job, platform units
   double comm_share = 0.5;          //!< T^c / (T^p + T^c) of every job
   double match_time_limit = 60.0;   //!< seconds per match
+  // Moldable requests and site selection (seed 001 section V).
+  double moldable_min = 0.5;         //!< smallest size = ceil(F x requested)
+  std::string speedup = "linear";    //!< linear|downey
+  double downey_sigma = 1.0;         //!< Downey's variance of parallelism
+  std::string site_select = "idle";  //!< idle|power
   // Service times.
   std::vector<std::string> tables;  //!< directories (runtimes.csv) or CSV files
   std::string statistic = "avg";

@@ -33,6 +33,7 @@ std::unique_ptr<PlacementRule> make_rule(std::string_view name, const PlacementS
 std::unique_ptr<PlacementRule> make_placement(std::string_view name,
                                               const PlacementSettings& settings) {
   auto rule = make_rule(name, settings);
+  rule->set_site_selection(settings.site_selection);
   if (settings.platform) {
     // Only link-aware with a non-saturated matcher keeps every link unsaturated.
     const bool unsaturated = name == "link-aware" && settings.matcher != "optimal";
@@ -70,6 +71,12 @@ bool PlacementRule::place(const Request& req, std::span<const int> avail,
     case RequestType::kNonFixed: {
       const bool distinct = req.type == RequestType::kUnordered;
       if (distinct && static_cast<int>(req.sizes.size()) > clusters) return false;
+      if (selection_ == SiteSelection::kPower && req.sizes.size() == 1) {
+        const int c = site_by_power(req.sizes.front(), avail, out, false, speeds_);
+        if (c < 0) return false;
+        out[static_cast<size_t>(c)] = req.sizes.front();
+        return true;
+      }
       int free_buf[kMaxClusters];
       std::span<int> free(free_buf, avail.size());
       std::copy(avail.begin(), avail.end(), free.begin());
@@ -83,6 +90,8 @@ bool PlacementRule::place(const Request& req, std::span<const int> avail,
     }
     case RequestType::kFlexible:
       return place_flexible(req, placement_detail::flex_limits(req, clusters), avail, out);
+    case RequestType::kMoldable:
+      return place_moldable(req, avail, speeds_, selection_, out);
   }
   return false;
 }

@@ -4,6 +4,7 @@
 /// in each cluster. One file per rule: Worst Fit (the DAS-2 paper's), Flexible Cluster
 /// Minimization (001 III.B), First Fit and Best Fit.
 
+#include "simulator/site_selection.hpp"
 #include "simulator/types.hpp"
 
 #include <cstddef>
@@ -13,6 +14,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 namespace mcb::matching {
 struct Platform;
@@ -30,6 +32,8 @@ struct PlacementSettings {
   double pnbw = 0.25;               //!< per-node bandwidth of every job, platform units
   double comm_share = 0.5;          //!< T^c / (T^p + T^c) of every job
   double time_limit = 60.0;         //!< seconds per match
+  /// How one site is chosen for one-component and moldable requests (every rule).
+  SiteSelection site_selection = SiteSelection::kIdle;
 };
 
 namespace placement_detail {
@@ -73,6 +77,10 @@ class PlacementRule {
   /// --platform is given).
   void price_with(std::shared_ptr<ModelPricing> pricing) { pricing_ = std::move(pricing); }
 
+  /// @brief How one site is chosen (site_selection.hpp), and the clusters' speeds it weighs.
+  void set_site_selection(SiteSelection selection) { selection_ = selection; }
+  void set_speeds(std::span<const double> speeds) { speeds_.assign(speeds.begin(), speeds.end()); }
+
  protected:
   /// Cluster for one component of @p size given the processors still free (@p free) and
   /// those the job already has (@p taken); with @p distinct, clusters in use are not eligible.
@@ -87,6 +95,8 @@ class PlacementRule {
 
  private:
   std::shared_ptr<ModelPricing> pricing_;
+  SiteSelection selection_ = SiteSelection::kIdle;
+  std::vector<double> speeds_;  //!< empty: every cluster at speed 1
 };
 
 /// @brief The rule named wf, fcm, ff, bf or link-aware (which needs @p settings.platform),

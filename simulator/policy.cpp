@@ -1,6 +1,7 @@
 #include "simulator/policy.hpp"
 
 #include "simulator/engine.hpp"
+#include "simulator/moldable.hpp"
 
 #include <algorithm>
 #include <stdexcept>
@@ -55,7 +56,7 @@ bool admit_local_or_system(Job& job, const MachineSpec& machine, Rng& rng) {
   const bool single = single_component(job.req);
   if (job.req.type == RequestType::kFixed && single) job.home = job.req.clusters.front();
   if (job.home < 0 || job.home >= machine.clusters()) {
-    job.home = draw_home(machine, single ? job.req.sizes.front() : 1, rng);
+    job.home = draw_home(machine, single ? smallest_size(job.req) : 1, rng);
   }
   job.allowed = single ? ClusterMask{1} << job.home : machine.all();
   return single;
@@ -64,7 +65,7 @@ bool admit_local_or_system(Job& job, const MachineSpec& machine, Rng& rng) {
 std::string never_runs_local_or_system(const Request& req, int home, const MachineSpec& machine,
                                        const PlacementRule& placement) {
   if (single_component(req) && req.type != RequestType::kFixed) {
-    return too_large_for_one_cluster(req.total, home, machine);
+    return too_large_for_one_cluster(smallest_size(req), home, machine);
   }
   return never_fits_empty_system(req, machine, placement);
 }
@@ -80,6 +81,7 @@ std::string too_large_for_one_cluster(int total, int home, const MachineSpec& ma
 }
 
 void make_one_component(Request& req) {
+  if (req.type == RequestType::kMoldable) return;  // one component already, on one cluster
   req.type = RequestType::kUnordered;
   req.sizes.assign(1, req.total);
   req.clusters.clear();

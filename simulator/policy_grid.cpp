@@ -3,6 +3,7 @@
 /// every site; each job keeps its home site but runs whole on exactly one cluster, chosen by
 /// the placement rule (Worst Fit: the cluster with the most idle processors). No job uses
 /// processors of several clusters at once.
+#include "simulator/moldable.hpp"
 #include "simulator/policy.hpp"
 
 namespace mcb::sim {
@@ -23,7 +24,7 @@ class LoadSharingGrid final : public RoundRobinPolicy {
 
   std::string never_runs(const Request& req, int, const MachineSpec& machine,
                          const PlacementRule&) const override {
-    return too_large_for_one_cluster(req.total, -1, machine,
+    return too_large_for_one_cluster(smallest_size(req), -1, machine,
                                      " and the grid runs each job on one cluster");
   }
 };

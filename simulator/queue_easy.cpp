@@ -6,6 +6,7 @@
 /// queue order; a reservation lasts the job's planned (longest requested) time.
 #include "simulator/discipline.hpp"
 #include "simulator/engine.hpp"
+#include "simulator/moldable.hpp"
 #include "simulator/policy.hpp"
 #include "simulator/profile.hpp"
 
@@ -47,8 +48,12 @@ class Easy final : public QueueDiscipline {
     for (JobId j = sim.job(head).next; j != kNoJob && (depth == 0 || tried < depth);
          j = sim.job(j).next, ++tried) {
       const Job& job = sim.job(j);
-      if (job.req.total > idle_total) continue;
-      if (job.req.type != RequestType::kFlexible && job.req.sizes.front() > idle_max) continue;
+      const bool moldable = job.req.type == RequestType::kMoldable;
+      if (smallest_size(job.req) > idle_total) continue;
+      if (job.req.type != RequestType::kFlexible &&
+          (moldable ? job.req.min_size : job.req.sizes.front()) > idle_max) {
+        continue;
+      }
       bool known = false;
       for (const Job* f : failed_) known = known || same_shape(*f, job);
       if (known) continue;
@@ -106,7 +111,8 @@ class Easy final : public QueueDiscipline {
            a.req.clusters == b.req.clusters && a.req.min_component == b.req.min_component &&
            a.req.max_component == b.req.max_component &&
            a.req.max_components == b.req.max_components &&
-           a.req.allowed_counts == b.req.allowed_counts;
+           a.req.allowed_counts == b.req.allowed_counts && a.req.min_size == b.req.min_size &&
+           a.req.power == b.req.power;
   }
 
   static constexpr size_t kShapes = 64;

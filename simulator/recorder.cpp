@@ -124,21 +124,30 @@ void Recorder::on_arrival(const Job& job, const Sim& sim) {
   }
 }
 
+namespace {
+// Processors a running job holds (a moldable job may hold fewer than it asked for).
+int held(const Job& job) {
+  int n = 0;
+  for (int p : job.alloc) n += p;
+  return n;
+}
+}  // namespace
+
 void Recorder::on_start(const Job& job, const Sim& sim) {
   integrate(sim.now());
   --queue_len_[static_cast<size_t>(job.queue)];
   --waiting_;
-  busy_ += job.req.total;
+  busy_ += held(job);
   if (job.service > 0 && job.net_service != job.service) {
-    net_loss_ += job.req.total * (1.0 - job.net_service / job.service);
+    net_loss_ += held(job) * (1.0 - job.net_service / job.service);
   }
 }
 
 void Recorder::on_departure(const Job& job, const Sim& sim) {
   integrate(sim.now());
-  busy_ -= job.req.total;
+  busy_ -= held(job);
   if (job.service > 0 && job.net_service != job.service) {
-    net_loss_ -= job.req.total * (1.0 - job.net_service / job.service);
+    net_loss_ -= held(job) * (1.0 - job.net_service / job.service);
   }
   if (busy_ == 0) net_loss_ = 0;  // no drift across idle periods
   ++s_.completed;
@@ -214,7 +223,7 @@ void Recorder::write_line(const Job& job, const Sim& /*sim*/) {
         std::max(1.0, (job.end - job.submit) / std::max(job.service, config_.bsld_threshold))}) {
     f.push_back(format_number(v));
   }
-  f.push_back(std::to_string(job.req.total));
+  f.push_back(std::to_string(held(job)));
   f.push_back(std::to_string(job.components_run));
   std::string clusters;  // "cluster:processors" of each cluster used, ';'-separated
   for (size_t c = 0; c < job.alloc.size(); ++c) {

@@ -81,11 +81,13 @@ std::string ScheduleWriter::swf_line(const Job& job) const {
     only = only == -1 ? static_cast<int>(c) + 1 : -2;
   }
   const std::string total = std::to_string(job.req.total);
+  int held = 0;  // a moldable job may run on fewer processors than it requested
+  for (int p : job.alloc) held += p;
   const std::vector<std::string> fields = {std::to_string(job.id),
                                            csv::exact(job.submit),
                                            csv::exact(job.start - job.submit),
                                            csv::exact(job.end - job.start),
-                                           total,
+                                           std::to_string(held),
                                            "-1",
                                            "-1",
                                            total,

@@ -27,6 +27,8 @@ std::uint64_t feasible_counts(const Request& req, int clusters) {
       if (req.min_component > 1) most = std::min(most, req.total / req.min_component);
       return req.allowed_counts & upto(most) & ~std::uint64_t{1};
     }
+    case RequestType::kMoldable:
+      return std::uint64_t{1} << 1;
   }
   return 0;
 }
@@ -56,7 +58,18 @@ double ServiceModel::plan(const Job& job, const Machine& machine) const {
   for (int k = 1; k < 64; ++k) {
     if (counts >> k & 1) longest = std::max(longest, requested_base(job, k));
   }
+  // A moldable job is longest at its smallest size.
+  if (job.req.type == RequestType::kMoldable) {
+    longest *= speedup_.stretch(job.req.total, smallest_size(job.req));
+  }
   return longest / machine.slowest(job.allowed);
+}
+
+double ServiceModel::stretch(const Job& job, std::span<const int> alloc) const {
+  if (job.req.type != RequestType::kMoldable) return 1.0;
+  int procs = 0;
+  for (int p : alloc) procs += p;
+  return speedup_.stretch(job.req.total, procs);
 }
 
 }  // namespace mcb::sim

@@ -6,8 +6,10 @@
 
 #include "simulator/job.hpp"
 #include "simulator/machine.hpp"
+#include "simulator/moldable.hpp"
 
 #include <cstdint>
+#include <span>
 
 namespace mcb::sim {
 
@@ -32,12 +34,20 @@ class ServiceModel {
   /// Upper bound on the requested time of any placement the job may get, in seconds.
   double plan(const Job& job, const Machine& machine) const;
 
+  /// The speedup model of moldable jobs (linear unless set).
+  void set_speedup(SpeedupModel speedup) { speedup_ = speedup; }
+  const SpeedupModel& speedup() const { return speedup_; }
+  /// Factor on a moldable job's time on @p alloc (fewer processors than requested, 001 V);
+  /// 1 for other requests.
+  double stretch(const Job& job, std::span<const int> alloc) const;
+
   double coalloc_factor() const { return coalloc_; }
   double estimate_factor() const { return estimate_; }
 
  private:
   double coalloc_;
   double estimate_;
+  SpeedupModel speedup_;
 };
 
 }  // namespace mcb::sim

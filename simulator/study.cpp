@@ -80,10 +80,14 @@ std::string join_sizes(const Request& r) {
 
 // The request a synthetic choice makes (fixed requests: the first clusters that hold it).
 Request sample_request(const MixChoice& c, RequestType type, const RuleLimits& lim,
-                       const MachineSpec& machine, const PriceList* prices) {
+                       const MachineSpec& machine, const PriceList* prices, double min_share) {
   Request r;
   r.type = type;
   r.total = c.total;
+  if (type == RequestType::kMoldable) {
+    make_moldable(r, c.total, 0, min_share);
+    return r;
+  }
   if (type == RequestType::kFlexible) {
     r.sizes = {c.total};
     r.max_component = lim.max_component;
@@ -117,7 +121,8 @@ void check_prices(const PriceBook& book, const std::string& app, const Request& 
   if (!std::isfinite(book.price(app, r.total, 1))) {
     throw missing(1, "the single-cluster time net utilization needs");
   }
-  if (r.type == RequestType::kFlexible) return;  // placed only on priced counts
+  // Flexible: placed only on priced counts; moldable: one cluster, rescaled by the speedup.
+  if (r.type == RequestType::kFlexible || r.type == RequestType::kMoldable) return;
   int k = static_cast<int>(r.sizes.size());
   if (r.type == RequestType::kFixed) {
     ClusterMask used = 0;
@@ -324,6 +329,8 @@ Study Study::build(const Options& o) {
   check_names("policy", lists.policies,
               [&](const std::string& n) { make_policy(n, s.machine_.clusters()); });
   s.placement_settings_ = link_aware_settings(o, s.machine_, lists.placements, lists.queues);
+  s.moldable_ = moldable_settings(o, s.request_, lists.placements);
+  s.placement_settings_.site_selection = parse_site_selection(o.site_select);
   check_names("placement", lists.placements,
               [&](const std::string& n) { make_placement(n, s.placement_settings_); });
   check_names("rule", lists.rules, [](const std::string& n) { parse_rule(n); });
@@ -376,7 +383,8 @@ void Study::setup_synthetic(Lists& lists) {
     const RuleLimits lim = rule_limits(rule, component_limit_);
     for (const MixChoice& c : choices) {
       const std::string& app = apps_[static_cast<size_t>(c.app)];
-      const Request r = sample_request(c, request_, lim, machine_, book_->find(app, c.total));
+      const Request r = sample_request(c, request_, lim, machine_, book_->find(app, c.total),
+                                       moldable_.min_share);
       check_prices(*book_, app, r, "needed by --workload " + o.workload + " --rule " + rule_name);
       for (const auto& pn : lists.policies) {
         for (const auto& pl : lists.placements) {
@@ -411,6 +419,7 @@ void Study::scan_trace(const Lists& lists) {
   TraceSpec spec;
   spec.path = o_.trace;
   spec.type = request_;
+  spec.min_share = moldable_.min_share;
   spec.component_limit = component_limit_;
   spec.machine = machine_;
   bool first = true;
@@ -498,6 +507,12 @@ void Study::make_points(const Lists& lists) {
   }
 }
 
+ServiceModel Study::service_model() const {
+  ServiceModel model(o_.coalloc_factor, o_.estimate_factor);
+  model.set_speedup(moldable_.speedup);
+  return model;
+}
+
 std::uint64_t Study::seed_of(int replication) const {
   const auto base = static_cast<std::uint64_t>(o_.seed);
   return replication == 0 ? base
@@ -528,8 +543,7 @@ nlohmann::json Study::run_item(size_t item, const ItemFiles& files) const {
   Sim sim(machine_,
           make_policy(point.policy, machine_.clusters(), parse_global_visit(o_.lp_global_visit)),
           make_discipline(point.queue, parse_compression(o_.compression)),
-          make_placement(point.placement, placement_settings_),
-          ServiceModel(o_.coalloc_factor, o_.estimate_factor), limits);
+          make_placement(point.placement, placement_settings_), service_model(), limits);
 
   RecorderConfig rc;
   rc.bsld_threshold = bsld_threshold_;
@@ -559,6 +573,7 @@ nlohmann::json Study::run_item(size_t item, const ItemFiles& files) const {
     spec.apps = apps_;
     spec.book = book_.get();
     spec.type = request_;
+    spec.min_share = moldable_.min_share;
     spec.limits = rule_limits(rule, component_limit_);
     spec.machine = machine_;
     spec.rate = point.rate;
@@ -570,6 +585,7 @@ nlohmann::json Study::run_item(size_t item, const ItemFiles& files) const {
     TraceSpec spec;
     spec.path = o_.trace;
     spec.type = request_;
+    spec.min_share = moldable_.min_share;
     spec.rule = rule;
     spec.component_limit = component_limit_;
     spec.machine = machine_;
@@ -616,6 +632,13 @@ nlohmann::json Study::config_json() const {
   c["clusters"] = {{"sizes", machine_.sizes}, {"speeds", machine_.speeds}};
   c["policy"] = split_list("policy", o_.policy);
   c["placement"] = split_list("placement", o_.placement);
+  c["site_selection"] = std::string(to_string(placement_settings_.site_selection));
+  if (request_ == RequestType::kMoldable) {
+    const auto& sp = moldable_.speedup;
+    c["moldable"] = {{"min_share", moldable_.min_share},
+                     {"speedup", sp.kind == SpeedupModel::Kind::kDowney ? "downey" : "linear"},
+                     {"downey_sigma", sp.sigma}};
+  }
   if (placement_settings_.platform) {
     c["link_aware"] = {{"platform", o_.platform},
                        {"matcher", placement_settings_.matcher},

@@ -5,9 +5,11 @@
 
 #include "simulator/job_mix.hpp"
 #include "simulator/machine.hpp"
+#include "simulator/moldable.hpp"
 #include "simulator/options.hpp"
 #include "simulator/placement.hpp"
 #include "simulator/recorder.hpp"
+#include "simulator/service.hpp"
 #include "simulator/tables.hpp"
 #include "simulator/trace_source.hpp"
 
@@ -89,6 +91,7 @@ class Study {
   void scan_trace(const Lists& lists);
   double trace_work();
   void make_points(const Lists& lists);
+  ServiceModel service_model() const;
 
   Options o_;
   Statistic statistic_ = Statistic::kAvg;
@@ -97,6 +100,7 @@ class Study {
   MachineSpec machine_;
   PlacementSettings placement_settings_;  //!< --placement link-aware's platform and matcher
   RequestType request_ = RequestType::kUnordered;
+  MoldableModel moldable_;  //!< --request moldable: speedup and smallest-size rule
   int component_limit_ = 1;
   double bsld_threshold_ = 10;
   std::uint64_t warmup_jobs_ = 0;

@@ -2,6 +2,7 @@
 
 #include "common/errors.hpp"
 #include "simulator/joblist.hpp"
+#include "simulator/moldable.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -55,6 +56,8 @@ bool TraceSource::read(Job& job, Rng* rng, std::map<std::string, std::uint64_t>*
   r.min_component = 1;
   r.max_component = 0;
   r.max_components = 0;
+  r.min_size = 0;
+  r.power = 0;
   r.allowed_counts = ~std::uint64_t{0};
   job.price = Pricing{};
   const int clusters = spec_.machine.clusters();
@@ -91,7 +94,9 @@ bool TraceSource::read(Job& job, Rng* rng, std::map<std::string, std::uint64_t>*
     r.type = spec_.type;
     r.total = n;
     const RuleLimits lim = rule_limits(spec_.rule, spec_.component_limit);
-    if (r.type == RequestType::kFlexible) {
+    if (r.type == RequestType::kMoldable) {
+      make_moldable(r, n, 0, spec_.min_share);
+    } else if (r.type == RequestType::kFlexible) {
       r.sizes.assign(1, n);
       r.max_component = lim.max_component;
       r.max_components = lim.max_components;
@@ -141,7 +146,9 @@ bool TraceSource::read(Job& job, Rng* rng, std::map<std::string, std::uint64_t>*
                        " (--clusters " + spec_.machine.describe() + ")");
     }
     r.total = static_cast<int>(total);
-    if (r.type == RequestType::kFlexible) {
+    if (r.type == RequestType::kMoldable) {
+      make_moldable(r, r.total, rec.min_size, spec_.min_share);
+    } else if (r.type == RequestType::kFlexible) {
       r.sizes.assign(1, r.total);
       r.min_component = rec.min_component;
       r.max_component = rec.max_component;

@@ -14,6 +14,8 @@ std::string_view to_string(RequestType type) {
       return "unordered";
     case RequestType::kFlexible:
       return "flexible";
+    case RequestType::kMoldable:
+      return "moldable";
   }
   return "?";
 }
@@ -23,8 +25,10 @@ RequestType parse_request_type(std::string_view name) {
   if (name == "nonfixed" || name == "non-fixed") return RequestType::kNonFixed;
   if (name == "unordered") return RequestType::kUnordered;
   if (name == "flexible") return RequestType::kFlexible;
-  throw std::invalid_argument("'" + std::string(name) +
-                              "' is not a request type (fixed, nonfixed, unordered, flexible)");
+  if (name == "moldable") return RequestType::kMoldable;
+  throw std::invalid_argument(
+      "'" + std::string(name) +
+      "' is not a request type (fixed, nonfixed, unordered, flexible, moldable)");
 }
 
 }  // namespace mcb::sim

@@ -26,6 +26,7 @@ enum class RequestType : std::uint8_t {
   kNonFixed,   //!< component sizes given; clusters chosen, several components may share one
   kUnordered,  //!< component sizes given; distinct clusters, placed in decreasing size
   kFlexible,   //!< only the total given; the scheduler splits it
+  kMoldable,   //!< requested and smallest size; runs whole on one cluster, shrunk if need be
 };
 
 std::string_view to_string(RequestType type);
@@ -42,6 +43,8 @@ struct Request {
   int max_component = 0;      //!< flexible: largest component allowed (0: no limit)
   int min_component = 1;      //!< flexible: smallest component allowed
   int max_components = 0;     //!< flexible: most components (0: no limit)
+  int min_size = 0;           //!< moldable: smallest size accepted
+  double power = 0;           //!< moldable: required computing power (set at admission, 001 V)
   /// Bit k set: a placement over k clusters can be priced (flexible requests only use these).
   std::uint64_t allowed_counts = ~std::uint64_t{0};
 };

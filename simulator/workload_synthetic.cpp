@@ -1,5 +1,7 @@
 #include "simulator/workload_synthetic.hpp"
 
+#include "simulator/moldable.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -64,7 +66,13 @@ bool SyntheticSource::next(Job& job) {
   r.min_component = 1;
   r.max_component = 0;
   r.max_components = 0;
+  r.min_size = 0;
+  r.power = 0;
   r.allowed_counts = ~std::uint64_t{0};
+  if (spec_.type == RequestType::kMoldable) {
+    make_moldable(r, c.total, 0, spec_.min_share);
+    return true;
+  }
   if (spec_.type == RequestType::kFlexible) {
     r.sizes.assign(1, c.total);
     r.max_component = spec_.limits.max_component;

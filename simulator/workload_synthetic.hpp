@@ -19,7 +19,8 @@ struct SyntheticSpec {
   std::vector<std::string> apps;  //!< names, indexed by MixChoice::app
   const PriceBook* book = nullptr;
   RequestType type = RequestType::kUnordered;
-  RuleLimits limits;  //!< flexible requests: the rule's limits
+  RuleLimits limits;       //!< flexible requests: the rule's limits
+  double min_share = 0.5;  //!< moldable requests: smallest size by rule
   MachineSpec machine;
   double rate = 1;         //!< arrivals per second
   std::uint64_t jobs = 0;  //!< number of jobs

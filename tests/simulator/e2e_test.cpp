@@ -174,6 +174,23 @@ INSTANTIATE_TEST_SUITE_P(
                 "--workload poisson " + kTables + " --utilization 0.5 --jobs -5",
                 {"--jobs", "'-5'"}},
         BadCase{"WarmupLeavesNothing", kSynth + "--warmup 100%", {"--warmup", "'100%'"}},
+        BadCase{"MoldableMinAboveOne",
+                kSynth + "--request moldable --moldable-min 1.5",
+                {"--moldable-min", "'1.5'"}},
+        BadCase{"UnknownSpeedup",
+                kSynth + "--request moldable --speedup cubic",
+                {"--speedup", "'cubic'"}},
+        BadCase{"NegativeDowneySigma", kSynth + "--downey-sigma -1", {"--downey-sigma", "'-1'"}},
+        BadCase{"MoldableWithLinkAware",
+                kSynth + "--request moldable --placement link-aware --platform " +
+                    std::string(MCB_SOURCE_DIR) + "/matching/platforms/four-clusters.ini",
+                {"--request", "'moldable'", "link-aware"}},
+        BadCase{"MoldableWithPlatform",
+                kSynth + "--request moldable --clusters 4x32 --platform " +
+                    std::string(MCB_SOURCE_DIR) + "/matching/platforms/four-clusters.ini",
+                {"--request", "'moldable'", "--platform"}},
+        BadCase{"UnknownSiteSelection", kSynth + "--site-select fast", {"--site-select", "'fast'"}},
+        BadCase{"SpeedsForTooFewClusters", kSynth + "--speeds 1,1,0.5", {"--speeds", "'1,1,0.5'"}},
         BadCase{"UnknownOption", kSynth + "--bogus 1", {"bogus"}},
         BadCase{"NoTables", "--workload poisson --utilization 0.5", {"--tables"}},
         BadCase{"UnknownMix",
@@ -355,6 +372,39 @@ TEST_F(E2e, JobListWithExplicitComponents) {
   EXPECT_DOUBLE_EQ(std::stod(by_id["5"][12]), spread ? 600 * 1.25 : 600)
       << "runtime x co-allocation factor when spread";
   EXPECT_DOUBLE_EQ(std::stod(by_id["5"][13]), 600);
+}
+
+// The hand-worked moldable case of simulator/README.md: shrink by free computing power, and a
+// job whose smallest size does not fit waits.
+TEST_F(E2e, MoldableJobListShrinksOrWaits) {
+  const auto r = run("--trace " + kFix +
+                     "/simulator/moldable.csv --clusters 2x16 --speeds 1,0.5 --policy grid "
+                     "--site-select power --warmup 0 --output " +
+                     out("m"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto rows = lines(slurp(out("m/jobs.csv")));
+  ASSERT_EQ(rows.size(), 5u);
+  std::map<std::string, std::vector<std::string>> by_id;
+  for (size_t i = 1; i < rows.size(); ++i) by_id[cells(rows[i])[0]] = cells(rows[i]);
+  EXPECT_EQ(by_id["2"][10], "1:10") << "rigid 10 where it fits";
+  EXPECT_DOUBLE_EQ(std::stod(by_id["2"][12]), 200) << "100 s at speed 0.5";
+  EXPECT_EQ(by_id["3"][8], "4") << "shrunk from 16 to cluster 0's 4 idle";
+  EXPECT_EQ(by_id["3"][10], "0:4");
+  EXPECT_DOUBLE_EQ(std::stod(by_id["3"][12]), 240) << "60 x 16 / 4";
+  EXPECT_DOUBLE_EQ(std::stod(by_id["4"][3]), 100) << "smallest size 12 waits for job 1";
+  EXPECT_EQ(by_id["4"][10], "0:12");
+  EXPECT_DOUBLE_EQ(std::stod(by_id["4"][12]), 20) << "10 x 24 / 12";
+}
+
+TEST_F(E2e, MoldableSmallestSizeOfZeroIsRefused) {
+  const std::string list = out("bad.csv");
+  std::ofstream(list) << "submit,runtime,type,components,min_size\n0,10,moldable,8,0\n";
+  const auto r = run("--trace " + list + " --clusters 2x16 --output " + out("never"));
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "one line: " << r.err;
+  EXPECT_NE(r.err.find("min_size"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(":2:"), std::string::npos) << "names the line: " << r.err;
+  EXPECT_FALSE(fs::exists(out("never")));
 }
 
 TEST_F(E2e, FullDas2TraceWithEasy) {

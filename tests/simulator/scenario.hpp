@@ -22,6 +22,7 @@ struct Spec {
   RequestType type = RequestType::kUnordered;
   std::vector<int> clusters = {};  // fixed requests
   double requested = -1;           // -1: the runtime
+  int min_size = 0;                // moldable requests: smallest size accepted
 };
 
 struct Outcome {
@@ -48,6 +49,7 @@ class VectorSource final : public JobSource {
     job.req.clusters = s.clusters;
     job.req.total = 0;
     for (int x : s.sizes) job.req.total += x;
+    job.req.min_size = s.min_size;
     return true;
   }
 
@@ -79,6 +81,8 @@ struct Scenario {
   bool arrival_pass = true;
   bool home_in_turn = false;
   GlobalVisit global_visit = GlobalVisit::kNextRound;
+  SiteSelection site = SiteSelection::kIdle;
+  SpeedupModel speedup = {};
 };
 
 inline Capture simulate(const Scenario& s, std::vector<Spec> jobs) {
@@ -87,9 +91,13 @@ inline Capture simulate(const Scenario& s, std::vector<Spec> jobs) {
   RunLimits limits;
   limits.arrival_pass = s.arrival_pass;
   limits.home_in_turn = s.home_in_turn;
+  PlacementSettings settings;
+  settings.site_selection = s.site;
+  ServiceModel service(s.coalloc, s.estimate);
+  service.set_speedup(s.speedup);
   Sim sim(m, make_policy(s.policy, m.clusters(), s.global_visit),
-          make_discipline(s.queue, s.compression), make_placement(s.placement),
-          ServiceModel(s.coalloc, s.estimate), limits);
+          make_discipline(s.queue, s.compression), make_placement(s.placement, settings), service,
+          limits);
   VectorSource source(std::move(jobs));
   Capture capture;
   sim.run(source, capture);
