@@ -160,8 +160,10 @@ class SummaryReporter : public benchmark::ConsoleReporter {
       const std::string name = run.benchmark_name();
       if (run.run_type == Run::RT_Aggregate && run.aggregate_name != "median") continue;
       if (auto it = run.counters.find("LUP/s"); it != run.counters.end()) {
-        // Keyed by family and grid size: "BM_SweepTuned/4096".
-        figures_[name.substr(0, name.find('/', name.find('/') + 1))] = it->second.value;
+        // Keyed by family and grid size, "BM_SweepTuned/4096", whatever the name's suffixes.
+        const size_t slash = name.find('/');
+        const size_t digits = name.find_first_not_of("0123456789", slash + 1);
+        figures_[name.substr(0, digits)] = it->second.value;
       }
       if (auto it = run.counters.find("instrumented_over_plain"); it != run.counters.end()) {
         figures_["instrumented_over_plain"] = it->second.value;
