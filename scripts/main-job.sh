@@ -53,6 +53,7 @@ export OMPI_MCA_mpi_yield_when_idle="${OMPI_MCA_mpi_yield_when_idle:-1}"
 # wide-area links are scaled to this machine's speed (measured by probe runs below) so that
 # 2 clusters take the DAS-2's share longer than 1.
 p_options=("halo = exact" "tolerance = 1e-3")
+max_scale=1         # the slowest links the probe may choose: the reference 1 ms, 100 Mbit/s
 das2_penalty=0.18   # Table 4, 16 processes: (766 - 649) / 649, wide area over one cluster
 cores="$(nproc)"
 sim_statistic=min   # the runtime table's column the measured simulations use (below)
@@ -163,21 +164,24 @@ scale_links() {
   probe_pairs 1ms 100Mbit/s "$out/probe/reference.jsonl"
   local t1 t2 s1 link
   read -r t1 t2 < <(probe_times "$out/probe/reference.jsonl")
-  s1="$("$python" -c "import sys; print(f'{float(sys.argv[1]) * float(sys.argv[2]) / max(float(sys.argv[3]) - float(sys.argv[2]), 1e-9):.4g}')" "$das2_penalty" "$t1" "$t2")"
+  # On a busy host 2 clusters can come out no slower than 1 over the reference link (their
+  # waits sleep while the others poll): W_ref is then noise, and the scale is capped at
+  # max_scale (the reference link itself) instead of growing without bound.
+  s1="$("$python" -c "import sys; print(f'{min(float(sys.argv[1]) * float(sys.argv[2]) / max(float(sys.argv[3]) - float(sys.argv[2]), 1e-9), float(sys.argv[4])):.4g}')" "$das2_penalty" "$t1" "$t2" "$max_scale")"
   read -r -a link < <(link_for "$s1")
   probe_pairs "${link[0]}" "${link[1]}" "$out/probe/scaled.jsonl"
   local u1 u2
   read -r u1 u2 < <(probe_times "$out/probe/scaled.jsonl")
-  "$python" - "$das2_penalty" "$t1" "$t2" "$s1" "$u1" "$u2" <<'PY'
+  "$python" - "$das2_penalty" "$t1" "$t2" "$s1" "$u1" "$u2" "$max_scale" <<'PY'
 import sys
-target, t1, t2, s1, u1, u2 = map(float, sys.argv[1:])
+target, t1, t2, s1, u1, u2, max_scale = map(float, sys.argv[1:])
 w_ref, w1 = t2 - t1, u2 - u1
 # W(s) = a + b s through both probes; kept within a factor 4 of s1 when the probes disagree
 # with a line (noise on a busy host).
 b = (w_ref - w1) / (1.0 - s1) if s1 != 1.0 else w_ref
 a = w_ref - b
 s = (target * t1 - a) / b if b > 0 else s1
-s = min(max(s, s1 / 4), s1 * 4)
+s = min(max(s, s1 / 4), s1 * 4, max_scale)
 lat = max(1000.0 * s, 5.0)
 print(f"{lat:.0f}us {100.0 / (lat / 1000.0):.0f}Mbit/s {s:.4g} {t1:.4g} {w_ref:.4g} "
       f"{u2 / u1:.3g}")

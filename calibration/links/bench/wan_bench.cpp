@@ -46,6 +46,13 @@ double slowest(double seconds) {
   return max;
 }
 
+// The median of a non-empty sample (the upper one of an even count).
+double median(std::vector<double> values) {
+  std::nth_element(values.begin(), values.begin() + static_cast<long>(values.size() / 2),
+                   values.end());
+  return values[values.size() / 2];
+}
+
 // One ping-pong round trip of `bytes` between ranks 0 and 1 with plain MPI.
 void ping_pong_round(std::vector<char>& buffer, int rank) {
   const int count = static_cast<int>(buffer.size());
@@ -63,8 +70,8 @@ void ping_pong_round(std::vector<char>& buffer, int rank) {
 // host) hits both alike. Each moves 2N bytes per round (one border each way). The exchange on
 // a 1x2 grid moves rows (straight from the field), on a 2x1 grid columns (staged in contiguous
 // buffers by the solver's sweep, as mcb-poisson's paper mode does). Manual time: the
-// exchange's; counters: both bandwidths and the median over the iterations of their ratio,
-// which one descheduled block cannot move as it moves a ratio of sums.
+// exchange's; counters: both bandwidths at their median block time and the median over the
+// iterations of their ratio, which one descheduled block cannot move as it moves a sum.
 void border_exchange_vs_ping_pong(benchmark::State& state, bool rows) {
   if (!two_ranks(state)) return;
   const int rank = rank_of();
@@ -101,9 +108,7 @@ void border_exchange_vs_ping_pong(benchmark::State& state, bool rows) {
     }
     return slowest(MPI_Wtime() - start) / kRounds;
   };
-  double exchange_time = 0;
-  double ping_pong_time = 0;
-  std::vector<double> ratios;
+  std::vector<double> exchanges, ping_pongs, ratios;
   bool exchange_first = false;
   for (auto _ : state) {
     double exchange = 0, ping_pong = 0;
@@ -116,17 +121,14 @@ void border_exchange_vs_ping_pong(benchmark::State& state, bool rows) {
     }
     exchange_first = !exchange_first;
     state.SetIterationTime(exchange);
-    exchange_time += exchange;
-    ping_pong_time += ping_pong;
+    exchanges.push_back(exchange);
+    ping_pongs.push_back(ping_pong);
     ratios.push_back(ping_pong / exchange);
   }
   const double moved = 2.0 * static_cast<double>(bytes);
-  state.counters["ping_pong_Bps"] =
-      moved * static_cast<double>(state.iterations()) / ping_pong_time;
-  state.counters["exchange_Bps"] = moved * static_cast<double>(state.iterations()) / exchange_time;
-  std::nth_element(ratios.begin(), ratios.begin() + static_cast<long>(ratios.size() / 2),
-                   ratios.end());
-  state.counters["exchange_over_ping_pong"] = ratios[ratios.size() / 2];
+  state.counters["ping_pong_Bps"] = moved / median(ping_pongs);
+  state.counters["exchange_Bps"] = moved / median(exchanges);
+  state.counters["exchange_over_ping_pong"] = median(ratios);
 }
 void BM_ExchangeRows(benchmark::State& state) { border_exchange_vs_ping_pong(state, true); }
 void BM_ExchangeColumns(benchmark::State& state) { border_exchange_vs_ping_pong(state, false); }
