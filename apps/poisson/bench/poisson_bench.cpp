@@ -17,6 +17,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <memory>
@@ -201,10 +202,10 @@ class SummaryReporter : public benchmark::ConsoleReporter {
           "  sweep pattern ceiling: 2 reads + 1 in-place write %.3g GB/s / 24 B = %.3g "
           "LUP/s; tuned reaches %.0f%%%s\n",
           in_place / 1e9, ceiling, 100.0 * tuned / ceiling,
-          triad > 0 ? (" (" + std::to_string(static_cast<int>(100.0 * in_place / triad + 0.5)) +
-                       "% of the triad)")
-                          .c_str()
-                    : "");
+          triad > 0
+              ? (" (" + std::to_string(std::lround(100.0 * in_place / triad)) + "% of the triad)")
+                    .c_str()
+              : "");
     }
     if (in_l2 > 0 && tuned > 0) {
       std::printf(
