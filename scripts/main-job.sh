@@ -310,7 +310,7 @@ simulator next to the DAS-2 paper's own tables, and laid out as in Banen, Bucur 
   The machine's share and load are in every record (\`env.ranks_per_core\`,
   \`env.load_average\`); $load_note
   Poisson on the process grid $p_appendix_procs at grid sizes $p_grids on ${p_appendix_clusters// /, } clusters,
-  synchronized and not (the appendix), and on $p_sizes processes at
+  synchronized and not (the appendix), and on ${p_sizes// /, } processes at
   ${p_sim_grid}x${p_sim_grid} (the service times); Ensflow ($e_problem) on
   $(for e in "${e_sizes[@]}"; do printf '%s processes (components: %s); ' "${e%%:*}" "${e#*:}"; done)
   $reps repetitions of each configuration.
@@ -318,7 +318,7 @@ simulator next to the DAS-2 paper's own tables, and laid out as in Banen, Bucur 
   the unsynchronized runs, as the paper's; the communication tables keep both modes).
 - **Simulate** ($((took[simulate])) s): \`mcb-sim\`, unordered requests, Worst Fit, FCFS,
   $MCB_SIM_JOBS jobs per point, offered net utilization $MCB_SIM_UTILIZATION. With the tables
-  measured here the system is $sim_clusters and the job sizes are the measured ones ($p_sizes
+  measured here the system is $sim_clusters and the job sizes are the measured ones (${p_sizes// /, }
   processes for both applications: the paper's job sizes and clusters scaled down by eight);
   with the paper's tables it is the paper's 4x32. The measured tables' service times are the
   $sim_statistic of each configuration's repetitions (\`mcb-sim --statistic $sim_statistic\`).
