@@ -163,7 +163,8 @@ void InstrumentedComm::post_recv(int /*channel*/, Batch& batch, void* buffer, st
 }
 
 void InstrumentedComm::complete(int channel, Batch& batch) {
-  std::vector<MPI_Status> statuses(batch.requests_.size());
+  std::vector<MPI_Status>& statuses = batch.statuses_;
+  statuses.resize(batch.requests_.size());
   const double start = instrumented_ ? MPI_Wtime() : 0.0;
   wait_batch(batch, statuses.data());
   if (instrumented_) {

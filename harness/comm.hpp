@@ -108,6 +108,7 @@ class InstrumentedComm {
     std::vector<MPI_Request> requests_;
     std::vector<int> recv_peers_;
     std::vector<std::size_t> recv_slots_;  // index into requests_ of each receive
+    std::vector<MPI_Status> statuses_;     // kept between uses: no allocation per completion
     bool any_inter_ = false;
     // Wide area only, and empty otherwise: an empty list allocates nothing, and a list's
     // elements stay put while MPI reads or writes them.

@@ -38,9 +38,10 @@ export OMPI_MCA_hwloc_base_binding_policy="${OMPI_MCA_hwloc_base_binding_policy:
 export OMPI_MCA_mpi_yield_when_idle="${OMPI_MCA_mpi_yield_when_idle:-1}"
 
 # --- what the demo measures ---------------------------------------------------------------
-# Poisson: the appendix study on the process grid 4x1 (grid sizes x 1/2/4 clusters x
-# synchronized or not) and the service times the simulator needs at one grid size. Ensflow: the
-# same job sizes, split into the equal components each allows. Sizes 1/2/4 on clusters of 4
+# Poisson: the appendix study on the process grid 4x1, or at the demo size the largest of 2x1
+# and 1x1 that fits the cores (grid sizes x 1/2/4 clusters up to its processes x synchronized
+# or not; scripts/main-sizes.sh), and the service times the simulator needs at one grid size.
+# Ensflow: the same job sizes, split into the equal components each allows. Sizes 1/2/4 on clusters of 4
 # processors are the paper's 8/16/32 on clusters of 32, scaled down by eight.
 # The service-time runs never put more ranks on the host than it has cores (demo: the sizes
 # 1, 2, 4 up to the core count; 1 and 2 on a 2-core machine). The DAS-2 gave every process its
@@ -52,6 +53,7 @@ export OMPI_MCA_mpi_yield_when_idle="${OMPI_MCA_mpi_yield_when_idle:-1}"
 # wide-area links are scaled to this machine's speed (measured by probe runs below) so that
 # 2 clusters take the DAS-2's share longer than 1.
 p_options=("halo = exact" "tolerance = 1e-3")
+max_scale=1         # the slowest links the probe may choose: the reference 1 ms, 100 Mbit/s
 das2_penalty=0.18   # Table 4, 16 processes: (766 - 649) / 649, wide area over one cluster
 cores="$(nproc)"
 sim_statistic=min   # the runtime table's column the measured simulations use (below)
@@ -78,18 +80,8 @@ spinup-days = 2"
     ;;
   *) echo "main-job: MCB_MAIN_SIZE='$size' is not demo or tiny" >&2; exit 2 ;;
 esac
-p_appendix_procs=4x1
-p_sizes="1 2 4"
-e_sizes=("1:1" "2:1 2" "4:1 2 4")
-if [ "$size" = demo ]; then
-  # The tiny size keeps every size: it checks the pipeline, including the oversubscription
-  # warnings, and measures nothing.
-  p_sizes="$(for p in $p_sizes; do if [ "$p" -le "$cores" ]; then printf '%s ' "$p"; fi; done)"
-  p_sizes="${p_sizes% }"
-  kept=()
-  for e in "${e_sizes[@]}"; do if [ "${e%%:*}" -le "$cores" ]; then kept+=("$e"); fi; done
-  e_sizes=("${kept[@]}")
-fi
+source "$root/scripts/main-sizes.sh"
+main_sizes "$size" "$cores"
 p_size_procs="$(for p in $p_sizes; do printf '%sx1 ' "$p"; done)"
 p_size_procs="${p_size_procs% }"
 p_clusters="$(for c in 1 2 4; do if [ "$c" -le "${p_sizes##* }" ]; then printf '%s ' "$c"; fi; done)"
@@ -172,21 +164,24 @@ scale_links() {
   probe_pairs 1ms 100Mbit/s "$out/probe/reference.jsonl"
   local t1 t2 s1 link
   read -r t1 t2 < <(probe_times "$out/probe/reference.jsonl")
-  s1="$("$python" -c "import sys; print(f'{float(sys.argv[1]) * float(sys.argv[2]) / max(float(sys.argv[3]) - float(sys.argv[2]), 1e-9):.4g}')" "$das2_penalty" "$t1" "$t2")"
+  # On a busy host 2 clusters can come out no slower than 1 over the reference link (their
+  # waits sleep while the others poll): W_ref is then noise, and the scale is capped at
+  # max_scale (the reference link itself) instead of growing without bound.
+  s1="$("$python" -c "import sys; print(f'{min(float(sys.argv[1]) * float(sys.argv[2]) / max(float(sys.argv[3]) - float(sys.argv[2]), 1e-9), float(sys.argv[4])):.4g}')" "$das2_penalty" "$t1" "$t2" "$max_scale")"
   read -r -a link < <(link_for "$s1")
   probe_pairs "${link[0]}" "${link[1]}" "$out/probe/scaled.jsonl"
   local u1 u2
   read -r u1 u2 < <(probe_times "$out/probe/scaled.jsonl")
-  "$python" - "$das2_penalty" "$t1" "$t2" "$s1" "$u1" "$u2" <<'PY'
+  "$python" - "$das2_penalty" "$t1" "$t2" "$s1" "$u1" "$u2" "$max_scale" <<'PY'
 import sys
-target, t1, t2, s1, u1, u2 = map(float, sys.argv[1:])
+target, t1, t2, s1, u1, u2, max_scale = map(float, sys.argv[1:])
 w_ref, w1 = t2 - t1, u2 - u1
 # W(s) = a + b s through both probes; kept within a factor 4 of s1 when the probes disagree
 # with a line (noise on a busy host).
 b = (w_ref - w1) / (1.0 - s1) if s1 != 1.0 else w_ref
 a = w_ref - b
 s = (target * t1 - a) / b if b > 0 else s1
-s = min(max(s, s1 / 4), s1 * 4)
+s = min(max(s, s1 / 4), s1 * 4, max_scale)
 lat = max(1000.0 * s, 5.0)
 print(f"{lat:.0f}us {100.0 / (lat / 1000.0):.0f}Mbit/s {s:.4g} {t1:.4g} {w_ref:.4g} "
       f"{u2 / u1:.3g}")
@@ -199,7 +194,7 @@ PY
 
 specs=()
 specs+=("$(spec poisson-appendix poisson "procs = $p_appendix_procs" "grid = $p_grids" \
-  "clusters = 1 2 4" "sync = off on" "${p_options[@]}")")
+  "clusters = $p_appendix_clusters" "sync = off on" "${p_options[@]}")")
 specs+=("$(spec poisson-sizes poisson "procs = $p_size_procs" "grid = $p_sim_grid" \
   "clusters = $p_clusters" "sync = off" "${p_options[@]}")")
 for entry in "${e_sizes[@]}"; do
@@ -287,58 +282,11 @@ took[analyse]=$((SECONDS - t))
 stage 5 report "$out/report"
 # The co-allocation penalty of the simulated sizes beside the paper's Table 4, and the load the
 # runs saw (their records).
-penalty_md="$("$python" - "$out/tables/runtimes.csv" "poisson" "${p_sim_grid}x${p_sim_grid}" \
-  "$sim_statistic" "$(nproc)" "${folders[@]/%//records.jsonl}" <<'PY'
-import csv, json, os, sys
-table, app, problem, statistic, cores = sys.argv[1:6]
-rows = [r for r in csv.DictReader(open(table)) if r["app"] == app and r["problem"] == problem]
-col = {k: {(int(r["total_size"]), int(r["components"])): float(r[k]) for r in rows}
-       for k in ("min", "avg", "max")}
-used = col[statistic]
-paper = {8: (1230.0, 1390.0, None), 16: (649.0, 766.0, 767.0), 32: (357.0, 402.0, 440.0)}
-out = [f"**Co-allocation penalty of the simulated sizes** (Poisson {problem}: the {statistic} "
-       "runtime of the repetitions on C clusters over that on one cluster, the service times "
-       f"the simulations use; runtimes in seconds, {statistic} and in brackets the "
-       "repetitions' average and max), beside the paper's Table 4 (4000x4000, sizes eight "
-       "times larger):", "",
-       "| size | 1 cluster (s) | 2 clusters (s) | 4 clusters (s) | penalty 2 | penalty 4 "
-       "| paper size | paper penalty 2 | paper penalty 4 |",
-       "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
-def num(v):  # three significant digits, never in exponent form
-    return f"{v:.3g}" if v >= 1e-3 else f"{v:.6f}".rstrip("0")
-def cell(k):
-    return f"{num(used[k])} ({num(col['avg'][k])}-{num(col['max'][k])})" if k in used else "—"
-for size in sorted({s for s, _ in used}):
-    p = paper.get(8 * size)
-    pen = [f"{used[(size, c)] / used[(size, 1)]:.2f}" if (size, c) in used and (size, 1) in used
-           else "—" for c in (2, 4)]
-    pp = [f"{p[i] / p[0]:.2f}" if p and p[i] else "—" for i in (1, 2)]
-    out.append(f"| {size} | {cell((size, 1))} | {cell((size, 2))} | {cell((size, 4))} | "
-               f"{pen[0]} | {pen[1]} | {8 * size} | {pp[0]} | {pp[1]} |")
-records = [json.loads(l) for f in sys.argv[6:] if os.path.exists(f) for l in open(f)
-           if l.strip()]
-# The load average counts the job's own ranks (this run's, and the last run's within the
-# minute), so what else ran is the load beyond the run's own size.
-pairs = [(r["env"].get("load_average"), r.get("config", {}).get("total_size", 0))
-         for r in records]
-pairs = [(x, n if isinstance(n, int) else 0) for x, n in pairs if isinstance(x, (int, float))]
-if pairs:
-    loads = sorted(x for x, _ in pairs)
-    others = sorted(max(0.0, x - n) for x, n in pairs)
-    other = others[len(others) // 2]
-    out += ["", f"Load average of the host when the runs began: {loads[0]:.1f} to "
-            f"{loads[-1]:.1f} (median {loads[len(loads) // 2]:.1f}) on {cores} cores; beyond "
-            f"the runs' own ranks, median {other:.1f}."]
-    if other >= int(cores) / 2:
-        # Measured at load 12-14 on 2 cores: 2 ranks spent 80% of each iteration waiting for
-        # a core, and 2 clusters came out faster than 1 in some pairs.
-        out += ["", f"**The host was busy with other work while these runs were made:** "
-                "a rank then waits for a core at every exchange, so runtimes measure the "
-                "scheduler more than the application or the link, and a penalty may even fall "
-                "below 1. Rerun on an idle host to measure the co-allocation penalty."]
-print("\n".join(out))
-PY
-)" || penalty_md="(no Poisson runtimes at the simulated grid to compare with Table 4)"
+record_args=()
+for f in "${folders[@]}"; do record_args+=(--records "$f/records.jsonl"); done
+penalty_md="$("$python" "$root/analysis/main_job_penalty.py" --runtimes "$out/tables/runtimes.csv" \
+  --problem "${p_sim_grid}x${p_sim_grid}" --statistic "$sim_statistic" --cores "$(nproc)" \
+  "${record_args[@]}")" || penalty_md="(no Poisson runtimes at the simulated grid to compare with Table 4)"
 load_note="see the table below."
 echo "$penalty_md" | sed 's/^/    /'
 
@@ -361,8 +309,8 @@ simulator next to the DAS-2 paper's own tables, and laid out as in Banen, Bucur 
   system label each application's records carry says what was emulated: ${systems//;/; }.
   The machine's share and load are in every record (\`env.ranks_per_core\`,
   \`env.load_average\`); $load_note
-  Poisson on the process grid $p_appendix_procs at grid sizes $p_grids on 1, 2 and 4 clusters,
-  synchronized and not (the appendix), and on $p_sizes processes at
+  Poisson on the process grid $p_appendix_procs at grid sizes $p_grids on ${p_appendix_clusters// /, } clusters,
+  synchronized and not (the appendix), and on ${p_sizes// /, } processes at
   ${p_sim_grid}x${p_sim_grid} (the service times); Ensflow ($e_problem) on
   $(for e in "${e_sizes[@]}"; do printf '%s processes (components: %s); ' "${e%%:*}" "${e#*:}"; done)
   $reps repetitions of each configuration.
@@ -370,7 +318,7 @@ simulator next to the DAS-2 paper's own tables, and laid out as in Banen, Bucur 
   the unsynchronized runs, as the paper's; the communication tables keep both modes).
 - **Simulate** ($((took[simulate])) s): \`mcb-sim\`, unordered requests, Worst Fit, FCFS,
   $MCB_SIM_JOBS jobs per point, offered net utilization $MCB_SIM_UTILIZATION. With the tables
-  measured here the system is $sim_clusters and the job sizes are the measured ones ($p_sizes
+  measured here the system is $sim_clusters and the job sizes are the measured ones (${p_sizes// /, }
   processes for both applications: the paper's job sizes and clusters scaled down by eight);
   with the paper's tables it is the paper's 4x32. The measured tables' service times are the
   $sim_statistic of each configuration's repetitions (\`mcb-sim --statistic $sim_statistic\`).

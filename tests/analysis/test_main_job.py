@@ -23,6 +23,90 @@ def run_script(script, results, **env):
                           text=True, env=full, timeout=1200)
 
 
+def main_sizes(size, cores):
+    """The sizes scripts/main-sizes.sh chooses for a host with `cores` cores."""
+    script = (f'source "{SOURCE}/scripts/main-sizes.sh"; main_sizes {size} {cores}; '
+              'echo "$p_sizes"; echo "$p_appendix_procs"; echo "$p_appendix_clusters"; '
+              'printf "%s;" "${e_sizes[@]}"')
+    lines = subprocess.run(["bash", "-c", script], capture_output=True, text=True,
+                           check=True).stdout.split("\n")
+    return {"sizes": [int(p) for p in lines[0].split()], "appendix": lines[1],
+            "appendix_clusters": [int(c) for c in lines[2].split()],
+            "ensflow": [int(e.split(":")[0]) for e in lines[3].split(";") if e]}
+
+
+class MainJobSizes(unittest.TestCase):
+    """At the demo size no run of the main job puts more ranks on the host than it has cores."""
+
+    def test_demo_never_oversubscribes(self):
+        for cores in range(1, 9):
+            with self.subTest(cores=cores):
+                s = main_sizes("demo", cores)
+                procs = int(s["appendix"].split("x")[0]) * int(s["appendix"].split("x")[1])
+                self.assertLessEqual(procs, cores)
+                self.assertTrue(all(p <= cores for p in s["sizes"] + s["ensflow"]), s)
+                # Never more clusters than processes, and always 1 cluster to compare with.
+                self.assertEqual(s["appendix_clusters"][0], 1)
+                self.assertLessEqual(s["appendix_clusters"][-1], procs)
+
+    def test_demo_keeps_the_papers_grid_where_the_cores_allow(self):
+        self.assertEqual(main_sizes("demo", 2)["appendix"], "2x1")
+        self.assertEqual(main_sizes("demo", 2)["appendix_clusters"], [1, 2])
+        self.assertEqual(main_sizes("demo", 4)["appendix"], "4x1")
+        self.assertEqual(main_sizes("demo", 4)["appendix_clusters"], [1, 2, 4])
+        self.assertEqual(main_sizes("demo", 16)["sizes"], [1, 2, 4])
+
+    def test_tiny_keeps_every_size_to_check_the_warnings(self):
+        s = main_sizes("tiny", 2)
+        self.assertEqual((s["appendix"], s["sizes"]), ("4x1", [1, 2, 4]))
+
+
+class MainJobPenalty(unittest.TestCase):
+    """The penalty section reads runtimes.csv and the records through the analysis package."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="mcb-penalty-test-")
+        self.table = os.path.join(self.tmp, "runtimes.csv")
+        with open(self.table, "w", encoding="utf-8") as f:
+            f.write("app,problem,total_size,components,system,n,min,avg,max,median,stddev\n"
+                    "poisson,64x64,2,1,s,3,2.0,2.5,3.0,2.5,0.1\n"
+                    "poisson,64x64,2,2,s,3,2.4,2.6,3.2,2.6,0.1\n"
+                    "poisson,32x32,2,2,s,3,9.0,9.0,9.0,9.0,0\n")
+        self.records = os.path.join(self.tmp, "records.jsonl")
+        with open(self.records, "w", encoding="utf-8") as f:
+            for load in (5.0, 6.0, 7.0):
+                f.write(json.dumps({"schema": "mcb-run/1", "env": {"load_average": load},
+                                    "config": {"total_size": 2}}) + "\n")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def penalty(self, *extra):
+        return subprocess.run(["/usr/bin/python3", os.path.join(SOURCE, "analysis",
+                                                                "main_job_penalty.py"),
+                               "--runtimes", self.table, "--problem", "64x64", "--cores", "2",
+                               *extra], capture_output=True, text=True)
+
+    def test_penalty_beside_the_papers_and_the_busy_host_named(self):
+        proc = self.penalty("--records", self.records)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        row = next(line for line in proc.stdout.splitlines() if line.startswith("| 2 |"))
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        # min 2.4 over min 2.0; the paper's 16 processes: 766 / 649.
+        self.assertEqual(cells[4], "1.20")
+        self.assertEqual(cells[6:8], ["16", "1.18"])
+        self.assertIn("beyond the runs' own ranks, median 4.0", proc.stdout)
+        self.assertIn("busy with other work", proc.stdout)
+
+    def test_a_malformed_record_ends_with_one_line_and_code_2(self):
+        with open(self.records, "a", encoding="utf-8") as f:
+            f.write("{not json\n")
+        proc = self.penalty("--records", self.records)
+        self.assertEqual(proc.returncode, 2)
+        self.assertEqual(len(proc.stderr.strip().splitlines()), 1, proc.stderr)
+        self.assertIn("records.jsonl:4", proc.stderr)
+
+
 @unittest.skipUnless(HAVE, f"needs {', '.join(NEEDED)} in MCB_BIN_DIR")
 class MainJob(unittest.TestCase):
     @classmethod
