@@ -102,7 +102,11 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
        po::value(&o.initial_length)->default_value(o.initial_length)->value_name("L"),
        "correlation length of the initial departures, km")
       ("spinup-days", po::value(&o.spinup_days)->default_value(o.spinup_days)->value_name("DAYS"),
-       "days the background flow is spun up from rest (untimed)")
+       "days the background flow is spun up from rest plus a small random departure "
+       "(untimed)")
+      ("spinup-seed", po::value(&o.spinup_seed)->default_value(o.spinup_seed)->value_name("S"),
+       "seed of the small random departure from rest the spin-up starts from (it breaks the "
+       "basin's mirror symmetry; 0: from exact rest)")
       ("truth-seed", po::value(&o.truth_seed)->default_value(o.truth_seed)->value_name("T"),
        "seed of the truth's departure and of the observation sites and errors (--seed drives "
        "the members' departures and perturbed observations)")
@@ -184,6 +188,7 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
   require_above("initial-length", o.initial_length, 0, "positive");
   cli::require_non_negative("spinup-days", o.spinup_days);
   cli::require_non_negative("truth-seed", static_cast<double>(o.truth_seed));
+  cli::require_non_negative("spinup-seed", static_cast<double>(o.spinup_seed));
   require_above("basin-size", o.basin, 0, "positive");
   require_above("depth", o.depth, 0, "positive");
   if (!(std::fabs(o.latitude) >= 1 && std::fabs(o.latitude) <= 89)) {
@@ -248,6 +253,7 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
   s.spinup_days = o.spinup_days;
   s.seed = o.run.seed;
   s.truth_seed = o.truth_seed;
+  s.spinup_seed = o.spinup_seed;
   s.free_run = !o.no_free_run;
   return true;
 }

@@ -38,6 +38,7 @@ struct EnsflowOptions {
   double initial_length = ExperimentSettings{}.initial_length_km;  //!< --initial-length, km
   int spinup_days = ExperimentSettings{}.spinup_days;              //!< --spinup-days
   std::int64_t truth_seed = ExperimentSettings{}.truth_seed;       //!< --truth-seed
+  std::int64_t spinup_seed = ExperimentSettings{}.spinup_seed;     //!< --spinup-seed
   bool no_free_run = false;                                        //!< --no-free-run
   // The model.
   // Defaults are the model's own (ModelParameters), so library users get the same basin.

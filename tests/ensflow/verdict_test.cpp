@@ -76,7 +76,8 @@ ExperimentSettings documented(int members = 12) {
   auto& background = spun_up[s.model.deformation_radius_km + 1e6 * s.model.lower_depth_m];
   if (!background) {
     QgModel model(s.model);
-    background = std::make_shared<const std::vector<double>>(spin_up(model, s.spinup_days));
+    background =
+        std::make_shared<const std::vector<double>>(spin_up(model, s.spinup_days, s.spinup_seed));
   }
   s.background = background;
   return s;
