@@ -30,8 +30,8 @@ struct EnsflowOptions {
   FilterKind filter = ExperimentSettings{}.analysis.filter;  //!< --filter stochastic|sqrt
   double inflation =
       ExperimentSettings{}.analysis.inflation;  //!< --inflation: multiplicative, >= 1
-  double localisation =
-      ExperimentSettings{}.analysis.localisation_km;  //!< --localisation: GC half-width, km
+  cli::NumberOrAuto
+      localisation;  //!< --localisation KM|auto: GC half-width (default_localisation_km)
   double relaxation =
       ExperimentSettings{}.analysis.relaxation;  //!< --relaxation: RTPS alpha in [0, 1]
   double initial_spread = ExperimentSettings{}.initial_spread_m;   //!< --initial-spread, m

@@ -110,7 +110,7 @@ TEST(EnsflowProgram, RecordOfATwoClusterRunHoldsTheCommonFieldsAndThePhases) {
     EXPECT_EQ(i["rank_histogram"].size(), 13u);  // M + 1 bins
     EXPECT_GT(i["chi_square"].get<double>(), 0);
   }
-  EXPECT_EQ(rec["config"]["localisation_km"], 250.0);
+  EXPECT_EQ(rec["config"]["localisation_km"], 150.0);  // auto, stochastic filter
   EXPECT_EQ(rec["config"]["model"]["walls"], "no-slip");
   EXPECT_LT(verdict["final"]["rmse"].get<double>(), verdict["free_final"]["rmse"].get<double>());
 
