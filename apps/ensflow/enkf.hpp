@@ -47,7 +47,7 @@ struct AnalysisSettings {
 ///   per point, so its local region (radius 150 km: about 14 of the 200 observations) must
 ///   hold no more independent structures than a small ensemble spans; R-localisation needs a
 ///   shorter scale than covariance localisation for the same effect (Greybush et al. 2011).
-/// Measured in apps/ensflow/README.md: spread / RMSE within [0.5, 2] for M = 12, 24 and 60.
+/// Measured in apps/ensflow/README.md: spread / RMSE within [0.6, 2] for M = 12, 24 and 60.
 double default_localisation_km(FilterKind filter);
 
 /// @brief T such that X^a = X^f T.

@@ -95,12 +95,15 @@ int run(int argc, char** argv) {
   if (mean_days == 0)
     std::copy(psi.begin(), psi.begin() + static_cast<std::ptrdiff_t>(n), mean_psi.begin());
   const Strips m = strip_maxima(upper_speed(mean_psi.data(), g, p.spacing()), g);
+  const std::string span = mean_days == 0 ? "day " + std::to_string(days)
+                                          : "the time mean over days " + std::to_string(days + 1) +
+                                                "-" + std::to_string(days + mean_days);
   std::fprintf(stderr,
-               "time mean over days %d-%d, upper layer: largest speed %.3f m/s within a tenth "
+               "%s, upper layer: largest speed %.3f m/s within a tenth "
                "of the west wall, %.3f m/s of the east wall, %.3f m/s elsewhere; gyre centres "
                "at x/L = %.2f (south), %.2f (north)\n",
-               days + 1, days + mean_days, m.west, m.east, m.inner,
-               gyre_centre(mean_psi, g, 0, g / 2), gyre_centre(mean_psi, g, g - g / 2, g));
+               span.c_str(), m.west, m.east, m.inner, gyre_centre(mean_psi, g, 0, g / 2),
+               gyre_centre(mean_psi, g, g - g / 2, g));
   write_grid(a.rest[0], p, psi, mean_psi);
   return 0;
 }
