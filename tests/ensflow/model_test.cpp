@@ -63,8 +63,8 @@ TEST(Inversion, IsExactForTheSineModesOfTheBasin) {
         for (int i = 0; i < g; ++i) {
           const double mode =
               std::sin(k * pi * (i + 1) / (g + 1)) * std::sin(l * pi * (j + 1) / (g + 1));
-          psi[static_cast<size_t>(j) * g + i] = mode;
-          q[static_cast<size_t>(j) * g + i] = (lk + ll - p.stretching()) * mode;
+          psi[static_cast<size_t>(j * g + i)] = mode;
+          q[static_cast<size_t>(j * g + i)] = (lk + ll - p.stretching()) * mode;
         }
       }
       model.invert(q.data(), back.data());
@@ -109,7 +109,7 @@ TEST(Inversion, ConvergesToTheContinuousSolutionAtSecondOrder) {
     for (int j = 0; j < g; ++j) {
       for (int i = 0; i < g; ++i) {
         const double x = (i + 1) * dx, y = (j + 1) * dx;
-        const auto c = static_cast<size_t>(j) * g + i;
+        const auto c = static_cast<size_t>(j * g + i);
         exact[c] = f(x) * f(y);
         q[c] = f2(x) * f(y) + f(x) * f2(y);
       }
@@ -150,8 +150,8 @@ TEST(Inversion, TwoLayersCoupleThroughTheInterfaceWithFOfEachLayersDepth) {
     for (int i = 0; i < g; ++i) {
       const double mode =
           std::sin(k * pi * (i + 1) / (g + 1)) * std::sin(l * pi * (j + 1) / (g + 1));
-      q[static_cast<size_t>(j) * g + i] = (lap - f1) * mode;
-      q[n + static_cast<size_t>(j) * g + i] = f2 * mode;
+      q[static_cast<size_t>(j * g + i)] = (lap - f1) * mode;
+      q[n + static_cast<size_t>(j * g + i)] = f2 * mode;
     }
   }
   model.invert(q.data(), psi.data());
@@ -159,8 +159,8 @@ TEST(Inversion, TwoLayersCoupleThroughTheInterfaceWithFOfEachLayersDepth) {
     for (int i = 0; i < g; ++i) {
       const double mode =
           std::sin(k * pi * (i + 1) / (g + 1)) * std::sin(l * pi * (j + 1) / (g + 1));
-      ASSERT_NEAR(psi[static_cast<size_t>(j) * g + i], mode, 1e-12);
-      ASSERT_NEAR(psi[n + static_cast<size_t>(j) * g + i], 0.0, 1e-12);
+      ASSERT_NEAR(psi[static_cast<size_t>(j * g + i)], mode, 1e-12);
+      ASSERT_NEAR(psi[n + static_cast<size_t>(j * g + i)], 0.0, 1e-12);
     }
   }
 }
@@ -271,7 +271,7 @@ TEST(WindForcing, DrivesADoubleGyreInSverdrupBalanceWithAWesternBoundaryCurrent)
   model.invert(q.data(), psi.data());
   const int g = p.grid;
   const int south = (g + 1) / 4 - 1, north = 3 * (g + 1) / 4 - 1, middle = (g + 1) / 2 - 1;
-  auto at = [&](int i, int j) { return psi[static_cast<size_t>(j) * g + i]; };
+  auto at = [&](int i, int j) { return psi[static_cast<size_t>(j * g + i)]; };
   // Interior: beta v = curl(tau) / (rho H), so psi(x) = tau0 2 pi (L - x) / (L rho H beta) at
   // the latitude of peak curl; at mid-basin that is tau0 pi / (rho H beta).
   const double sverdrup = p.wind_stress * pi / (ModelParameters::kDensity * p.depth_m * p.beta());
@@ -288,7 +288,7 @@ TEST(WindForcing, DrivesADoubleGyreInSverdrupBalanceWithAWesternBoundaryCurrent)
 // Largest speed in columns [first, end) of the basin.
 double max_speed(const std::vector<double>& psi, int g, double dx, int first, int end) {
   auto at = [&](int i, int j) {
-    return i < 0 || j < 0 || i >= g || j >= g ? 0.0 : psi[static_cast<size_t>(j) * g + i];
+    return i < 0 || j < 0 || i >= g || j >= g ? 0.0 : psi[static_cast<size_t>(j * g + i)];
   };
   double best = 0;
   for (int j = 0; j < g; ++j) {
@@ -367,8 +367,8 @@ TEST(DefaultFlow, IsAWesternIntensifiedTwoLayerDoubleGyreWithEddies) {
     double extreme = -1;
     for (int j = first; j < end; ++j) {
       for (int i = 0; i < g; ++i) {
-        if (std::fabs(mean_psi[static_cast<size_t>(j) * g + i]) > extreme) {
-          extreme = std::fabs(mean_psi[static_cast<size_t>(j) * g + i]);
+        if (std::fabs(mean_psi[static_cast<size_t>(j * g + i)]) > extreme) {
+          extreme = std::fabs(mean_psi[static_cast<size_t>(j * g + i)]);
           centre = i;
         }
       }
@@ -382,7 +382,7 @@ TEST(DefaultFlow, IsAWesternIntensifiedTwoLayerDoubleGyreWithEddies) {
     for (int j = 0; j < g; ++j) {
       for (int i = 0; i < g; ++i) {
         auto at = [&](int a, int b) {
-          return a < 0 || b < 0 || a >= g || b >= g ? 0.0 : f[static_cast<size_t>(b) * g + a];
+          return a < 0 || b < 0 || a >= g || b >= g ? 0.0 : f[static_cast<size_t>(b * g + a)];
         };
         const double u = (at(i, j + 1) - at(i, j - 1)) / (2 * dx);
         const double v = (at(i + 1, j) - at(i - 1, j)) / (2 * dx);
@@ -456,8 +456,8 @@ TEST(SpinUp, NoiseFromTheSeedBreaksTheBasinsMirrorSymmetry) {
     double worst = 0, largest = 0;
     for (int j = 0; j < g; ++j) {
       for (int i = 0; i < g; ++i) {
-        const double a = psi[static_cast<size_t>(j) * g + i];
-        worst = std::max(worst, std::fabs(a + psi[static_cast<size_t>(g - 1 - j) * g + i]));
+        const double a = psi[static_cast<size_t>(j * g + i)];
+        worst = std::max(worst, std::fabs(a + psi[static_cast<size_t>((g - 1 - j) * g + i)]));
         largest = std::max(largest, std::fabs(a));
       }
     }
