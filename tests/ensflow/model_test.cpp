@@ -367,8 +367,9 @@ TEST(DefaultFlow, IsAWesternIntensifiedTwoLayerDoubleGyreWithEddies) {
     double extreme = -1;
     for (int j = first; j < end; ++j) {
       for (int i = 0; i < g; ++i) {
-        if (std::fabs(mean_psi[static_cast<size_t>(j * g + i)]) > extreme) {
-          extreme = std::fabs(mean_psi[static_cast<size_t>(j * g + i)]);
+        const double v = std::fabs(mean_psi[static_cast<size_t>(j) * g + i]);
+        if (v > extreme) {
+          extreme = v;
           centre = i;
         }
       }
@@ -456,8 +457,8 @@ TEST(SpinUp, NoiseFromTheSeedBreaksTheBasinsMirrorSymmetry) {
     double worst = 0, largest = 0;
     for (int j = 0; j < g; ++j) {
       for (int i = 0; i < g; ++i) {
-        const double a = psi[static_cast<size_t>(j * g + i)];
-        worst = std::max(worst, std::fabs(a + psi[static_cast<size_t>((g - 1 - j) * g + i)]));
+        const double a = psi[static_cast<size_t>(j) * g + i];
+        worst = std::max(worst, std::fabs(a + psi[static_cast<size_t>(g - 1 - j) * g + i]));
         largest = std::max(largest, std::fabs(a));
       }
     }
