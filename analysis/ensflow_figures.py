@@ -12,14 +12,19 @@ import argparse
 import os
 import sys
 
-import matplotlib
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from mcb_analysis.requirements import require  # noqa: E402
+
+require("ensflow_figures.py")
+
+import matplotlib  # noqa: E402
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from mcb_analysis.cli import BadInput  # noqa: E402
 from mcb_analysis.inputs import RECORD_SCHEMA, read_jsonl  # noqa: E402
 
@@ -89,25 +94,27 @@ def plot_diagnostics(record, out):
 
 
 def plot_flow(path, out):
-    try:
-        grid = pd.read_csv(path)
-    except (OSError, pd.errors.ParserError, pd.errors.EmptyDataError) as e:
-        fail(f"{path}: {e}")
-    missing = {"i", "j", "x_km", "y_km", "ssh_m", "speed_m_s"} - set(grid.columns)
-    if missing:
-        fail(f"{path}: missing column(s) {', '.join(sorted(missing))}")
+    """The final SSH (eddies), and the time-mean SSH and speed (the gyres and the western
+    boundary current) of ensflow_spinup's grid file."""
+    grid = read_csv(path, ["i", "j", "x_km", "y_km", "ssh_m", "speed_m_s", "mean_ssh_m", "mean_speed_m_s"])
     g = int(grid["i"].max()) + 1
-    ssh = grid.sort_values(["j", "i"])["ssh_m"].to_numpy().reshape(g, g)
-    speed = grid.sort_values(["j", "i"])["speed_m_s"].to_numpy().reshape(g, g)
+    ordered = grid.sort_values(["j", "i"])
+
+    def field(column):
+        return ordered[column].to_numpy().reshape(g, g)
+
     extent = [0, grid["x_km"].max() + grid["x_km"].min(), 0, grid["y_km"].max() + grid["y_km"].min()]
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4.6))
-    im = axes[0].imshow(ssh, origin="lower", extent=extent, cmap="RdBu_r")
-    axes[0].contour(ssh, levels=15, colors="k", linewidths=0.5, origin="lower", extent=extent)
-    fig.colorbar(im, ax=axes[0], label="SSH, m (streamlines in black)")
-    axes[0].set_title("sea-surface height")
-    im = axes[1].imshow(speed, origin="lower", extent=extent, cmap="viridis")
-    fig.colorbar(im, ax=axes[1], label="speed, m/s")
-    axes[1].set_title("speed")
+    fig, axes = plt.subplots(1, 3, figsize=(16, 4.6))
+    for ax, column, title in ((axes[0], "ssh_m", "sea-surface height, last day"),
+                              (axes[1], "mean_ssh_m", "sea-surface height, time mean")):
+        ssh = field(column)
+        im = ax.imshow(ssh, origin="lower", extent=extent, cmap="RdBu_r")
+        ax.contour(ssh, levels=15, colors="k", linewidths=0.5, origin="lower", extent=extent)
+        fig.colorbar(im, ax=ax, label="SSH, m (streamlines in black)")
+        ax.set_title(title)
+    im = axes[2].imshow(field("mean_speed_m_s"), origin="lower", extent=extent, cmap="viridis")
+    fig.colorbar(im, ax=axes[2], label="speed, m/s")
+    axes[2].set_title("speed of the time-mean flow")
     for ax in axes:
         ax.set_xlabel("x (east), km")
         ax.set_ylabel("y (north), km")

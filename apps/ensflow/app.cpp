@@ -59,6 +59,7 @@ json config_json(const EnsflowConfig& c, const harness::ClusterMap& map, int ran
           {"initial_spread", s.initial_spread_m},
           {"initial_length_km", s.initial_length_km},
           {"spinup_days", s.spinup_days},
+          {"spinup_seed", s.spinup_seed},
           {"free_run", s.free_run},
           {"model",
            {{"equation", equation_name(m)},

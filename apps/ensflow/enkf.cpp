@@ -8,6 +8,10 @@ namespace mcb::ensflow {
 using Eigen::MatrixXd;
 using Eigen::VectorXd;
 
+double default_localisation_km(FilterKind filter) {
+  return filter == FilterKind::stochastic ? 150 : 75;
+}
+
 std::string filter_name(FilterKind kind) {
   return kind == FilterKind::stochastic ? "stochastic" : "sqrt";
 }

@@ -72,8 +72,9 @@ struct ModelParameters {
 };
 
 /// @brief The viscosity "auto" picks: the Munk boundary layer (A / beta)^(1/3) spans one grid
-/// spacing, A = beta dx^3, the least viscosity that still resolves the western boundary current
-/// (less leaves grid-scale noise there); any more damps the eddies the two-layer flow sheds.
+/// spacing, A = beta dx^3, the least viscosity that keeps grid-scale noise out of the western
+/// boundary current (one spacing is coarser than the usual two); any more damps the eddies the
+/// two-layer flow sheds at G = 63 (apps/ensflow/README.md, "Regime").
 double resolving_viscosity(const ModelParameters& parameters);
 
 inline constexpr double kAutoStepCurrent = 2.0;  //!< m/s, see stable_steps_per_day

@@ -95,9 +95,10 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
       ("inflation", po::value(&o.inflation)->default_value(o.inflation)->value_name("F"),
        "multiplicative inflation of the forecast anomalies (>= 1; 1 = none)")
       ("localisation",
-       po::value(&o.localisation)->default_value(o.localisation)->value_name("KM"),
+       po::value(&o.localisation)->default_value(o.localisation)->value_name("KM|auto"),
        "Gaspari-Cohn localisation half-width, km (0: global analysis); the stochastic filter "
-       "tapers its gain, the square-root filter becomes a local analysis (LETKF)")
+       "tapers its gain, the square-root filter becomes a local analysis (LETKF); auto: 150 "
+       "for the stochastic filter, 75 for the local analysis")
       ("relaxation", po::value(&o.relaxation)->default_value(o.relaxation)->value_name("ALPHA"),
        "relaxation to prior spread: analysis spread becomes (1-ALPHA) of its own plus ALPHA of "
        "the forecast's, point by point (0: none, 1: keep the forecast spread)")
@@ -110,7 +111,11 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
        po::value(&o.initial_length)->default_value(o.initial_length)->value_name("L"),
        "correlation length of the initial departures, km")
       ("spinup-days", po::value(&o.spinup_days)->default_value(o.spinup_days)->value_name("DAYS"),
-       "days the background flow is spun up from rest (untimed)")
+       "days the background flow is spun up from rest plus a small random departure "
+       "(untimed)")
+      ("spinup-seed", po::value(&o.spinup_seed)->default_value(o.spinup_seed)->value_name("S"),
+       "seed of the small random departure from rest the spin-up starts from (it breaks the "
+       "basin's mirror symmetry; 0: from exact rest)")
       ("truth-seed", po::value(&o.truth_seed)->default_value(o.truth_seed)->value_name("T"),
        "seed of the truth's departure and of the observation sites and errors (--seed drives "
        "the members' departures and perturbed observations)")
@@ -146,7 +151,8 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
       ("walls", po::value(&o.walls)->default_value(o.walls)->value_name("no-slip|free-slip"),
        "boundary condition of the lateral walls for the viscous term")
       ("viscosity", po::value(&o.viscosity)->default_value(o.viscosity)->value_name("A|auto"),
-       "lateral viscosity, m^2/s; auto: beta dx^3, the least that resolves the western boundary layer")
+       "lateral viscosity, m^2/s; auto: beta dx^3, a Munk layer of one grid spacing (the least "
+       "that keeps the wall current free of grid noise, and keeps the eddies)")
       ("steps-per-day",
        po::value(&o.steps_per_day)->default_value(o.steps_per_day)->value_name("K|auto"),
        "model time steps per day; auto: the fewest for which 2 m/s moves at most one grid "
@@ -184,13 +190,15 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
   }
   require_above("obs-variance", o.obs_variance, 0, "positive");
   require_at_least("inflation", o.inflation, 1, "at least 1");
-  require_at_least("localisation", o.localisation, 0, "at least 0");
+  if (!o.localisation.automatic())
+    require_at_least("localisation", *o.localisation.number, 0, "at least 0");
   if (!(o.relaxation >= 0 && o.relaxation <= 1))
     throw UsageError("--relaxation: '" + text(o.relaxation) + "' must lie between 0 and 1");
   require_above("initial-spread", o.initial_spread, 0, "positive");
   require_above("initial-length", o.initial_length, 0, "positive");
   cli::require_non_negative("spinup-days", o.spinup_days);
   cli::require_non_negative("truth-seed", static_cast<double>(o.truth_seed));
+  cli::require_non_negative("spinup-seed", static_cast<double>(o.spinup_seed));
   require_above("basin-size", o.basin, 0, "positive");
   require_above("depth", o.depth, 0, "positive");
   if (!(std::fabs(o.latitude) >= 1 && std::fabs(o.latitude) <= 89)) {
@@ -248,13 +256,15 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
   s.analysis.filter = o.filter;
   s.analysis.observation_variance = o.obs_variance;
   s.analysis.inflation = o.inflation;
-  s.analysis.localisation_km = o.localisation;
+  s.analysis.localisation_km =
+      o.localisation.automatic() ? default_localisation_km(o.filter) : *o.localisation.number;
   s.analysis.relaxation = o.relaxation;
   s.initial_spread_m = o.initial_spread;
   s.initial_length_km = o.initial_length;
   s.spinup_days = o.spinup_days;
   s.seed = o.run.seed;
   s.truth_seed = o.truth_seed;
+  s.spinup_seed = o.spinup_seed;
   s.free_run = !o.no_free_run;
   return true;
 }

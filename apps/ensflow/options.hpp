@@ -38,14 +38,15 @@ struct EnsflowOptions {
   FilterKind filter = ExperimentSettings{}.analysis.filter;  //!< --filter stochastic|sqrt
   double inflation =
       ExperimentSettings{}.analysis.inflation;  //!< --inflation: multiplicative, >= 1
-  double localisation =
-      ExperimentSettings{}.analysis.localisation_km;  //!< --localisation: GC half-width, km
+  cli::NumberOrAuto
+      localisation;  //!< --localisation KM|auto: GC half-width (default_localisation_km)
   double relaxation =
       ExperimentSettings{}.analysis.relaxation;  //!< --relaxation: RTPS alpha in [0, 1]
   double initial_spread = ExperimentSettings{}.initial_spread_m;   //!< --initial-spread, m
   double initial_length = ExperimentSettings{}.initial_length_km;  //!< --initial-length, km
   int spinup_days = ExperimentSettings{}.spinup_days;              //!< --spinup-days
   std::int64_t truth_seed = ExperimentSettings{}.truth_seed;       //!< --truth-seed
+  std::int64_t spinup_seed = ExperimentSettings{}.spinup_seed;     //!< --spinup-seed
   bool no_free_run = false;                                        //!< --no-free-run
   // The model.
   // Defaults are the model's own (ModelParameters), so library users get the same basin.

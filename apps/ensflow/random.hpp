@@ -20,6 +20,7 @@ enum class StreamPurpose : std::uint32_t {
       5,               //!< a member's perturbed observations (index = analysis, sub = member)
   rank_histogram = 6,  //!< observation noise added to a member for the rank histogram
                        //!< (index = analysis, sub = member)
+  spinup_noise = 7,    //!< the small departure from rest the spin-up starts from
 };
 
 /// @brief A Gaussian stream for one key; std::seed_seq and std::mt19937_64 are specified

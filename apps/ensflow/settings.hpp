@@ -26,6 +26,7 @@ struct ExperimentSettings {
   double initial_length_km = 150;  //!< correlation length of the initial departures
   int spinup_days = 720;           //!< days from rest to the background state (statistical
                                    //!< equilibrium of the eddying flow: README)
+  std::int64_t spinup_seed = 1;    //!< the spin-up's starting noise (truth.hpp)
   std::int64_t seed = 1;           //!< members' departures and perturbed observations
   std::int64_t truth_seed = 1;     //!< truth's departure, observation sites and errors
   bool free_run = true;            //!< also run the ensemble without analyses

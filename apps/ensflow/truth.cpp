@@ -6,8 +6,13 @@
 
 namespace mcb::ensflow {
 
-std::vector<double> spin_up(QgModel& model, int days) {
+std::vector<double> spin_up(QgModel& model, int days, std::int64_t seed) {
   std::vector<double> q(model.size(), 0.0);
+  if (seed != 0) {
+    PerturbationField noise(model.parameters(), kSpinupNoiseM, kSpinupNoiseKm);
+    KeyedStream stream(seed, StreamPurpose::spinup_noise);
+    noise.draw(stream, model, q.data());
+  }
   for (int day = 0; day < days; ++day) model.advance_day(q.data());
   return q;
 }
@@ -16,7 +21,7 @@ Truth make_truth(const ExperimentSettings& s, QgModel& model, PerturbationField&
                  const ObservationNetwork& network) {
   const std::size_t n = model.size();
   Truth truth;
-  truth.background = s.background ? *s.background : spin_up(model, s.spinup_days);
+  truth.background = s.background ? *s.background : spin_up(model, s.spinup_days, s.spinup_seed);
   if (truth.background.size() != n) throw std::invalid_argument("background of the wrong size");
 
   std::vector<double> q(n);

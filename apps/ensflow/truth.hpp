@@ -12,6 +12,7 @@
 
 #include <Eigen/Dense>
 
+#include <cstdint>
 #include <map>
 #include <vector>
 
@@ -23,8 +24,16 @@ struct Truth {
   std::vector<Eigen::VectorXd> observations;  //!< synthetic SSH observations, per analysis
 };
 
-/// @brief The state after @p days from rest under the wind.
-std::vector<double> spin_up(QgModel& model, int days);
+/// @brief RMS SSH (m) and correlation length (km) of the noise the spin-up starts from.
+inline constexpr double kSpinupNoiseM = 1e-3;
+inline constexpr double kSpinupNoiseKm = 150;
+
+/// @brief The state after @p days under the wind, from rest plus a small random departure
+/// drawn from @p seed (kSpinupNoiseM). Wind and basin are mirror-symmetric about mid-basin, so
+/// a spin-up from exact rest keeps that symmetry for ever (gyres and eddies in mirror pairs);
+/// the noise lets the eddies break it as they would in an ocean. Seed 0: from exact rest (the
+/// background of earlier versions).
+std::vector<double> spin_up(QgModel& model, int days, std::int64_t seed);
 
 /// @brief Spins up the background (or takes settings.background) and runs the truth for the
 /// whole experiment.

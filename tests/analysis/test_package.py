@@ -78,7 +78,8 @@ class WithoutPandas(unittest.TestCase):
     that lacks them."""
 
     def test_scripts_print_one_line(self):
-        for script in ("simulation.py", "measurement.py", "report.py", "fig5_study.py"):
+        for script in ("simulation.py", "measurement.py", "report.py", "fig5_study.py",
+                       "ensflow_figures.py"):
             proc = python("-S", os.path.join(ANALYSIS, script), "--help")
             self.assertEqual(proc.returncode, 2, script)
             lines = proc.stderr.strip().splitlines()

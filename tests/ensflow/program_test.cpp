@@ -20,7 +20,7 @@ using nlohmann::json;
 // tests are about the program, not the flow (ensflow_mpi_test runs the two-layer model).
 const std::string kSmallBase =
     " --members 12 --days 4 --grid 15 --observations 30 --initial-length 300 --counters ''"
-    " --deformation-radius 0";
+    " --deformation-radius 0 --localisation 250";  // the scales of a 15-point grid (dx 62 km)
 const std::string kSmall = kSmallBase + " --analysis-every 2 --spinup-days 5";
 
 json run_one(int ranks, const std::string& args, const std::string& out,

@@ -1,18 +1,19 @@
-// Is the default flow chaotic? Spins the model up from rest for SPINUP days, then runs twins
+// Is the default flow chaotic? Spins the model up as the experiment does (from rest plus the
+// seeded noise) for SPINUP days, then runs twins
 // from that state, the second with an SSH departure of 1 micrometre RMS (a smooth random field),
 // and prints every day the RMS SSH difference of the twins, the energy and the upper layer's
 // eddy kinetic energy so far (mean over the twin days of |u - time-mean u|^2 / 2), as CSV:
 //   ensflow_chaos SPINUP DAYS [options of mcb-ensflow's model: --grid, --lower-depth, ...]
 // A steady or periodic flow keeps the difference small; a chaotic one grows it exponentially
 // (doubling time = ln 2 / growth rate) until it saturates at the flow's own variability.
-#include "apps/ensflow/model.hpp"
+#include "apps/ensflow/bench/flow_tool.hpp"
 #include "apps/ensflow/observations.hpp"
-#include "apps/ensflow/options.hpp"
 #include "apps/ensflow/random.hpp"
+#include "apps/ensflow/truth.hpp"
+#include "common/cli.hpp"
 
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <vector>
 
 using namespace mcb::ensflow;
@@ -30,30 +31,19 @@ double rms_ssh_difference(QgModel& model, const std::vector<double>& a,
          std::sqrt(sum / static_cast<double>(model.layer_size()));
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  if (argc < 3) {
-    std::fprintf(stderr, "usage: ensflow_chaos SPINUP DAYS [model options]\n");
-    return 2;
-  }
+int run(int argc, char** argv) {
+  const FlowToolArguments args = parse_flow_tool(argc, argv, {"SPINUP", "DAYS"}, {});
+  const int spinup = args.counts[0], days = args.counts[1];
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
-  const int spinup = std::atoi(argv[1]);
-  const int days = std::atoi(argv[2]);
-  std::vector<const char*> args{"ensflow_chaos", "--no-free-run"};
-  for (int k = 3; k < argc; ++k) args.push_back(argv[k]);
-  EnsflowConfig config;
-  parse_options(static_cast<int>(args.size()), args.data(), 1, true, config);
-  const ModelParameters p = config.settings.model;
+  const ModelParameters& p = args.settings.model;
   QgModel model(p);
   const int g = p.grid;
   const double dx = p.spacing();
-  std::vector<double> a(model.size(), 0.0);
-  for (int day = 0; day < spinup; ++day) model.advance_day(a.data());
+  std::vector<double> a = spin_up(model, spinup, args.settings.spinup_seed);
 
   std::vector<double> b(model.size());
   PerturbationField field(p, 1e-6, 150);
-  KeyedStream stream(config.settings.seed, StreamPurpose::member_perturbation, 0);
+  KeyedStream stream(args.settings.seed, StreamPurpose::member_perturbation, 0);
   field.draw(stream, model, b.data());
   for (std::size_t c = 0; c < b.size(); ++c) b[c] += a[c];
 
@@ -85,4 +75,10 @@ int main(int argc, char** argv) {
                 eke);
   }
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return mcb::cli::run("ensflow_chaos", [&] { return run(argc, argv); });
 }
