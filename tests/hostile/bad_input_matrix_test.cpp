@@ -34,6 +34,7 @@ struct Case {
   std::string env;  // prefix such as "env -u VAR"; empty for the test's environment
 };
 
+// NOLINTNEXTLINE(readability-identifier-naming): googletest finds the printer by this name.
 void PrintTo(const Case& c, std::ostream* os) { *os << c.program << " " << c.args; }
 
 std::string replace_at(const std::string& text, const std::string& dir) {
