@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every libFuzzer harness in fuzz/ for SECONDS each (default 60), one after another, under
-# AddressSanitizer and UndefinedBehaviorSanitizer, in the clang build folder (build-fuzz).
+# AddressSanitizer and UndefinedBehaviorSanitizer, in the clang build folder (build-fuzz) that
+# ./mcb sanitize shares (scripts/sanitizer-build.sh).
 #   scripts/fuzz.sh [SECONDS [HARNESS...]]
 # Seeds come from tests/fixtures (and fuzz/seeds); each harness keeps its growing corpus in
 # build-fuzz/corpus/NAME and writes any crashing input to build-fuzz/findings/NAME/. Prints one
@@ -35,11 +36,8 @@ if [ $# -gt 1 ]; then
   names=("$@")
 fi
 
-launcher=()
-command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-CC=clang-14 CXX=clang++-14 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DMCB_FUZZ=ON -DMCB_BUILD_TESTS=OFF -DMCB_BUILD_BENCHMARKS=OFF -DMCB_WITH_PAPI=OFF \
-  "${launcher[@]}" >/dev/null
+source "$root/scripts/sanitizer-build.sh"
+configure_sanitizer_build "$root" "$build"
 cmake --build "$build" --target fuzzers -j "$jobs"
 
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}"

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Builds the suite with AddressSanitizer and UndefinedBehaviorSanitizer (build-sanitize) and runs
-# the unit and end-to-end tests there; any sanitizer report fails its test.
+# Builds the suite with AddressSanitizer and UndefinedBehaviorSanitizer and runs the unit and
+# end-to-end tests there; any sanitizer report fails its test. The build is clang-14's in
+# build-fuzz, shared with ./mcb fuzz (scripts/sanitizer-build.sh): the libraries are compiled once
+# for both.
 #   scripts/sanitize.sh [--inputs] [CTEST ARGS...]
 # By default it builds everything but the benchmarks and leaves out of the run what does not
 # concern memory or integer safety of the suite's own code and costs most of the time: the
@@ -12,7 +14,7 @@
 # default one.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-build="${MCB_SANITIZE_BUILD_DIR:-$root/build-sanitize}"
+build="${MCB_SANITIZE_BUILD_DIR:-${MCB_FUZZ_BUILD_DIR:-$root/build-fuzz}}"
 jobs="$(nproc 2>/dev/null || echo 2)"
 
 targets=(all)
@@ -27,10 +29,8 @@ if [ "${1:-}" = "--inputs" ]; then
 fi
 [ $# -gt 0 ] && [ "${targets[0]}" = all ] && select=()
 
-launcher=()
-command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DMCB_SANITIZE=ON \
-  -DMCB_BUILD_BENCHMARKS=OFF "${launcher[@]}" >/dev/null
+source "$root/scripts/sanitizer-build.sh"
+configure_sanitizer_build "$root" "$build"
 cmake --build "$build" -j "$jobs" --target "${targets[@]}"
 
 source "$root/scripts/mpi-env.sh"
