@@ -158,10 +158,10 @@ std::string estimate_text(const RunEstimate& e) {
 
 void print_estimate_total(std::ostream& out, const CampaignEstimate& e) {
   const std::size_t with = e.runs.size() - e.without;
-  out << "\nestimate: " << seconds_text(e.total) << " of run time for " << with << " of "
-      << e.runs.size() << " run(s), the mean wall time of earlier valid runs of the same "
-      << "configuration (" << e.valid_records << " valid record(s) in " << e.sources.size()
-      << " file(s))\n";
+  out << "\nestimate: " << seconds_text(e.total) << " of timed run time for " << with << " of "
+      << e.runs.size() << " run(s) (each run's launch and start-up come on top), the mean wall "
+      << "time of earlier valid runs of the same configuration (" << e.valid_records
+      << " valid record(s) in " << e.sources.size() << " file(s))\n";
   if (e.without > 0) {
     out << e.without << " run(s) without an earlier record (each up to its timeout, "
         << seconds_text(e.timeout) << "):";

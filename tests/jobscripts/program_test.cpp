@@ -84,7 +84,7 @@ TEST(CampaignDryRun, EstimatesEachRunFromEarlierRecordsOfTheSameConfiguration) {
   const CommandResult none = mcb_campaign(campaign_args("dry-run", spec));
   ASSERT_EQ(none.exit_code, 0) << none.err;
   EXPECT_NE(none.out.find("est-1-r1  no earlier record; ranks 2"), std::string::npos) << none.out;
-  EXPECT_NE(none.out.find("estimate: 0.0 s of run time for 0 of 2 run(s)"), std::string::npos)
+  EXPECT_NE(none.out.find("estimate: 0.0 s of timed run time for 0 of 2 run(s)"), std::string::npos)
       << none.out;
 
   const CommandResult text =
@@ -94,7 +94,8 @@ TEST(CampaignDryRun, EstimatesEachRunFromEarlierRecordsOfTheSameConfiguration) {
             std::string::npos)
       << text.out;
   EXPECT_NE(text.out.find("est-2-r1  no earlier record; ranks 4"), std::string::npos) << text.out;
-  EXPECT_NE(text.out.find("estimate: 13.0 s of run time for 1 of 2 run(s)"), std::string::npos)
+  EXPECT_NE(text.out.find("estimate: 13.0 s of timed run time for 1 of 2 run(s)"),
+            std::string::npos)
       << text.out;
   EXPECT_NE(text.out.find("1 run(s) without an earlier record (each up to its timeout, 60.0 s): "
                           "est-2-r1"),
