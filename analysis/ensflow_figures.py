@@ -26,7 +26,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from mcb_analysis.cli import BadInput  # noqa: E402
-from mcb_analysis.inputs import RECORD_SCHEMA, read_jsonl  # noqa: E402
+from mcb_analysis.inputs import read_records  # noqa: E402
 
 
 def fail(message):
@@ -38,7 +38,7 @@ def last_ensflow_record(path, run_id):
     """The last ensflow record of a records file, or run_id's, read by the one records reader
     (schema checked, a torn last line left out with a notice)."""
     try:
-        records = read_jsonl(path, schema=RECORD_SCHEMA)
+        records = read_records(path)
     except BadInput as e:
         fail(str(e))
     except OSError as e:

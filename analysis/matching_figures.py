@@ -12,6 +12,10 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+from mcb_analysis.requirements import require  # noqa: E402
+
+require(os.path.basename(__file__))  # one line, not a traceback, without pandas or matplotlib
+
 from mcb_analysis import cli  # noqa: E402
 from mcb_analysis import matching_figures as mf  # noqa: E402
 

@@ -26,7 +26,7 @@ struct CommTables {
   /// channels: Figure 9), statistics over runs of time.intra + time.inter (Figure 10).
   std::string rank_comm;
   /// transfer_rates.csv: problem,grid,procs,total_size,components,system,sync,n,min,avg,max,
-  /// median,stddev — statistics over runs of result.transfer_rate in bytes/s (Figure 12).
+  /// median,stddev — statistics over runs of result.transfer_rate in MB/s (Figure 12).
   std::string transfer_rates;
   std::size_t configurations = 0;  //!< rows of comm_time.csv
 };

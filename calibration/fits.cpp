@@ -2,6 +2,7 @@
 
 #include "common/csv.hpp"
 #include "common/errors.hpp"
+#include "common/units.hpp"
 
 #include <Eigen/Dense>
 
@@ -390,8 +391,8 @@ std::string link_fits_csv(const std::vector<LinkFit>& fits) {
                      "points", "runs", "bytes_min", "bytes_max", "usable"});
   for (const LinkFit& f : fits) {
     table.row({f.system, f.link_class, csv::number(f.t0),
-               f.usable ? csv::number(f.bandwidth) : std::string(), csv::number(f.fit.r2),
-               csv::number(f.fit.rmse), csv::number(f.fit.max_relative_gap),
+               f.usable ? csv::number(megabytes_per_second(f.bandwidth)) : std::string(),
+               csv::number(f.fit.r2), csv::number(f.fit.rmse), csv::number(f.fit.max_relative_gap),
                std::to_string(f.fit.points), std::to_string(f.runs), csv::number(f.bytes_min),
                csv::number(f.bytes_max), f.usable ? "true" : "false"});
   }
@@ -442,16 +443,17 @@ json models_json(const Models& models, const std::vector<Prediction>& prediction
   }
   json links = json::array();
   for (const LinkFit& f : models.links) {
-    links.push_back({{"system", f.system},
-                     {"class", f.link_class},
-                     {"model", "one-way time = t0 + bytes / bandwidth"},
-                     {"t0", f.t0},
-                     {"bandwidth", f.usable ? json(f.bandwidth) : json(nullptr)},
-                     {"usable", f.usable},
-                     {"goodness", line(f.fit)},
-                     {"range", {{"bytes", {f.bytes_min, f.bytes_max}}}},
-                     {"runs", f.runs},
-                     {"config", f.config}});
+    links.push_back(
+        {{"system", f.system},
+         {"class", f.link_class},
+         {"model", "one-way time = t0 + bytes / bandwidth"},
+         {"t0", f.t0},
+         {"bandwidth", f.usable ? json(megabytes_per_second(f.bandwidth)) : json(nullptr)},
+         {"usable", f.usable},
+         {"goodness", line(f.fit)},
+         {"range", {{"bytes", {f.bytes_min, f.bytes_max}}}},
+         {"runs", f.runs},
+         {"config", f.config}});
   }
   // Goodness of the combined model: how far predictions land from measured rows.
   std::map<std::vector<std::string>, std::vector<double>> errors;

@@ -220,12 +220,12 @@ RecordSet load_records(const std::vector<std::string>& inputs) {
   RecordSet set;
   set.summary.files = expand_inputs(inputs);
   std::map<std::string, std::size_t> index_of_run;  // run id -> index in set.records
-  std::string first_schema_where;
   for (const std::string& file : set.summary.files) {
     jsonl::Contents contents = jsonl::read(file);
     if (contents.torn) set.summary.torn_tails.push_back(jsonl::torn_notice(contents));
     for (jsonl::Line& line : contents.lines) {
-      Record record{std::move(line.doc), file, line.number};
+      // A version-1 record reads as the current version (bandwidths in MB/s).
+      Record record{current_record(std::move(line.doc)), file, line.number};
       ++set.summary.lines;
       try {
         RunRecord::from_json(record.doc);  // the header every record carries
@@ -233,17 +233,11 @@ RecordSet load_records(const std::vector<std::string>& inputs) {
         fail(record, e.what());
       }
       const std::string schema = record.doc.at("schema").get<std::string>();
-      if (set.summary.schema.empty()) {
-        if (schema != kRunRecordSchema) {
-          fail(record,
-               "unknown schema '" + schema + "' (this calibration reads " + kRunRecordSchema + ")");
-        }
-        set.summary.schema = schema;
-        first_schema_where = record.where();
-      } else if (schema != set.summary.schema) {
-        fail(record, "schema '" + schema + "' differs from '" + set.summary.schema + "' of " +
-                         first_schema_where + "; records of different schema versions do not mix");
+      if (schema != kRunRecordSchema) {
+        fail(record, "unknown schema '" + schema + "' (this calibration reads " + kRunRecordSchema +
+                         " and " + kRunRecordSchemaV1 + ")");
       }
+      set.summary.schema = schema;
       const std::string run_id = record.run_id();
       if (const auto it = index_of_run.find(run_id); it != index_of_run.end()) {
         const Record& first = set.records[it->second];

@@ -1,11 +1,12 @@
 # `cmake --install build [--prefix P]`: the programs in bin/, the analysis package where
 # Debian's python3 imports it (lib/python3.X/dist-packages, not the multiarch libdir:
 # /usr/local's is on its path), the
-# scripts and analysis scripts in share/mcb/, and the tables and campaign examples in
+# scripts and analysis scripts in share/mcb/, and the tables, seed-002 platforms and campaign examples in
 # share/mcb/ as well. Tests, benchmarks and fuzzers are not installed.
 include(GNUInstallDirs)
 
-foreach(program mcb-sim mcb-calibrate mcb-campaign mcb-poisson mcb-ensflow mcb-links)
+foreach(program mcb-sim mcb-calibrate mcb-campaign mcb-poisson mcb-ensflow mcb-links mcb-match
+                mcb-match-study)
   if(TARGET ${program})
     # Keep the library folders the programs were linked with (Open MPI's): Open MPI's own
     # rpath flags make CMake's rewrite of the build rpath fail otherwise.
@@ -39,3 +40,4 @@ install(FILES scripts/packages.txt DESTINATION ${mcb_share}/scripts)
 install(DIRECTORY calibration/das2/ DESTINATION ${mcb_share}/tables/das2)
 install(DIRECTORY tests/fixtures/simulator/das2-study/ DESTINATION ${mcb_share}/tables/das2-study)
 install(DIRECTORY jobscripts/examples/ DESTINATION ${mcb_share}/campaigns)
+install(DIRECTORY matching/platforms/ DESTINATION ${mcb_share}/platforms)

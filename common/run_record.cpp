@@ -1,5 +1,7 @@
 #include "common/run_record.hpp"
 
+#include "common/units.hpp"
+
 #include <stdexcept>
 
 namespace mcb {
@@ -32,7 +34,80 @@ std::optional<json> take(json& doc, const char* name, Check ok, const char* want
   return value;
 }
 
+// The number at @p key of @p object (when both exist), bytes per second, in MB/s.
+void scale(json& object, const char* key) {
+  if (!object.is_object()) return;
+  const auto it = object.find(key);
+  if (it != object.end() && it->is_number()) *it = megabytes_per_second(it->get<double>());
+}
+
+// {min, avg, max} (and the like) of a bandwidth statistic.
+void scale_stats(json& stats) {
+  for (const char* key : {"min", "avg", "max", "median", "stddev"}) scale(stats, key);
+}
+
+json* child(json& object, const char* key) {
+  if (!object.is_object()) return nullptr;
+  const auto it = object.find(key);
+  return it == object.end() ? nullptr : &*it;
+}
+
+// The fields that version 1 wrote in bytes per second (docs/records.md, "Versions").
+void bandwidths_to_megabytes(json& doc) {
+  if (json* wan = child(doc, "config") ? child(*child(doc, "config"), "wan") : nullptr) {
+    scale(*wan, "bandwidth");
+    if (json* links = child(*wan, "links"); links && links->is_array()) {
+      for (json& link : *links) scale(link, "bandwidth");
+    }
+  }
+  json* result = child(doc, "result");
+  if (result && doc.value("app", "") == "poisson") scale(*result, "transfer_rate");
+  if (!result || doc.value("app", "") != "links") return;
+  if (json* classes = child(*result, "classes"); classes && classes->is_object()) {
+    for (auto& [name, c] : classes->items()) {
+      if (json* rates = child(c, "bandwidth"); rates && rates->is_array()) {
+        for (json& r : *rates) scale_stats(r);
+      }
+      for (const char* fit : {"fit", "fit_min", "nominal"}) {
+        if (json* f = child(c, fit)) scale(*f, "bandwidth");
+      }
+      if (json* shared = child(c, "shared")) {
+        if (json* alone = child(*shared, "alone")) scale_stats(*alone);
+        if (json* together = child(*shared, "together"); together && together->is_array()) {
+          for (json& t : *together) scale_stats(t);
+        }
+      }
+    }
+  }
+  if (json* study = child(*result, "relay_study")) {
+    if (json* bound = child(*study, "lower_bound")) scale(*bound, "bandwidth");
+  }
+  json* verdict = child(doc, "verdict");
+  if (json* checks = verdict ? child(*verdict, "checks") : nullptr) {
+    if (json* link = child(*checks, "emulated_link")) {
+      for (const char* side : {"nominal", "fitted"}) {
+        if (json* s = child(*link, side)) scale(*s, "bandwidth");
+      }
+    }
+  }
+  if (json* merit = verdict ? child(*verdict, "figure_of_merit") : nullptr) {
+    if (merit->value("unit", "") == "B/s") {
+      scale(*merit, "value");
+      (*merit)["unit"] = "MB/s";
+    }
+  }
+}
+
 }  // namespace
+
+json current_record(json doc) {
+  if (!doc.is_object()) return doc;
+  const auto schema = doc.find("schema");
+  if (schema == doc.end() || *schema != kRunRecordSchemaV1) return doc;
+  bandwidths_to_megabytes(doc);
+  doc["schema"] = kRunRecordSchema;
+  return doc;
+}
 
 std::string json_type_name(const json& value) {
   if (value.is_null()) return "null";
@@ -45,7 +120,7 @@ std::string json_type_name(const json& value) {
 
 RunRecord RunRecord::from_json(const json& source) {
   if (!source.is_object()) throw std::invalid_argument("a record must be a JSON object");
-  json doc = source;
+  json doc = current_record(source);
   RunRecord r;
   r.schema = required_string(doc, "schema");
   r.run_id = required_string(doc, "run_id");

@@ -15,8 +15,18 @@ namespace mcb {
 std::string json_type_name(const nlohmann::json& value);
 
 /// @brief Value of every record's `schema` field. A change that makes old records unreadable
-/// (a field renamed or its meaning changed) bumps the number.
-inline constexpr const char* kRunRecordSchema = "mcb-run/1";
+/// (a field renamed or its meaning changed) bumps the number, and current_record() learns to
+/// bring the old version up to date. Version 2 gives bandwidths in MB/s (10^6 bytes per second);
+/// version 1 gave them in bytes per second.
+inline constexpr const char* kRunRecordSchema = "mcb-run/2";
+/// @brief The earlier version current_record() still reads.
+inline constexpr const char* kRunRecordSchemaV1 = "mcb-run/1";
+
+/// @brief @p doc in the current schema: a version-1 record gets its bandwidths (the fields
+/// docs/records.md lists under "Versions") divided by 10^6 and schema kRunRecordSchema; any
+/// other document is returned as it is (readers refuse a schema they do not know). Every reader
+/// of records calls this first, so old campaign folders read as new ones.
+nlohmann::json current_record(nlohmann::json doc);
 
 /// @brief One run record. The header fields are typed; the four blocks a run carries keep their
 /// JSON (their fields belong to each application and are documented in docs/records.md);
@@ -39,7 +49,8 @@ struct RunRecord {
   /// @brief Reads @p doc. Checks the header: an object with string `schema`, `run_id`, `app`,
   /// `status` (valid, invalid or failed; `run_id` and `app` not empty), `campaign` a string or
   /// null, `repetition` an integer, `reason` a string, `config`/`env`/`result` objects, `ranks`
-  /// an array. The schema version is not compared here (see @ref kRunRecordSchema).
+  /// an array. A version-1 record is brought up to date first (current_record()); the schema
+  /// version is not compared here (see @ref kRunRecordSchema).
   /// @throws std::invalid_argument naming the field ("field 'status' is 'done'; ...").
   static RunRecord from_json(const nlohmann::json& doc);
   /// @brief The record as written.

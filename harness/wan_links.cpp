@@ -181,14 +181,15 @@ nlohmann::json LinkTable::to_json(const ClusterMap& map) const {
       links.push_back(
           {{"clusters", {map.names()[static_cast<size_t>(a)], map.names()[static_cast<size_t>(b)]}},
            {"latency", l.latency},
-           {"bandwidth", l.bandwidth}});
+           {"bandwidth", megabytes_per_second(l.bandwidth)}});
     }
   }
   const bool same = one_link();
   const LinkParameters link = typical();
   return {{"model", "full-duplex link per cluster pair, FIFO, latency + bytes / bandwidth"},
           {"latency", same ? nlohmann::json(link.latency) : nlohmann::json(nullptr)},
-          {"bandwidth", same ? nlohmann::json(link.bandwidth) : nlohmann::json(nullptr)},
+          {"bandwidth",
+           same ? nlohmann::json(megabytes_per_second(link.bandwidth)) : nlohmann::json(nullptr)},
           {"platform", platform_.empty() ? nlohmann::json(nullptr) : nlohmann::json(platform_)},
           {"links", links}};
 }

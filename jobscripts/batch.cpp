@@ -82,8 +82,7 @@ std::optional<RunStatus> read_status(const std::string& path) {
 }
 
 // A job in the queue listing; PBS lists "123.server" possibly shortened, so the number counts too.
-const std::string* queue_state(const std::map<std::string, std::string>& active,
-                               const std::string& id) {
+const JobState* queue_state(const std::map<std::string, JobState>& active, const std::string& id) {
   if (const auto it = active.find(id); it != active.end()) return &it->second;
   if (const auto it = active.find(id.substr(0, id.find('.'))); it != active.end())
     return &it->second;
@@ -122,7 +121,7 @@ struct CollectPass {
 
 CollectPass collect_once(const CampaignSpec& spec, const Plan& plan, const BatchSystem& system,
                          const CampaignFolder& folder) {
-  const std::map<std::string, std::string> active = system.active_jobs();
+  const std::map<std::string, JobState> active = system.active_jobs();
   const JobsList jobs = read_jobs(folder);
   RecordBook book = RecordBook::read(folder.records());
   CollectPass pass;
@@ -153,9 +152,9 @@ CollectPass collect_once(const CampaignSpec& spec, const Plan& plan, const Batch
       ++pass.unsubmitted;
       continue;
     }
-    if (const std::string* state = queue_state(active, job->second)) {
+    if (const JobState* state = queue_state(active, job->second)) {
       ++pass.queued;
-      ++pass.states[*state];
+      ++pass.states[state->state];
       continue;
     }
     const std::string final_state = system.final_state(job->second);
@@ -334,7 +333,7 @@ int submit_campaign(const CampaignSpec& spec, const Plan& plan, const BatchOptio
     }
   }
 
-  std::map<std::string, std::string> active;
+  std::map<std::string, JobState> active;
   if (options.submit) {
     const CollectPass pass = collect_once(spec, plan, *system, folder);
     if (pass.merged + pass.failed > 0) {
@@ -444,21 +443,46 @@ int collect_campaign(const CampaignSpec& spec, const Plan& plan, const BatchOpti
   return t.invalid + t.failed + t.missing == 0 ? 0 : 1;
 }
 
+std::map<std::string, JobState> BatchSystem::accounted_jobs(
+    const std::vector<std::string>& /*ids*/) const {
+  throw std::runtime_error(name() + " has no accounting command this executor reads");
+}
+
+namespace {
+
+// The states status shows, from the first source that answers: the queue, the accounting, or
+// none (then the records and the jobs list alone).
+struct QueueStates {
+  std::map<std::string, JobState> jobs;
+  bool known = true;
+  std::string source;
+};
+
+QueueStates read_states(const BatchSystem& system, const JobsList& list) {
+  const std::string queue = system.name() == "slurm" ? "squeue" : "qstat";
+  try {
+    return {system.active_jobs(), true, queue};
+  } catch (const std::exception& e) {
+    const std::string unreachable = queue + " is unreachable: " + e.what();
+    std::set<std::string> ids;
+    for (const auto& [key, id] : list.job_of_key) ids.insert(id);
+    if (ids.empty()) return {{}, false, "records and the jobs list (" + unreachable + ")"};
+    try {
+      return {system.accounted_jobs({ids.begin(), ids.end()}), true, "sacct (" + unreachable + ")"};
+    } catch (const std::exception& a) {
+      return {{}, false, "records and the jobs list (" + unreachable + "; " + a.what() + ")"};
+    }
+  }
+}
+
+}  // namespace
+
 int batch_status(const CampaignSpec& spec, const Plan& plan, std::ostream& out, bool as_json) {
   const CampaignFolder folder{spec.folder};
   const auto system = make_batch_system(spec, plan, folder);
-  StatusReport report{
-      spec.name, system->name(), system->name() == "slurm" ? "squeue" : "qstat", {}};
-  std::map<std::string, std::string> active;
-  bool queue_known = true;
-  try {
-    active = system->active_jobs();
-  } catch (const std::exception& e) {
-    queue_known = false;
-    report.queue_source =
-        "records and the jobs list (the queue is unreachable: " + std::string(e.what()) + ")";
-  }
   const JobsList jobs = read_jobs(folder);
+  const QueueStates queue = read_states(*system, jobs);
+  StatusReport report{spec.name, system->name(), queue.source, {}};
   const RecordBook book = RecordBook::read(folder.records());
   std::size_t recorded = 0, queued = 0, ended = 0, unsubmitted = 0, unknown = 0;
   std::map<std::string, std::size_t> states;
@@ -466,6 +490,8 @@ int batch_status(const CampaignSpec& spec, const Plan& plan, std::ostream& out, 
     StatusRow row{run.id, "", "", "", std::nullopt, ""};
     const auto job = jobs.job_of_key.find(run.key);
     if (job != jobs.job_of_key.end()) row.job_id = job->second;
+    const JobState* listed =
+        job == jobs.job_of_key.end() ? nullptr : queue_state(queue.jobs, job->second);
     if (const RecordEntry* e = book.find(run.id)) {
       ++recorded;
       row.state = "recorded";
@@ -476,16 +502,19 @@ int batch_status(const CampaignSpec& spec, const Plan& plan, std::ostream& out, 
     } else if (job == jobs.job_of_key.end()) {
       ++unsubmitted;
       row.state = "not submitted";
-    } else if (!queue_known) {
+    } else if (!queue.known) {
       ++unknown;
       row.state = "unknown";
-    } else if (const std::string* s = queue_state(active, job->second)) {
+    } else if (listed && listed->active) {
       ++queued;
-      ++states[*s];
-      row.state = *s;
+      ++states[listed->state];
+      row.state = listed->state;
+      row.nodes = listed->nodes;
+      row.elapsed = listed->elapsed;
     } else {
       ++ended;
-      row.state = "ended";
+      row.state = listed ? "ended (" + listed->state + ")" : "ended";
+      if (listed) row.nodes = listed->nodes;
     }
     if (!row.elapsed && row.state != "not submitted") {
       if (const auto s = read_status(folder.run_file(run.key, ".status")))
@@ -502,9 +531,8 @@ int batch_status(const CampaignSpec& spec, const Plan& plan, std::ostream& out, 
   out << "campaign " << spec.name << " (" << system->name() << "): " << plan.runs.size()
       << " runs: " << recorded << " recorded, " << queued << " in the queue" << state_text << ", "
       << ended << " ended and not collected yet, " << unsubmitted << " not submitted";
-  if (!queue_known) out << ", " << unknown << " unknown";
-  out << "\n";
-  if (!queue_known) out << "states from the " << report.queue_source << "\n";
+  if (!queue.known) out << ", " << unknown << " unknown";
+  out << "\nstates from " << report.queue_source << "\n";
   print_status_table(out, report);
   print_summary(out, spec, tally(plan, book), folder);
   return 0;

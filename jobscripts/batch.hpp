@@ -25,6 +25,14 @@ struct JobBatch {
   int clusters = 1;
 };
 
+/// @brief A job as the batch system lists it.
+struct JobState {
+  std::string state;              //!< the system's word: PENDING, RUNNING, Q, R, COMPLETED, ...
+  std::string nodes;              //!< its hosts as the system writes them ("" while queued)
+  std::optional<double> elapsed;  //!< seconds it has run (none when not known)
+  bool active = true;             //!< queued or running (accounting lists ended jobs too)
+};
+
 /// @brief A batch system as the executors use it. Every jobscript is the system's template with
 /// its directives, followed by the run section all systems share (jobscripts/templates/).
 class BatchSystem {
@@ -41,9 +49,13 @@ class BatchSystem {
   /// @brief Submits @p script from the campaign folder; returns the job id.
   /// @throws std::runtime_error with the submitter's message.
   virtual std::string submit(const std::string& script) const = 0;
-  /// @brief Job id -> state of the jobs queued or running. @throws std::runtime_error when the
-  /// queue cannot be read (then nothing may be declared ended).
-  virtual std::map<std::string, std::string> active_jobs() const = 0;
+  /// @brief Job id -> state of the jobs queued or running (squeue, qstat). @throws
+  /// std::runtime_error when the queue cannot be read (then nothing may be declared ended).
+  virtual std::map<std::string, JobState> active_jobs() const = 0;
+  /// @brief Job id -> state of @p ids as the system's accounting knows them (sacct), queued,
+  /// running or ended; for status when the queue cannot be read. @throws std::runtime_error
+  /// when the accounting cannot be read or the system has none.
+  virtual std::map<std::string, JobState> accounted_jobs(const std::vector<std::string>& ids) const;
   /// @brief How an ended job ended, as the batch system still knows it ("" when it forgot).
   virtual std::string final_state(const std::string& job_id) const = 0;
 
@@ -113,7 +125,8 @@ int collect_campaign(const CampaignSpec& spec, const Plan& plan, const BatchOpti
 /// @brief Prints where each run stands: recorded, queued or running, ended and not collected,
 /// not submitted; one row per run (status_table.hpp), as a table or, with @p as_json, as JSON.
 /// When the queue cannot be read (squeue or qstat unreachable), the states come from the
-/// records and the jobs list, and the output says so; that is not an error.
+/// accounting (sacct), else from the records and the jobs list, and the output says which;
+/// that is not an error.
 int batch_status(const CampaignSpec& spec, const Plan& plan, std::ostream& out, bool as_json);
 
 }  // namespace mcb::campaign

@@ -7,6 +7,7 @@
 #include "jobscripts/app_check.hpp"
 #include "jobscripts/batch.hpp"
 #include "jobscripts/campaign_folder.hpp"
+#include "jobscripts/estimate.hpp"
 #include "jobscripts/expansion.hpp"
 #include "jobscripts/local_executor.hpp"
 #include "jobscripts/record_book.hpp"
@@ -94,6 +95,7 @@ std::ostream& operator<<(std::ostream& os, const Seconds& s) { return os << s.te
 struct Options {
   std::string folder;
   std::string executor;
+  std::vector<std::string> history;  //!< dry-run: more earlier records to estimate from
   bool json = false;
   bool retry_failed = false;
   bool wait = false;
@@ -102,7 +104,8 @@ struct Options {
   Progress progress = Progress::automatic;
 };
 
-void print_dry_run(const CampaignSpec& spec, const Plan& plan, std::ostream& out) {
+void print_dry_run(const CampaignSpec& spec, const Plan& plan, const CampaignEstimate& estimate,
+                   std::ostream& out) {
   std::size_t valid = plan.configurations.size() - plan.invalid_count();
   out << "campaign " << spec.name << ": app " << spec.app << " (" << spec.binary << "), executor "
       << spec.executor << ", folder " << spec.folder << "\n"
@@ -120,14 +123,17 @@ void print_dry_run(const CampaignSpec& spec, const Plan& plan, std::ostream& out
   out << "\nruns (in the order they run):\n";
   std::size_t width = 0;
   for (const PlannedRun& r : plan.runs) width = std::max(width, r.id.size());
-  for (const PlannedRun& r : plan.runs) {
+  for (std::size_t i = 0; i < plan.runs.size(); ++i) {
+    const PlannedRun& r = plan.runs[i];
     const Configuration& c = plan.of(r);
-    out << "  " << std::left << std::setw(static_cast<int>(width)) << r.id << std::right
-        << "  ranks " << c.ranks << ", clusters " << c.clusters << ":";
+    out << "  " << std::left << std::setw(static_cast<int>(width)) << r.id << std::right << "  "
+        << estimate_text(estimate.runs[i]) << "; ranks " << c.ranks << ", clusters " << c.clusters
+        << ":";
     if (c.app_args.empty()) out << " (application defaults)";
     for (const std::string& a : c.app_args) out << " " << display_word(a);
     out << "\n";
   }
+  print_estimate_total(out, estimate);
   out.flush();
 }
 
@@ -199,18 +205,21 @@ int body(int argc, char** argv) {
     throw UsageError("missing COMMAND (dry-run, run, scripts, status, collect); see --help");
   const std::string command = argv[1];
   if (command == "--help" || command == "-h" || command == "help") {
-    std::cout << "Usage: " << kUsage << "\n\nOptions:\n"
-              << "  --folder DIR           campaign folder (default: the spec's 'folder', else\n"
-              << "                         campaigns/<name> beside the spec)\n"
-              << "  --executor NAME        local, slurm or pbs instead of the spec's\n"
-              << "  --json                 dry-run: print the plan as JSON; status: the per-run\n"
-              << "                         table as JSON\n"
-              << "  --retry-failed         run: run again the runs recorded as failed\n"
-              << "  --wait                 collect: wait until no job of the campaign is queued\n"
-              << "  --wait-limit DURATION  collect --wait: give up after this long (exit 1)\n"
-              << "  --poll DURATION        collect --wait: queue polling interval (default 2s)\n"
-              << "  --progress auto|live|lines  run (local): redraw one line, or a line per run\n"
-              << "  --config FILE          these options from an INI file\n";
+    std::cout
+        << "Usage: " << kUsage << "\n\nOptions:\n"
+        << "  --folder DIR           campaign folder (default: the spec's 'folder', else\n"
+        << "                         campaigns/<name> beside the spec)\n"
+        << "  --executor NAME        local, slurm or pbs instead of the spec's\n"
+        << "  --json                 dry-run: print the plan as JSON; status: the per-run\n"
+        << "                         table as JSON\n"
+        << "  --history PATH         dry-run: estimate also from these records (a JSON Lines\n"
+        << "                         file or a folder of them); repeatable\n"
+        << "  --retry-failed         run: run again the runs recorded as failed\n"
+        << "  --wait                 collect: wait until no job of the campaign is queued\n"
+        << "  --wait-limit DURATION  collect --wait: give up after this long (exit 1)\n"
+        << "  --poll DURATION        collect --wait: queue polling interval (default 2s)\n"
+        << "  --progress auto|live|lines  run (local): redraw one line, or a line per run\n"
+        << "  --config FILE          these options from an INI file\n";
     return 0;
   }
   if (!commands().count(command)) {
@@ -223,6 +232,8 @@ int body(int argc, char** argv) {
   po::options_description desc("mcb-campaign options");
   desc.add_options()("folder", po::value(&o.folder)->value_name("DIR"), "campaign folder")(
       "executor", po::value(&o.executor)->value_name("NAME"), "local, slurm or pbs")(
+      "history", po::value(&o.history)->composing()->value_name("PATH"),
+      "dry-run: earlier records to estimate from")(
       "json", po::bool_switch(&o.json),
       "dry-run: the plan as JSON; status: the per-run table as JSON")(
       "retry-failed", po::bool_switch(&o.retry_failed), "run: run failed runs again")(
@@ -256,10 +267,19 @@ int body(int argc, char** argv) {
   const Plan plan = expand(spec, named_checker);
 
   if (command == "dry-run") {
+    // The campaign's own earlier records first, then those given with --history.
+    std::vector<std::string> sources{CampaignFolder{spec.folder}.records()};
+    sources.insert(sources.end(), o.history.begin(), o.history.end());
+    for (const std::string& h : o.history) {
+      if (!std::filesystem::exists(h)) throw UsageError("--history: '" + h + "' does not exist");
+    }
+    const CampaignEstimate estimate = estimate_campaign(spec, plan, sources, &std::cerr);
     if (o.json) {
-      std::cout << plan.to_json(spec).dump(1) << std::endl;
+      nlohmann::json doc = plan.to_json(spec);
+      doc["estimate"] = estimate_json(estimate);
+      std::cout << doc.dump(1) << std::endl;
     } else {
-      print_dry_run(spec, plan, std::cout);
+      print_dry_run(spec, plan, estimate, std::cout);
     }
     preflight(spec, plan);
     return 0;

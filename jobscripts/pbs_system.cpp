@@ -26,10 +26,10 @@ class PbsSystem : public BatchSystem {
     return id;
   }
 
-  std::map<std::string, std::string> active_jobs() const override {
+  std::map<std::string, JobState> active_jobs() const override {
     // "qstat" lists queued, running and held jobs: "<id> <name> <user> <time> <state> <queue>".
     std::istringstream in(queue_command({"qstat"}, "", "qstat cannot read the queue"));
-    std::map<std::string, std::string> jobs;
+    std::map<std::string, JobState> jobs;
     std::string line;
     while (std::getline(in, line)) {
       std::istringstream fields(line);
@@ -38,9 +38,9 @@ class PbsSystem : public BatchSystem {
       while (fields >> w) f.push_back(w);
       if (f.size() < 5 || f[0].find_first_of("0123456789") != 0) continue;
       if (f[4] == "F" || f[4] == "C") continue;  // finished, completed
-      jobs[f[0]] = f[4];
+      jobs[f[0]] = {f[4], "", std::nullopt, true};
       // qstat shortens long ids ("123.server-na*"); the number alone also identifies the job.
-      jobs[f[0].substr(0, f[0].find('.'))] = f[4];
+      jobs[f[0].substr(0, f[0].find('.'))] = {f[4], "", std::nullopt, true};
     }
     return jobs;
   }

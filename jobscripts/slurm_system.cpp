@@ -7,8 +7,10 @@
 #include "jobscripts/process.hpp"
 #include "jobscripts/shell.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -34,15 +36,23 @@ class SlurmSystem : public BatchSystem {
     return id;
   }
 
-  std::map<std::string, std::string> active_jobs() const override {
-    // %i is "<id>" for plain jobs and "<leader>+<component>" for heterogeneous ones.
-    std::istringstream in(queue_command({"squeue", "--noheader", "--me", "--format=%i %T"}, "",
-                                        "squeue cannot read the queue"));
-    std::map<std::string, std::string> jobs;
-    std::string id;
-    std::string state;
-    while (in >> id >> state) jobs[id.substr(0, id.find('+'))] = state;
-    return jobs;
+  std::map<std::string, JobState> active_jobs() const override {
+    // %i is "<id>" for plain jobs and "<leader>+<component>" for heterogeneous ones; %M the
+    // time used ([D-][H:]M:SS), %N the nodes (empty while pending).
+    return read_listing(queue_command({"squeue", "--noheader", "--me", "--format=%i|%T|%M|%N"}, "",
+                                      "squeue cannot read the queue"),
+                        /*from_accounting=*/false);
+  }
+
+  std::map<std::string, JobState> accounted_jobs(
+      const std::vector<std::string>& ids) const override {
+    std::string list;
+    for (const std::string& id : ids) list += (list.empty() ? "" : ",") + id;
+    return read_listing(
+        queue_command({"sacct", "--noheader", "--parsable2", "--allocations", "--jobs=" + list,
+                       "--format=JobID,State,ElapsedRaw,NodeList"},
+                      "", "sacct"),
+        /*from_accounting=*/true);
   }
 
   std::string final_state(const std::string& job_id) const override {
@@ -105,6 +115,49 @@ class SlurmSystem : public BatchSystem {
   }
 
  private:
+  // Lines "ID|STATE|ELAPSED|NODES" of squeue or sacct; a heterogeneous job's components are
+  // one job, their nodes joined. squeue lists only jobs that may still run; sacct lists ended
+  // ones too, writes "CANCELLED by 0" (the state is the first word) and elapsed in seconds.
+  static std::map<std::string, JobState> read_listing(const std::string& text,
+                                                      bool from_accounting) {
+    const bool raw_seconds = from_accounting;
+    std::map<std::string, JobState> jobs;
+    std::istringstream in(text);
+    std::string line;
+    while (std::getline(in, line)) {
+      std::vector<std::string> f;
+      std::istringstream fields(line);
+      std::string field;
+      while (std::getline(fields, field, '|')) f.push_back(field);
+      if (f.size() < 3 || f[0].empty()) continue;
+      JobState& job = jobs[f[0].substr(0, f[0].find('+'))];
+      job.state = f[1].substr(0, f[1].find(' '));
+      job.active = !from_accounting || kActive.count(job.state) > 0;
+      if (const auto seconds = elapsed_seconds(f[2], raw_seconds))
+        job.elapsed = std::max(job.elapsed.value_or(0), *seconds);
+      if (f.size() > 3 && !f[3].empty() && f[3] != "None assigned")
+        job.nodes += (job.nodes.empty() ? "" : ",") + f[3];
+    }
+    return jobs;
+  }
+
+  static std::optional<double> elapsed_seconds(const std::string& text, bool raw_seconds) {
+    try {
+      if (raw_seconds) return std::stod(text);
+      const auto dash = text.find('-');
+      const double days = dash == std::string::npos ? 0 : std::stod(text.substr(0, dash));
+      return days * 86400 + parse_seconds(dash == std::string::npos ? text : text.substr(dash + 1));
+    } catch (const std::exception&) {
+      return std::nullopt;
+    }
+  }
+
+  // The states sacct gives a job that may still run.
+  static inline const std::set<std::string> kActive = {
+      "PENDING",   "RUNNING",     "CONFIGURING",  "COMPLETING", "SUSPENDED",
+      "REQUEUED",  "REQUEUE_FED", "REQUEUE_HOLD", "RESIZING",   "SIGNALING",
+      "STAGE_OUT", "STOPPED",     "RESV_DEL_HOLD"};
+
   std::string time_limit(const JobBatch& batch) const {
     if (!spec_.slurm.time.empty()) return spec_.slurm.time;
     return std::to_string(static_cast<long>(std::ceil(job_seconds(batch) / 60.0)));

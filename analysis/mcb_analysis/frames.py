@@ -7,7 +7,7 @@ import os
 import pandas as pd
 
 from .cli import BadInput
-from .inputs import RECORD_SCHEMA, read_csv, read_jsonl
+from .inputs import read_csv, read_records
 from .point_figures import JOB_COLUMNS
 from .sweeps import SWEEP_COLUMNS, SWEEP_NUMBERS, TEXT
 
@@ -37,12 +37,13 @@ def _files(path, suffix):
 
 
 def load_records(folder):
-    """Every run record (JSON Lines, schema mcb-run/1) in a file or under a folder, one row per
+    """Every run record (JSON Lines, schema mcb-run/2, or mcb-run/1 read as mcb-run/2: bandwidths
+    in MB/s) in a file or under a folder, one row per
     run, nested fields flattened with dots (config.grid, env.host, result.time, ...) and the
     file in column `file`."""
     rows = []
     for path in _files(folder, ".jsonl"):
-        for record in read_jsonl(path, schema=RECORD_SCHEMA):
+        for record in read_records(path):
             rows.append(dict(record, file=path))
     return pd.json_normalize(rows)
 

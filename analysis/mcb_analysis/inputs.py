@@ -19,7 +19,8 @@ from .cli import BadInput
 CALIBRATION_SCHEMA = "mcb-calibration/1"  # calibration.json (mcb-calibrate)
 SWEEP_SCHEMA = "mcb-sim-sweep/1"          # sweep.json (mcb-sim)
 SUMMARY_SCHEMA = "mcb-sim-summary/1"      # summary.json of one point (mcb-sim)
-RECORD_SCHEMA = "mcb-run/1"               # run records, JSON Lines (mcb-poisson, -ensflow, -links)
+RECORD_SCHEMA = "mcb-run/2"               # run records, JSON Lines (mcb-poisson, -ensflow, -links)
+RECORD_SCHEMA_V1 = "mcb-run/1"            # the earlier version, bandwidths in B/s, still read
 
 
 def digest(path):
@@ -113,7 +114,8 @@ def read_jsonl(path, schema=None):
     """Reads JSON Lines (docs/records.md): one object per line, blank lines skipped. A torn last
     line (no line end, not JSON: a run killed while writing) is left out with one notice on
     stderr, as mcb-campaign and mcb-calibrate do; a malformed line elsewhere, a line that is not
-    an object or, when `schema` is given, a record of another schema is a BadInput naming the
+    an object or, when `schema` (a version or a tuple of them) is given, a record of another
+    schema is a BadInput naming the
     file and line. Returns the list of objects."""
     if not os.path.exists(path):
         raise BadInput(f"{path}: no such file")
@@ -139,11 +141,66 @@ def read_jsonl(path, schema=None):
             raise BadInput(f"{path}:{number}: not JSON ({e.msg})")
         if not isinstance(record, dict):
             raise BadInput(f"{path}:{number}: not a JSON object")
-        if schema is not None and record.get("schema") != schema:
-            raise BadInput(f"{path}:{number}: schema '{record.get('schema')}' is not '{schema}' "
-                           "(the version this analysis reads)")
+        known = schema if isinstance(schema, tuple) else (schema,)
+        if schema is not None and record.get("schema") not in known:
+            raise BadInput(f"{path}:{number}: schema '{record.get('schema')}' is not "
+                           f"'{' or '.join(known)}' (the version this analysis reads)")
         records.append(record)
     return records
+
+
+def _scale(obj, key, divisor=1e6):
+    if isinstance(obj, dict) and isinstance(obj.get(key), (int, float)) \
+            and not isinstance(obj.get(key), bool):
+        obj[key] = obj[key] / divisor
+
+
+def _scale_stats(obj):
+    for key in ("min", "avg", "max", "median", "stddev"):
+        _scale(obj, key)
+
+
+def read_records(path):
+    """The run records of one JSON Lines file, each in RECORD_SCHEMA (a version-1 record is
+    converted by current_record); a record of any other schema is a BadInput naming its line."""
+    return [current_record(r) for r in read_jsonl(path, schema=(RECORD_SCHEMA, RECORD_SCHEMA_V1))]
+
+
+def current_record(record):
+    """A run record in RECORD_SCHEMA: a version-1 record (bandwidths in bytes/s) gets the fields
+    docs/records.md lists under "Versions" in MB/s, as common/run_record.cpp reads it; any other
+    record is returned as it is."""
+    if record.get("schema") != RECORD_SCHEMA_V1:
+        return record
+    wan = (record.get("config") or {}).get("wan")
+    if isinstance(wan, dict):
+        _scale(wan, "bandwidth")
+        for link in wan.get("links") or []:
+            _scale(link, "bandwidth")
+    result = record.get("result") or {}
+    if record.get("app") == "poisson":
+        _scale(result, "transfer_rate")
+    if record.get("app") == "links" and isinstance(result, dict):
+        for c in (result.get("classes") or {}).values():
+            for r in c.get("bandwidth") or []:
+                _scale_stats(r)
+            for fit in ("fit", "fit_min", "nominal"):
+                _scale(c.get(fit), "bandwidth")
+            shared = c.get("shared") or {}
+            _scale_stats(shared.get("alone"))
+            for t in shared.get("together") or []:
+                _scale_stats(t)
+        _scale((result.get("relay_study") or {}).get("lower_bound"), "bandwidth")
+        verdict = record.get("verdict") or {}
+        link = (verdict.get("checks") or {}).get("emulated_link") or {}
+        for side in ("nominal", "fitted"):
+            _scale(link.get(side), "bandwidth")
+        merit = verdict.get("figure_of_merit")
+        if isinstance(merit, dict) and merit.get("unit") == "B/s":
+            _scale(merit, "value")
+            merit["unit"] = "MB/s"
+    record["schema"] = RECORD_SCHEMA
+    return record
 
 
 def natural_key(text):

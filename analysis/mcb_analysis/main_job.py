@@ -2,7 +2,7 @@
 the simulated sizes beside the paper's Table 4, and the load of the host while the runs were
 made (their records). Reads runtimes.csv and the records through inputs.py."""
 
-from .inputs import RECORD_SCHEMA, read_csv, read_jsonl
+from .inputs import read_csv, read_records
 
 # Table 4 of the paper (Poisson 4000x4000), runtimes in seconds on 1, 2 and 4 clusters by
 # total size; None where the paper has no entry.
@@ -84,5 +84,5 @@ def penalty_section(runtimes, app, problem, statistic, cores, record_files):
     if statistic not in STATISTICS:
         raise ValueError(f"statistic '{statistic}' is not one of {', '.join(STATISTICS)}")
     col = _runtimes(runtimes, app, problem)
-    records = [r for path in record_files for r in read_jsonl(path, schema=RECORD_SCHEMA)]
+    records = [r for path in record_files for r in read_records(path)]
     return "\n".join(_penalty_table(col, problem, statistic) + _load_note(records, cores))

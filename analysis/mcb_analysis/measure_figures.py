@@ -17,7 +17,6 @@ from .output import Figure, clean, headline, number
 PALETTE = ["#1b4f9c", "#e08214", "#2a9d3a", "#c0392b", "#7b3294", "#8c564b", "#17becf",
            "#7f7f7f"]
 DIRECTIONS = ["top", "bottom", "left", "right"]
-MB = 1e6  # the paper's Mbyte/s: 10^6 bytes per second
 GRID_COLOURS = plt.get_cmap("YlOrRd")  # per-process times over the process grid
 
 
@@ -356,7 +355,8 @@ def transfer_rate(cal, procs, setups, sync, label):
     problems = problems_of(f)
     xs = [grid_of(p) for p in problems]
     fig, ax = plt.subplots(figsize=(6.2, 3.6), layout="constrained")
-    series = [_series(setups, i, setup, rows, problems, scale=MB)
+    # transfer_rates.csv is in MB/s (10^6 bytes/s), the paper's Mbyte/s.
+    series = [_series(setups, i, setup, rows, problems)
               for i, setup, rows in _rows_by_setup(f, setups)]
     # Legend in the order of the curves from top to bottom at the right-most grid size.
     def last_value(s):

@@ -2,6 +2,7 @@
 
 #include "apps/poisson/options.hpp"
 #include "apps/poisson/problem.hpp"
+#include "common/units.hpp"
 #include "harness/driver.hpp"
 #include "harness/record.hpp"
 
@@ -117,16 +118,17 @@ class PoissonRun : public harness::Measurement {
                  {"residual_limit", residual_limit_},
                  {"error", check_.error},
                  {"error_bound", check_.error_bound}};
-    j.result = {{"iterations", outcome_.iterations},
-                {"converged", outcome_.converged},
-                {"global_error", outcome_.global_error},
-                {"wall_time", wall_time},
-                {"compute_time", compute_},
-                {"comm_time", comm_spread_},
-                {"allreduce_time", allreduce_},
-                {"comm_time_paper", paper_comm_},
-                {"transfer_rate", paper_comm_ > 0 ? max_bytes_ / paper_comm_ : 0.0},
-                {"site_updates_per_second", lups_}};
+    j.result = {
+        {"iterations", outcome_.iterations},
+        {"converged", outcome_.converged},
+        {"global_error", outcome_.global_error},
+        {"wall_time", wall_time},
+        {"compute_time", compute_},
+        {"comm_time", comm_spread_},
+        {"allreduce_time", allreduce_},
+        {"comm_time_paper", paper_comm_},
+        {"transfer_rate", megabytes_per_second(paper_comm_ > 0 ? max_bytes_ / paper_comm_ : 0.0)},
+        {"site_updates_per_second", lups_}};
     j.figure = lups_;
     j.unit = "LUP/s";
     char figure[32];

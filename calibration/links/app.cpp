@@ -65,7 +65,7 @@ json class_json(const ClassResult& c, const std::vector<std::size_t>& sizes,
     p["bytes"] = sizes[i];
     p["gap"] = c.fit ? json(c.fit->gaps[i]) : json(nullptr);
     points.push_back(p);
-    json r = c.bandwidth[i].to_json();
+    json r = c.bandwidth[i].rate_json();
     r["bytes"] = sizes[i];
     rates.push_back(r);
   }
@@ -78,7 +78,7 @@ json class_json(const ClassResult& c, const std::vector<std::size_t>& sizes,
   if (c.link_class == LinkClass::cross_cluster && wide != nullptr && wide->emulated()) {
     const auto& link =
         wide->clock()->links().between(map.cluster_of(c.pair.first), map.cluster_of(c.pair.second));
-    out["nominal"] = {{"t0", link.latency}, {"bandwidth", link.bandwidth}};
+    out["nominal"] = {{"t0", link.latency}, {"bandwidth", megabytes_per_second(link.bandwidth)}};
   }
   return out;
 }
@@ -94,8 +94,8 @@ bool emulation_delivered(const ClassResult& c, const harness::LinkParameters& li
   const bool resolved = static_cast<double>(largest) / link.bandwidth >= link.latency;
   const double bandwidth_error = fit.usable() ? std::fabs(fit.bandwidth / link.bandwidth - 1) : 1.0;
   const bool bandwidth_ok = !resolved || bandwidth_error <= kEmulationTolerance;
-  entry = {{"nominal", {{"t0", link.latency}, {"bandwidth", link.bandwidth}}},
-           {"fitted", {{"t0", fit.t0}, {"bandwidth", fit.bandwidth}}},
+  entry = {{"nominal", {{"t0", link.latency}, {"bandwidth", megabytes_per_second(link.bandwidth)}}},
+           {"fitted", {{"t0", fit.t0}, {"bandwidth", megabytes_per_second(fit.bandwidth)}}},
            {"from", "fit_min"},
            {"latency_error", latency_error},
            {"bandwidth_relative_error", bandwidth_error},
@@ -236,8 +236,8 @@ class LinksRun : public harness::Measurement {
           class_json(c, config_.sizes, run.wide.get(), run.clusters());
     j.result = {{"classes", class_records}, {"wall_time", wall_}};
     if (study_) j.result["relay_study"] = study_->to_json();
-    j.figure = merit;
-    j.unit = "B/s";
+    j.figure = megabytes_per_second(merit);
+    j.unit = "MB/s";
     j.figure_text = format_bandwidth(merit);
     j.meaning = "bandwidth of the slowest link class";
     return j;

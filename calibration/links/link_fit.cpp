@@ -1,5 +1,7 @@
 #include "calibration/links/link_fit.hpp"
 
+#include "common/units.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <set>
@@ -8,7 +10,10 @@
 namespace mcb::links {
 
 nlohmann::json LinkFit::to_json() const {
-  return {{"t0", t0}, {"bandwidth", bandwidth}, {"r2", r2}, {"max_relative_gap", max_relative_gap}};
+  return {{"t0", t0},
+          {"bandwidth", megabytes_per_second(bandwidth)},
+          {"r2", r2},
+          {"max_relative_gap", max_relative_gap}};
 }
 
 LinkFit fit_link(const std::vector<double>& bytes, const std::vector<double>& seconds) {

@@ -1,5 +1,6 @@
 #include "calibration/links/measure.hpp"
 
+#include "common/units.hpp"
 #include "harness/link_clock.hpp"
 
 #include <algorithm>
@@ -232,11 +233,17 @@ SharedLink shared_link(harness::InstrumentedComm& comm, const std::array<RankPai
   return shared;
 }
 
+nlohmann::json Stats::rate_json() const {
+  return {{"min", megabytes_per_second(min)},
+          {"avg", megabytes_per_second(avg)},
+          {"max", megabytes_per_second(max)}};
+}
+
 nlohmann::json SharedLink::to_json() const {
   return {{"pairs", {{pairs[0].first, pairs[0].second}, {pairs[1].first, pairs[1].second}}},
           {"bytes", bytes},
-          {"alone", alone.to_json()},
-          {"together", {together[0].to_json(), together[1].to_json()}},
+          {"alone", alone.rate_json()},
+          {"together", {together[0].rate_json(), together[1].rate_json()}},
           {"share",
            {alone.avg > 0 ? together[0].avg / alone.avg : 0.0,
             alone.avg > 0 ? together[1].avg / alone.avg : 0.0}}};

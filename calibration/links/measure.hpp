@@ -23,6 +23,8 @@ struct Stats {
   double min = 0, avg = 0, max = 0;
   static Stats of(const std::vector<double>& values);
   nlohmann::json to_json() const { return {{"min", min}, {"avg", avg}, {"max", max}}; }
+  /// @brief Rates in bytes per second as the records write them: in MB/s.
+  nlohmann::json rate_json() const;
 };
 
 struct MeasureSettings {

@@ -1,5 +1,6 @@
 #include "calibration/links/relay_study.hpp"
 
+#include "common/units.hpp"
 #include "harness/wide_area.hpp"
 
 #include <algorithm>
@@ -98,7 +99,7 @@ nlohmann::json RelayStudy::to_json() const {
              "t0 + bytes / bandwidth (alltoall: bytes over the busiest "
              "link direction)"},
             {"t0", bound.t0},
-            {"bandwidth", bound.bandwidth},
+            {"bandwidth", megabytes_per_second(bound.bandwidth)},
             {"from", "cross_cluster fit"}}},
           {"point_to_point", points(point_to_point)},
           {"broadcast", {{"root", 0}, {"points", points(broadcast)}}},

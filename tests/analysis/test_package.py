@@ -17,7 +17,7 @@ from mcb_analysis.cli import BadInput  # noqa: E402
 
 RECORDS = os.path.join(SOURCE, "tests", "fixtures", "records")
 PROGRAMS = ["mcb-sim", "mcb-calibrate", "mcb-campaign", "mcb-poisson", "mcb-ensflow",
-            "mcb-links"]
+            "mcb-links", "mcb-match", "mcb-match-study"]
 
 
 def python(*args, env=None, cwd=None):
@@ -35,7 +35,8 @@ class Loaders(TempDirTest):
         self.assertEqual(len(frame), len(lines))
         self.assertIn("env.host", frame.columns)
         self.assertIn("config.seed", frame.columns)
-        self.assertTrue((frame["schema"] == "mcb-run/1").all())
+        # The fixtures are version 1 (bytes/s); they load as version 2, bandwidths in MB/s.
+        self.assertTrue((frame["schema"] == "mcb-run/2").all())
 
     def test_a_record_of_another_schema_is_named_by_file_and_line(self):
         with self.assertRaises(BadInput) as e:
@@ -79,7 +80,7 @@ class WithoutPandas(unittest.TestCase):
 
     def test_scripts_print_one_line(self):
         for script in ("simulation.py", "measurement.py", "report.py", "fig5_study.py",
-                       "ensflow_figures.py"):
+                       "ensflow_figures.py", "matching_figures.py"):
             proc = python("-S", os.path.join(ANALYSIS, script), "--help")
             self.assertEqual(proc.returncode, 2, script)
             lines = proc.stderr.strip().splitlines()
@@ -123,7 +124,8 @@ class Install(TempDirTest):
         for p in PROGRAMS:
             self.assertTrue(os.access(self.path("prefix", "bin", p), os.X_OK), p)
         for f in ("share/mcb/analysis/simulation.py", "share/mcb/scripts/mpi-env.sh",
-                  "share/mcb/tables/das2/runtimes.csv", "share/mcb/campaigns/poisson-local.ini"):
+                  "share/mcb/tables/das2/runtimes.csv", "share/mcb/campaigns/poisson-local.ini",
+                  "share/mcb/platforms/four-clusters.ini"):
             self.assertTrue(os.path.exists(self.path("prefix", *f.split("/"))), f)
 
 

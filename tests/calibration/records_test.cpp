@@ -28,7 +28,7 @@ TEST(Records, FolderReadsEveryJsonlFileAndDropsIdenticalRepeats) {
   EXPECT_NE(set.summary.duplicates[0].find("runs.jsonl:1 repeats"), std::string::npos)
       << set.summary.duplicates[0];
   EXPECT_EQ(set.records.size(), 10u);
-  EXPECT_EQ(set.summary.schema, "mcb-run/1");
+  EXPECT_EQ(set.summary.schema, "mcb-run/2");  // version-1 fixtures read as version 2
 }
 
 TEST(Records, AFileGivenTwiceIsReadOnce) {
@@ -76,7 +76,7 @@ TEST(Records, BadInputNamesFileAndLine) {
                 .rfind(bad + "wrong-schema.jsonl:1: unknown schema 'mcb-run/9'", 0),
             0u);
   EXPECT_EQ(refusal({bad + "mixed-schema.jsonl"})
-                .rfind(bad + "mixed-schema.jsonl:2: schema 'mcb-run/2' differs", 0),
+                .rfind(bad + "mixed-schema.jsonl:2: unknown schema 'mcb-run/3'", 0),
             0u);
   EXPECT_EQ(refusal({bad + "conflict.jsonl"})
                 .rfind(bad + "conflict.jsonl:2: run_id 'fxb-1-r1' was read before", 0),

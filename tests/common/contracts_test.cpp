@@ -135,7 +135,7 @@ TEST(Jsonl, ReadingOnFromAnOffsetKeepsLineNumbers) {
 
 TEST(RunRecordContract, ReadingAndWritingGivesBackTheSameText) {
   const json doc = json::parse(
-      R"({"schema":"mcb-run/1","run_id":"c-1-r1","campaign":null,"repetition":1,"app":"poisson",)"
+      R"({"schema":"mcb-run/2","run_id":"c-1-r1","campaign":null,"repetition":1,"app":"poisson",)"
       R"("status":"invalid","reason":"error too large","config":{"grid":32},"env":{"host":"h"},)"
       R"("result":{"wall_time":1.5},"ranks":[{"rank":0}],"counters":null,"verdict":{"valid":false}})");
   const RunRecord r = RunRecord::from_json(doc);
@@ -144,6 +144,54 @@ TEST(RunRecordContract, ReadingAndWritingGivesBackTheSameText) {
   EXPECT_EQ(r.reason, "error too large");
   EXPECT_EQ(r.extra.size(), 2u) << "counters and verdict";
   EXPECT_EQ(r.line(), doc.dump());
+}
+
+// Version 1 gave bandwidths in bytes per second; it reads as version 2, in MB/s, field by field
+// as docs/records.md lists them, and nothing else changes.
+TEST(RunRecordContract, AVersionOneRecordReadsWithItsBandwidthsInMegabytesPerSecond) {
+  const json v1 = json::parse(R"({"schema":"mcb-run/1","run_id":"l-1","app":"links",
+    "status":"valid","config":{"wan":{"latency":0.001,"bandwidth":12500000.0,
+      "links":[{"clusters":["0","1"],"latency":0.001,"bandwidth":12500000.0}]}},
+    "result":{"wall_time":3.0,"classes":{"cross_cluster":{"points":[{"bytes":1,"avg":0.001}],
+      "bandwidth":[{"bytes":1,"min":1000000.0,"avg":2000000.0,"max":3000000.0}],
+      "fit":{"t0":0.001,"bandwidth":12000000.0},"fit_min":{"t0":0.001,"bandwidth":12500000.0},
+      "nominal":{"t0":0.001,"bandwidth":12500000.0},
+      "shared":{"bytes":1048576,"alone":{"min":1e7,"avg":1e7,"max":1e7},
+        "together":[{"min":5e6,"avg":5e6,"max":5e6},{"min":4e6,"avg":4e6,"max":4e6}],
+        "share":[0.5,0.4]}}},
+      "relay_study":{"lower_bound":{"t0":0.001,"bandwidth":12000000.0}}},
+    "verdict":{"checks":{"emulated_link":{"nominal":{"t0":0.001,"bandwidth":12500000.0},
+      "fitted":{"t0":0.001,"bandwidth":12500000.0},"latency_error":0.0}},
+      "figure_of_merit":{"value":12000000.0,"unit":"B/s"}}})");
+  const json now = RunRecord::from_json(v1).to_json();
+  EXPECT_EQ(now["schema"], kRunRecordSchema);
+  EXPECT_EQ(now["config"]["wan"]["bandwidth"], 12.5);
+  EXPECT_EQ(now["config"]["wan"]["links"][0]["bandwidth"], 12.5);
+  EXPECT_EQ(now["config"]["wan"]["latency"], 0.001);
+  const json& c = now["result"]["classes"]["cross_cluster"];
+  EXPECT_EQ(c["bandwidth"][0], json::parse(R"({"bytes":1,"min":1.0,"avg":2.0,"max":3.0})"));
+  EXPECT_EQ(c["points"][0]["avg"], 0.001);
+  EXPECT_EQ(c["fit"]["bandwidth"], 12.0);
+  EXPECT_EQ(c["fit_min"]["bandwidth"], 12.5);
+  EXPECT_EQ(c["nominal"]["bandwidth"], 12.5);
+  EXPECT_EQ(c["shared"]["alone"]["avg"], 10.0);
+  EXPECT_EQ(c["shared"]["together"][1]["max"], 4.0);
+  EXPECT_EQ(c["shared"]["share"], json({0.5, 0.4}));
+  EXPECT_EQ(c["shared"]["bytes"], 1048576);
+  EXPECT_EQ(now["result"]["relay_study"]["lower_bound"]["bandwidth"], 12.0);
+  EXPECT_EQ(now["result"]["wall_time"], 3.0);
+  const json& checks = now["verdict"]["checks"]["emulated_link"];
+  EXPECT_EQ(checks["nominal"]["bandwidth"], 12.5);
+  EXPECT_EQ(checks["fitted"]["bandwidth"], 12.5);
+  EXPECT_EQ(now["verdict"]["figure_of_merit"], json::parse(R"({"value":12.0,"unit":"MB/s"})"));
+
+  // Poisson's transfer rate; a current record is read as it is.
+  const json poisson = json::parse(R"({"schema":"mcb-run/1","run_id":"p-1","app":"poisson",
+    "status":"valid","result":{"transfer_rate":102400.0,"wall_time":1.0}})");
+  EXPECT_EQ(current_record(poisson)["result"]["transfer_rate"], 0.1024);
+  json current = poisson;
+  current["schema"] = kRunRecordSchema;
+  EXPECT_EQ(current_record(current), current);
 }
 
 TEST(RunRecordContract, HeaderIsChecked) {

@@ -72,6 +72,64 @@ TEST(CampaignDryRun, ListsEveryRunWithStableIdsAndEachInvalidCombinationWithItsR
   EXPECT_FALSE(fs::exists(dir.path() / "campaigns"));
 }
 
+// The estimate: earlier valid records of the same configuration (same application, processes,
+// clusters and options, ignoring --seed, --run-id and the like), from --history and from the
+// campaign's own folder; a run without one is named.
+TEST(CampaignDryRun, EstimatesEachRunFromEarlierRecordsOfTheSameConfiguration) {
+  TempDir dir;
+  const std::string spec =
+      write_poisson_spec(dir.path(), "est", "timeout = 60s", "grid = 16\nprocs = 2x1 2x2\n");
+  const std::string history = std::string(MCB_FIXTURES_DIR) + "/records/campaign-history";
+
+  const CommandResult none = mcb_campaign(campaign_args("dry-run", spec));
+  ASSERT_EQ(none.exit_code, 0) << none.err;
+  EXPECT_NE(none.out.find("est-1-r1  no earlier record; ranks 2"), std::string::npos) << none.out;
+  EXPECT_NE(none.out.find("estimate: 0.0 s of timed run time for 0 of 2 run(s)"), std::string::npos)
+      << none.out;
+
+  const CommandResult text =
+      mcb_campaign(campaign_args("dry-run", spec, "--history " + quote(history)));
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("est-1-r1  est. 13.0 s (3 records); ranks 2, clusters 1:"),
+            std::string::npos)
+      << text.out;
+  EXPECT_NE(text.out.find("est-2-r1  no earlier record; ranks 4"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("estimate: 13.0 s of timed run time for 1 of 2 run(s)"),
+            std::string::npos)
+      << text.out;
+  EXPECT_NE(text.out.find("1 run(s) without an earlier record (each up to its timeout, 60.0 s): "
+                          "est-2-r1"),
+            std::string::npos)
+      << text.out;
+
+  // The campaign folder's own records count too.
+  const fs::path folder = dir.path() / "campaigns/est";
+  fs::create_directories(folder);
+  std::string own = slurp(history + "/earlier.jsonl");
+  own = own.substr(0, own.find('\n'));  // est-1-r1, 10 s, made a 2x2 run of 6 s
+  for (const auto& [from, to] : {std::pair<std::string, std::string>{"\"2x1\"", "\"2x2\""},
+                                 {"\"total_size\":2", "\"total_size\":4"},
+                                 {"\"wall_time\":10.0", "\"wall_time\":6.0"},
+                                 {"est-1-r1", "est-2-r1"}}) {
+    for (auto at = own.find(from); at != std::string::npos; at = own.find(from, at + to.size()))
+      own.replace(at, from.size(), to);
+  }
+  write_file(folder / "records.jsonl", own + "\n");
+  const CommandResult js =
+      mcb_campaign(campaign_args("dry-run", spec, "--json --history " + quote(history)));
+  ASSERT_EQ(js.exit_code, 0) << js.err;
+  const json estimate = json::parse(js.out)["estimate"];
+  EXPECT_DOUBLE_EQ(estimate["total_s"].get<double>(), 19.0) << estimate.dump();
+  EXPECT_EQ(estimate["runs_without"], json::array());
+  EXPECT_EQ(estimate["runs"][0]["records"], 3);
+  EXPECT_DOUBLE_EQ(estimate["runs"][1]["estimate_s"].get<double>(), 6.0);
+
+  const CommandResult bad =
+      mcb_campaign(campaign_args("dry-run", spec, "--history /nonexistent/h"));
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_EQ(bad.err, "mcb-campaign: --history: '/nonexistent/h' does not exist\n");
+}
+
 TEST(CampaignDryRun, RefusesInvalidCombinationsWhenTheSpecSaysSo) {
   TempDir dir;
   const std::string spec = write_poisson_spec(dir.path(), "refuse", "on-invalid = refuse",
@@ -183,7 +241,7 @@ TEST(CampaignLocal, RecordsEveryRunOnceAndARestartHasNothingToDo) {
   std::map<std::string, json> by_id = records_by_id(folder / "records.jsonl");
   ASSERT_EQ(by_id.size(), 4u) << "a run recorded twice";
   for (const auto& [id, rec] : by_id) {
-    EXPECT_EQ(rec["schema"], "mcb-run/1");
+    EXPECT_EQ(rec["schema"], "mcb-run/2");
     EXPECT_EQ(rec["campaign"], "local");
     EXPECT_EQ(rec["repetition"], 1);
     EXPECT_EQ(rec["app"], "poisson");
@@ -256,7 +314,7 @@ TEST(CampaignLocal, RecordsFailuresWithTheirReasonAndGoesOn) {
               "MCB_TEST_UNSET is not set on rank 0")
         << id;
     EXPECT_EQ(rec["failure"]["exit_code"], 2);
-    EXPECT_EQ(rec["schema"], "mcb-run/1");
+    EXPECT_EQ(rec["schema"], "mcb-run/2");
     EXPECT_EQ(rec["app"], "poisson");
     EXPECT_EQ(rec["config"]["total_size"], 2);
     EXPECT_EQ(rec["config"]["options"]["cluster-map"], "env:MCB_TEST_UNSET");

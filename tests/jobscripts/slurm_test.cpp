@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
 #include <cstdlib>
 #include <iostream>
 #include <set>
@@ -205,6 +207,68 @@ TEST_F(LocalSlurm, AJobThatEndsWithoutRunningGetsAFailureRecordOnCollect) {
   EXPECT_NE(reason.find("job " + job + " ended before this run finished (Slurm state CANCELLED"),
             std::string::npos)
       << reason;
+}
+
+// While a job runs, status shows the queue's node list and elapsed time. With squeue
+// unreachable (a failing squeue first on PATH; the real one is then never reached), status asks
+// sacct; this Slurm keeps no accounting (accounting_storage/none), so sacct refuses, and status
+// falls back to the records and the jobs list, naming both failures. It never exits 1.
+TEST_F(LocalSlurm, StatusShowsTheQueuesNodesAndFallsBackToSacctThenTheRecords) {
+  TempDir dir;
+  const std::string setup = write_file(dir.path() / "hold.sh", "sleep 40\n");
+  const std::string spec = write_file(dir.path() / "s.ini",
+                                      "name = held\napp = poisson\nbinary = " + poisson_binary() +
+                                          "\nexecutor = slurm\ntimeout = 90s\n" + kOneHostEnv +
+                                          "[slurm]\npartitions = clusterA\nsetup = " + setup +
+                                          "\n[options]\ngrid = 16\nprocs = 2x1\ncounters = \"\"\n");
+  const CommandResult submit = mcb_campaign("run " + quote(spec));
+  ASSERT_EQ(submit.exit_code, 0) << submit.out << submit.err;
+  const fs::path folder = dir.path() / "campaigns/held";
+  const std::string job =
+      slurp(folder / "jobs.txt").substr(0, slurp(folder / "jobs.txt").find('\t'));
+  json row;
+  ASSERT_TRUE(wait_for(
+      [&] {
+        const CommandResult r = mcb_campaign("status " + quote(spec) + " --json");
+        if (r.exit_code != 0) return false;
+        row = json::parse(r.out)["runs"][0];
+        return row["state"] == "RUNNING";
+      },
+      30))
+      << row.dump();
+  EXPECT_EQ(row["batch_job_id"], job);
+  ASSERT_TRUE(row["nodes"].is_string()) << row.dump();
+  EXPECT_TRUE(row["nodes"] == "a1" || row["nodes"] == "a2") << row.dump();
+  ASSERT_TRUE(row["elapsed_s"].is_number()) << row.dump();
+  EXPECT_GE(row["elapsed_s"].get<double>(), 0.0);
+  const CommandResult text = mcb_campaign("status " + quote(spec));
+  EXPECT_NE(text.out.find("states from squeue\n"), std::string::npos) << text.out;
+
+  const fs::path fake = dir.path() / "bin";
+  fs::create_directories(fake);
+  write_file(fake / "squeue",
+             "#!/bin/sh\necho 'squeue: error: Unable to contact slurm controller' >&2\nexit 1\n");
+  ::chmod((fake / "squeue").c_str(), 0755);
+  const CommandResult fallback = run_command("env PATH=" + quote(fake.string()) + ":\"$PATH\" " +
+                                             bin("mcb-campaign") + " status " + quote(spec));
+  EXPECT_EQ(fallback.exit_code, 0) << fallback.err;
+  EXPECT_NE(fallback.out.find("states from records and the jobs list (squeue is unreachable: "
+                              "squeue cannot read the queue: exit code 1: squeue: error: Unable "
+                              "to contact slurm controller; sacct: exit code 1: Slurm accounting "
+                              "storage is disabled)"),
+            std::string::npos)
+      << fallback.out;
+  EXPECT_NE(fallback.out.find(" unknown "), std::string::npos) << fallback.out;
+
+  const CommandResult collect =
+      mcb_campaign("collect " + quote(spec) + " --wait --wait-limit 300 --poll 1s");
+  EXPECT_EQ(collect.exit_code, 0) << collect.out << collect.err;
+  const CommandResult done = mcb_campaign("status " + quote(spec) + " --json");
+  ASSERT_EQ(done.exit_code, 0) << done.err;
+  const json recorded = json::parse(done.out)["runs"][0];
+  EXPECT_EQ(recorded["state"], "recorded") << recorded.dump();
+  EXPECT_EQ(recorded["verdict"], "valid") << recorded.dump();
+  EXPECT_EQ(recorded["batch_job_id"], job) << recorded.dump();
 }
 
 }  // namespace

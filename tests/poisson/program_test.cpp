@@ -27,7 +27,7 @@ TEST(PoissonProgram, RecordOfARealTwoClusterRunHoldsEveryDesignField) {
   const auto records = read_records(out);
   ASSERT_EQ(records.size(), 1u);
   const json& rec = records[0];
-  EXPECT_EQ(rec["schema"], "mcb-run/1");
+  EXPECT_EQ(rec["schema"], "mcb-run/2");
   EXPECT_EQ(rec["run_id"], "t-1-r1");
   EXPECT_EQ(rec["campaign"], "t");
   EXPECT_EQ(rec["app"], "poisson");
