@@ -51,6 +51,18 @@ def write_atomically(path, data):
         raise
 
 
+def save_png(fig, path, dpi=110):
+    """Renders a matplotlib figure as PNG in memory, closes it, then writes it atomically."""
+    import io
+
+    import matplotlib.pyplot as plt  # the caller has matplotlib; cli itself needs none
+
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=dpi, bbox_inches="tight")
+    plt.close(fig)
+    write_atomically(path, buf.getvalue())
+
+
 def check_output_dir(option, path):
     """The output folder must be creatable; checked before any input is read."""
     if not path:

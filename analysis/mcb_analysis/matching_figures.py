@@ -13,7 +13,6 @@ on a machine shared with other work stands for the elapsed time on a dedicated o
 give the wall time too. A study whose verdict is not VALID is refused.
 """
 
-import io
 import os
 
 import matplotlib
@@ -22,7 +21,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from .cli import BadInput, write_atomically  # noqa: E402
+from .cli import BadInput, save_png  # noqa: E402
 from .inputs import read_csv, read_json  # noqa: E402
 
 COLUMNS = ("figure", "clusters", "nodes_per_cluster", "nodes", "links", "pnbw", "local_activity",
@@ -85,12 +84,6 @@ def _panel(ax, table, x, family, value, fmt, title, xlabel, ylabel):
     ax.legend(fontsize=7)
 
 
-def _save(fig, path):
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
-    plt.close(fig)
-    write_atomically(path, buf.getvalue())
-
 
 def draw(table, out):
     """Writes fig5.png .. fig8.png into out; returns their paths."""
@@ -105,7 +98,7 @@ def draw(table, out):
                    LABELS[m], "PNBW (share of a node's link)", ylabel if i == 0 else "")
         fig.suptitle(f"Fig. {number}: {ylabel} against PNBW and local activity")
         paths.append(os.path.join(out, f"fig{number}.png"))
-        _save(fig, paths[-1])
+        save_png(fig, paths[-1])
     fig, axes = plt.subplots(1, 2, figsize=(10, 4))
     nodes = lambda v: f"{int(v)} nodes"  # noqa: E731
     _panel(axes[0], table[table.figure == "7-pnbw"], "pnbw", "nodes", "cpu_mean", nodes,
@@ -114,7 +107,7 @@ def draw(table, out):
            nodes, "Optimal, PNBW 0.5", "local activity (share of nodes)", "solver CPU time (s)")
     fig.suptitle("Fig. 7: solver time of the Optimal matcher against the number of nodes")
     paths.append(os.path.join(out, "fig7.png"))
-    _save(fig, paths[-1])
+    save_png(fig, paths[-1])
     fig, ax = plt.subplots(figsize=(6, 4))
     f8 = table[table.figure == "8"]
     _panel(ax, f8, "clusters", "matcher", "cpu_mean", lambda m: LABELS[m],
@@ -124,7 +117,7 @@ def draw(table, out):
     ax.set_yscale("log")
     fig.suptitle("Fig. 8: solver time against the number of inter-cluster links")
     paths.append(os.path.join(out, "fig8.png"))
-    _save(fig, paths[-1])
+    save_png(fig, paths[-1])
     return paths
 
 

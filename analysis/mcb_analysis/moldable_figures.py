@@ -10,7 +10,6 @@ utilization it reached unsaturated; the winner of a load is the unsaturated meth
 lowest mean response (ties within 1%: all named).
 """
 
-import io
 import os
 
 import matplotlib
@@ -19,7 +18,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from .cli import BadInput, write_atomically  # noqa: E402
+from .cli import BadInput, save_png  # noqa: E402
 from .sweeps import Sweep  # noqa: E402
 
 METHODS = {  # method -> what its sweep must say: policy, request, site selection, placement, rule
@@ -98,12 +97,6 @@ def winners(frame):
     return pd.DataFrame(out)
 
 
-def _save(fig, path):
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
-    plt.close(fig)
-    write_atomically(path, buf.getvalue())
-
 
 def draw(frame, out):
     """One figure per workload and system: response time and gross utilization against load."""
@@ -128,7 +121,7 @@ def draw(frame, out):
         right.set_title(f"{w}, {s}: utilization")
         right.legend(loc="center left", bbox_to_anchor=(1.02, 0.5), fontsize=8)
         path = os.path.join(out, f"moldable-{w}-{s}.png")
-        _save(fig, path)
+        save_png(fig, path)
         paths.append(path)
     return paths
 
