@@ -11,11 +11,14 @@
 #include "apps/ensflow/verdict.hpp"
 #include "common/cli.hpp"
 #include "common/errors.hpp"
+#include "common/text.hpp"
 
 #include <mpi.h>
 
 #include <cstdio>
+#include <limits>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -34,29 +37,26 @@ std::vector<std::string> split(const std::string& list) {
 std::vector<int> sizes_of(const std::string& list) {
   std::vector<int> sizes;
   for (const std::string& s : split(list)) {
-    std::size_t used = 0;
-    int m = 0;
-    try {
-      m = std::stoi(s, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used != s.size() || m < 2)
+    const std::optional<long> m = mcb::whole_number(s);
+    if (!m || *m < 2 || *m > std::numeric_limits<int>::max())
       throw mcb::UsageError("SIZES: '" + s + "' is not a member count >= 2");
-    sizes.push_back(m);
+    sizes.push_back(static_cast<int>(*m));
   }
   return sizes;
 }
 
+// The filters by the names --filter takes (filter_name), so the tool and the program agree.
 std::vector<FilterKind> filters_of(const std::string& list) {
   std::vector<FilterKind> filters;
   for (const std::string& f : split(list)) {
-    if (f == "stochastic")
-      filters.push_back(FilterKind::stochastic);
-    else if (f == "sqrt")
-      filters.push_back(FilterKind::square_root);
-    else
-      throw mcb::UsageError("FILTERS: '" + f + "' is not stochastic or sqrt");
+    bool known = false;
+    for (const FilterKind kind : {FilterKind::stochastic, FilterKind::square_root}) {
+      if (f == filter_name(kind)) {
+        filters.push_back(kind);
+        known = true;
+      }
+    }
+    if (!known) throw mcb::UsageError("FILTERS: '" + f + "' is not stochastic or sqrt");
   }
   return filters;
 }
