@@ -2,9 +2,11 @@
 
 #include "apps/ensflow/options.hpp"
 #include "common/errors.hpp"
+#include "common/text.hpp"
 
-#include <charconv>
 #include <cmath>
+#include <limits>
+#include <optional>
 
 namespace mcb::ensflow {
 
@@ -12,11 +14,10 @@ namespace {
 
 int count_argument(const std::string& name, const char* text) {
   const std::string value = text;
-  int n = -1;
-  const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), n);
-  if (error != std::errc() || end != value.data() + value.size() || n < 0 || value.empty())
+  const std::optional<long> n = whole_number(value);
+  if (!n || *n < 0 || *n > std::numeric_limits<int>::max())
     throw UsageError(name + ": '" + value + "' is not a whole number of days >= 0");
-  return n;
+  return static_cast<int>(*n);
 }
 
 }  // namespace
