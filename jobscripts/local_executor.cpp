@@ -163,7 +163,7 @@ void check_local_launcher(const CampaignSpec& spec) {
   throw UsageError(spec.where("local", "launcher") + ": launcher: '" + launcher +
                    "' is Open MPI, which refuses to run as root unless OMPI_ALLOW_RUN_AS_ROOT=1 "
                    "and OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 are set; source scripts/mpi-env.sh "
-                   "first, or set them in the spec's [env] section");
+                   "first, or give them in the spec as env = NAME=VALUE lines");
 }
 
 int run_local(const CampaignSpec& spec, const Plan& plan, const LocalRunOptions& options,

@@ -3,8 +3,8 @@
 // changed. Each case runs in a fresh folder (its working directory) holding only the files the
 // case sets up; "@" in the arguments stands for that folder.
 #include <gtest/gtest.h>
-
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -66,6 +66,10 @@ class BadInputMatrix : public ::testing::TestWithParam<Case> {};
 
 TEST_P(BadInputMatrix, ExitTwoOneLineNothingWritten) {
   const Case& c = GetParam();
+  // Open MPI refuses only root: as any other user that launcher is fine and the run goes ahead.
+  if (c.label == "root_without_mpi_env" && ::geteuid() != 0) {
+    GTEST_SKIP() << "Open MPI refuses to run only as root; this user is not root";
+  }
   TempDir dir;
   const std::string root = dir / "";
   for (const InputFile& f : c.files) {

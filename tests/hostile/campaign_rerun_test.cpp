@@ -13,9 +13,11 @@ TEST(HostileCampaign, ARerunOfFailedRunsPointsToTheRetryOption) {
   TempDir dir;
   const std::string spec = dir / "s.ini";
   // The cluster map names a variable that is unset: only the run can see that, so the spec is
-  // accepted and the run is recorded as failed at once.
+  // accepted and the run is recorded as failed at once. Open MPI's root permission comes from
+  // the spec, so the test does not depend on the caller's environment.
   std::ofstream(spec) << "name = rerun\napp = poisson\nbinary = " << bin("mcb-poisson")
                       << "\nfolder = " << (dir / "campaign")
+                      << "\nenv = OMPI_ALLOW_RUN_AS_ROOT=1\nenv = OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1"
                       << "\n[options]\ncounters = \"\"\ngrid = 16\nprocs = 2x1\n"
                       << "cluster-map = env:MCB_TEST_UNSET\n";
   const std::string run = bin("mcb-campaign") + " run " + quote(spec) + " --progress lines";
