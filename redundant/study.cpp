@@ -239,7 +239,7 @@ int run_study(const StudyOptions& o, const nlohmann::json& env) {
         std::cout << (c.backfilling ? "cons" : "fcfs") << ' ' << ranker << " d=" << d
                   << " rep=" << rep << ": global wait " << csv::number(r.global_wait_mean)
                   << " s over " << r.global_measured << " jobs, "
-                  << (r.valid ? "VALID" : "INVALID (" + r.verdict + ")") << '\n';
+                  << (r.valid ? "VALID" : "INVALID (" + r.verdict + ")") << std::endl;
         wall += r.wall_seconds;
         jobs += r.jobs_simulated;
         if (d > 0) {
