@@ -173,7 +173,10 @@ std::vector<std::string> row(const StudyOptions& o, const GridConfig& c, int rep
                              const GridResult& r) {
   const auto& w = r.local_wait_mean;
   std::string waits;
-  for (size_t s = 0; s < w.size(); ++s) waits += (s ? ";" : "") + csv::exact(w[s]);
+  for (size_t s = 0; s < w.size(); ++s) {
+    if (s > 0) waits += ';';
+    waits += csv::exact(w[s]);
+  }
   const std::uint64_t local =
       std::accumulate(r.local_measured.begin(), r.local_measured.end(), std::uint64_t{0});
   return {c.backfilling ? "cons" : "fcfs",
