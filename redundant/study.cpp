@@ -1,0 +1,281 @@
+#include "redundant/study.hpp"
+
+#include "common/cli.hpp"
+#include "common/csv.hpp"
+#include "common/files.hpp"
+#include "common/text.hpp"
+#include "redundant/ranker.hpp"
+#include "simulator/machine.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <iostream>
+#include <numeric>
+#include <sstream>
+
+namespace mcb::redundant {
+namespace {
+
+using cli::ValueError;
+
+std::vector<std::string> split(const std::string& text, char sep) {
+  std::vector<std::string> parts;
+  std::stringstream in(text);
+  std::string part;
+  while (std::getline(in, part, sep)) parts.push_back(trim(part));
+  return parts;
+}
+
+int whole(const std::string& option, const std::string& text, const std::string& shown) {
+  const auto v = whole_number(text);
+  if (!v || *v < 0 || *v > 1000000) {
+    throw ValueError(option, "--" + option + ": '" + shown + "' is not a whole number >= 0");
+  }
+  return static_cast<int>(*v);
+}
+
+std::vector<int> parse_sizes(const std::string& text) {
+  std::vector<int> sizes;
+  for (const auto& part : split(text, ',')) {
+    const int v = whole("sizes", part, text);
+    if (v < 1) throw ValueError("sizes", "--sizes: '" + text + "' holds a size below 1");
+    sizes.push_back(v);
+  }
+  if (sizes.empty()) throw ValueError("sizes", "--sizes: '" + text + "' is empty");
+  return sizes;
+}
+
+void require_fraction(const std::string& option, double v) {
+  if (!(v >= 0 && v < 1)) {
+    throw ValueError(option, "--" + option + ": '" + csv::exact(v) + "' must be in [0, 1)");
+  }
+}
+
+}  // namespace
+
+std::vector<int> parse_duplicates(const std::string& text) {
+  std::vector<int> values;
+  const auto colon = text.find(':');
+  if (colon != std::string::npos) {
+    const int lo = whole("duplicates", text.substr(0, colon), text);
+    const int hi = whole("duplicates", text.substr(colon + 1), text);
+    if (hi < lo) throw ValueError("duplicates", "--duplicates: '" + text + "' is an empty range");
+    for (int d = lo; d <= hi; ++d) values.push_back(d);
+  } else {
+    for (const auto& part : split(text, ',')) values.push_back(whole("duplicates", part, text));
+  }
+  if (values.empty()) throw ValueError("duplicates", "--duplicates: '" + text + "' is empty");
+  return values;
+}
+
+bool parse_study(int argc, const char* const* argv, StudyOptions& o) {
+  namespace po = cli::po;
+  GridConfig& c = o.base;
+  std::string queue = "fcfs", rankers = "random,qlen,workload,est-qt,ideal-min";
+  std::string duplicates = "0:7", sizes = "1,2,4,8,16,32", load_of = "site";
+  long long jobs = 5000, warmup = 500, seed = 1;
+  po::options_description d("Options");
+  d.add_options()("clusters", po::value(&o.clusters)->default_value(o.clusters),
+                  "sites: 8x64 or 64,64,32,...")("queue", po::value(&queue)->default_value(queue),
+                                                 "fcfs or cons (conservative backfilling)")(
+      "local-load", po::value(&c.local_load)->default_value(c.local_load),
+      "each site's local load")(
+      "global-load", po::value(&c.global_load)->default_value(c.global_load), "global jobs' load")(
+      "global-load-of", po::value(&load_of)->default_value(load_of),
+      "site (one average site) or grid")("rankers", po::value(&rankers)->default_value(rankers),
+                                         "random,qlen,workload,est-qt,ideal-min")(
+      "duplicates", po::value(&duplicates)->default_value(duplicates),
+      "copies beyond the first: 0:7 or 0,1,2")(
+      "replications", po::value(&o.replications)->default_value(o.replications), "seeds per point")(
+      "seed", po::value(&seed)->default_value(seed), "seed of replication 0 (r uses seed + r)")(
+      "jobs", po::value(&jobs)->default_value(jobs), "global jobs per run")(
+      "warmup", po::value(&warmup)->default_value(warmup), "first global jobs not measured")(
+      "cancel-cost", po::value(&c.cancel_cost)->default_value(c.cancel_cost),
+      "s per redundant allocation")("workload-period",
+                                    po::value(&c.workload_period)->default_value(c.workload_period),
+                                    "Workload ranker's period (s)")(
+      "runtime-mean", po::value(&c.work.runtime_mean)->default_value(c.work.runtime_mean),
+      "mean runtime (s)")("sizes", po::value(&sizes)->default_value(sizes),
+                          "job sizes, drawn uniformly")(
+      "estimate-max", po::value(&c.work.estimate_max)->default_value(c.work.estimate_max),
+      "requested = runtime x U[1, this]")("output", po::value(&o.output),
+                                          "output folder (required)");
+  const auto parsed = cli::parse(argc, argv, d, "mcb-redundant [options] --output DIR");
+  if (parsed.help_printed) return false;
+  c.sites = sim::parse_clusters(o.clusters).sizes;
+  cli::require_choice("queue", queue, {"fcfs", "cons"});
+  c.backfilling = queue == "cons";
+  cli::require_choice("global-load-of", load_of, {"site", "grid"});
+  c.global_load_of_grid = load_of == "grid";
+  require_fraction("local-load", c.local_load);
+  cli::require_non_negative("global-load", c.global_load);
+  for (const auto& r : split(rankers, ',')) {
+    cli::require_choice("rankers", r, ranker_names());
+    o.rankers.push_back(r);
+  }
+  if (o.rankers.empty()) throw ValueError("rankers", "--rankers: '' is empty");
+  o.duplicates = parse_duplicates(duplicates);
+  cli::require_positive("replications", o.replications);
+  cli::require_non_negative("seed", static_cast<double>(seed));
+  c.seed = static_cast<std::uint64_t>(seed);
+  cli::require_positive("jobs", jobs);
+  cli::require_non_negative("warmup", static_cast<double>(warmup));
+  if (warmup >= jobs) {
+    throw ValueError("warmup", "--warmup: '" + std::to_string(warmup) + "' must be below --jobs");
+  }
+  c.global_jobs = static_cast<std::uint64_t>(jobs);
+  c.warmup_jobs = static_cast<std::uint64_t>(warmup);
+  cli::require_non_negative("cancel-cost", c.cancel_cost);
+  cli::require_positive_real("workload-period", c.workload_period);
+  cli::require_positive_real("runtime-mean", c.work.runtime_mean);
+  c.work.sizes = parse_sizes(sizes);
+  if (!(c.work.estimate_max >= 1)) {
+    throw ValueError("estimate-max",
+                     "--estimate-max: '" + csv::exact(c.work.estimate_max) + "' must be >= 1");
+  }
+  const int smallest = *std::min_element(c.sites.begin(), c.sites.end());
+  if (*std::min_element(c.work.sizes.begin(), c.work.sizes.end()) > smallest) {
+    throw ValueError("sizes", "--sizes: '" + sizes + "' has no size that fits the smallest site");
+  }
+  if (*std::max_element(c.work.sizes.begin(), c.work.sizes.end()) >
+      *std::max_element(c.sites.begin(), c.sites.end())) {
+    throw ValueError("sizes", "--sizes: '" + sizes + "' has a size no site can hold");
+  }
+  if (o.output.empty()) throw UsageError("--output: missing (the folder for the results)");
+  check_creatable_folder("output", o.output);
+  return true;
+}
+
+namespace {
+
+const std::vector<std::string> kColumns = {"queue",
+                                           "clusters",
+                                           "local_load",
+                                           "global_load",
+                                           "ranker",
+                                           "duplicates",
+                                           "replication",
+                                           "seed",
+                                           "global_measured",
+                                           "global_wait_mean",
+                                           "local_measured",
+                                           "local_wait_min",
+                                           "local_wait_avg",
+                                           "local_wait_max",
+                                           "local_waits",
+                                           "jobs_simulated",
+                                           "redundant_allocations",
+                                           "wall_seconds",
+                                           "verdict"};
+
+std::vector<std::string> row(const StudyOptions& o, const GridConfig& c, int rep,
+                             const GridResult& r) {
+  const auto& w = r.local_wait_mean;
+  std::string waits;
+  for (size_t s = 0; s < w.size(); ++s) {
+    if (s > 0) waits += ';';
+    waits += csv::exact(w[s]);
+  }
+  const std::uint64_t local =
+      std::accumulate(r.local_measured.begin(), r.local_measured.end(), std::uint64_t{0});
+  return {c.backfilling ? "cons" : "fcfs",
+          o.clusters,
+          csv::exact(c.local_load),
+          csv::exact(c.global_load),
+          c.ranker,
+          std::to_string(c.duplicates),
+          std::to_string(rep),
+          std::to_string(c.seed),
+          std::to_string(r.global_measured),
+          csv::exact(r.global_wait_mean),
+          std::to_string(local),
+          csv::exact(*std::min_element(w.begin(), w.end())),
+          csv::exact(std::accumulate(w.begin(), w.end(), 0.0) / static_cast<double>(w.size())),
+          csv::exact(*std::max_element(w.begin(), w.end())),
+          waits,
+          std::to_string(r.jobs_simulated),
+          std::to_string(r.redundant_allocations),
+          csv::number(r.wall_seconds),
+          r.verdict};
+}
+
+nlohmann::json config_json(const StudyOptions& o) {
+  const GridConfig& c = o.base;
+  return {{"clusters", o.clusters},
+          {"sites", c.sites},
+          {"queue", c.backfilling ? "cons" : "fcfs"},
+          {"local_load", c.local_load},
+          {"global_load", c.global_load},
+          {"global_load_of", c.global_load_of_grid ? "grid" : "site"},
+          {"rankers", o.rankers},
+          {"duplicates", o.duplicates},
+          {"replications", o.replications},
+          {"global_jobs", c.global_jobs},
+          {"warmup_jobs", c.warmup_jobs},
+          {"cancel_cost", c.cancel_cost},
+          {"workload_period", c.workload_period},
+          {"sizes", c.work.sizes},
+          {"runtime_mean", c.work.runtime_mean},
+          {"estimate_max", c.work.estimate_max}};
+}
+
+}  // namespace
+
+int run_study(const StudyOptions& o, const nlohmann::json& env) {
+  csv::Writer table(kColumns);
+  int invalid = 0;
+  double wall = 0, wall_dup = 0;
+  std::uint64_t jobs = 0, jobs_dup = 0;
+  nlohmann::json seeds = nlohmann::json::array();
+  for (int rep = 0; rep < o.replications; ++rep) {
+    seeds.push_back(o.base.seed + static_cast<std::uint64_t>(rep));
+  }
+  for (const auto& ranker : o.rankers) {
+    for (const int d : o.duplicates) {
+      for (int rep = 0; rep < o.replications; ++rep) {
+        GridConfig c = o.base;
+        c.ranker = ranker;
+        c.duplicates = d;
+        c.seed = o.base.seed + static_cast<std::uint64_t>(rep);
+        const GridResult r = run_grid(c);
+        std::cout << (c.backfilling ? "cons" : "fcfs") << ' ' << ranker << " d=" << d
+                  << " rep=" << rep << ": global wait " << csv::number(r.global_wait_mean)
+                  << " s over " << r.global_measured << " jobs, "
+                  << (r.valid ? "VALID" : "INVALID (" + r.verdict + ")") << std::endl;
+        wall += r.wall_seconds;
+        jobs += r.jobs_simulated;
+        if (d > 0) {
+          wall_dup += r.wall_seconds;
+          jobs_dup += r.jobs_simulated;
+        }
+        if (!r.valid) {
+          ++invalid;
+          continue;
+        }
+        table.row(row(o, c, rep, r));
+      }
+    }
+  }
+  const nlohmann::json doc = {
+      {"schema", "mcb-redundant/1"},
+      {"config", config_json(o)},
+      {"seeds", seeds},
+      {"runs", o.rankers.size() * o.duplicates.size() * static_cast<size_t>(o.replications)},
+      {"invalid_runs", invalid},
+      {"speed",
+       {{"jobs_simulated", jobs},
+        {"wall_seconds", wall},
+        {"jobs_per_second", wall > 0 ? static_cast<double>(jobs) / wall : 0.0},
+        {"with_duplicates_jobs_per_second",
+         wall_dup > 0 ? static_cast<double>(jobs_dup) / wall_dup : 0.0}}},
+      {"env", env}};
+  std::filesystem::create_directories(o.output);
+  write_file_atomically(o.output + "/redundant.csv", table.text());
+  write_file_atomically(o.output + "/redundant.json", doc.dump(2) + "\n");
+  std::cout << (invalid ? "INVALID: " + std::to_string(invalid) + " run(s)" : std::string("VALID"))
+            << "; " << jobs << " jobs simulated in " << csv::number(wall) << " s\n";
+  return invalid;
+}
+
+}  // namespace mcb::redundant
