@@ -31,57 +31,59 @@ json config_json(const EnsflowConfig& c, const harness::ClusterMap& map, int ran
   const ExperimentSettings& s = c.settings;
   const ModelParameters& m = s.model;
   json names = map.names();
-  return {
-      {"problem", problem_label(s)},
-      {"total_size", ranks},
-      {"components", map.clusters()},
-      {"clusters", map.clusters()},
-      {"cluster_map", map.as_vector()},
-      {"cluster_names", names},
-      {"system", harness::system_label(o.run, wide)},
-      {"seed", s.seed},
-      {"truth_seed", s.truth_seed},
-      {"wan", wide ? wide->wan_json() : json(nullptr)},
-      {"relay", wide ? wide->relay_json() : json(nullptr)},
-      {"members", s.members},
-      {"members_per_process", s.members / ranks},
-      {"days", s.days},
-      {"analysis_every", s.analysis_every},
-      {"analyses", s.analyses()},
-      {"grid", m.grid},
-      {"state_size", static_cast<std::size_t>(m.layers()) * m.points()},
-      {"block_rows", analysis_layout(s, ranks).is_regional() ? std::size_t(m.grid) : kBlockRows},
-      {"analysis_layout", analysis_layout(s, ranks).is_regional() ? "regional" : "gathered"},
-      {"analysis_layout_option", layout_name(s.layout)},
-      {"observations", s.observations},
-      {"obs_variance", s.analysis.observation_variance},
-      {"filter", filter_name(s.analysis.filter)},
-      {"inflation", s.analysis.inflation},
-      {"localisation_km", s.analysis.localisation_km},
-      {"relaxation", s.analysis.relaxation},
-      {"initial_spread", s.initial_spread_m},
-      {"initial_length_km", s.initial_length_km},
-      {"spinup_days", s.spinup_days},
-      {"spinup_seed", s.spinup_seed},
-      {"free_run", s.free_run},
-      {"model",
-       {{"equation", equation_name(m)},
-        {"basin_km", m.basin_km},
-        {"depth_m", m.depth_m},
-        {"lower_depth_m", m.lower_depth_m},
-        {"latitude_deg", m.latitude_deg},
-        {"wind_stress", m.wind_stress},
-        {"deformation_radius_km", m.deformation_radius_km},
-        {"drag_days", m.drag_days},
-        {"walls", walls_name(o.walls)},
-        {"viscosity", m.viscosity},
-        {"viscosity_option", o.viscosity.text},
-        {"steps_per_day", m.steps_per_day},
-        {"steps_per_day_option", o.steps_per_day.text},
-        {"time_step_s", m.time_step()},
-        {"spacing_m", m.spacing()},
-        {"coriolis", m.coriolis()},
-        {"beta", m.beta()}}}};
+  const bool regional = analysis_layout(s, ranks).is_regional();
+  const std::size_t block_rows = regional ? static_cast<std::size_t>(m.grid) : kBlockRows;
+  const std::string layout = regional ? "regional" : "gathered";
+  return {{"problem", problem_label(s)},
+          {"total_size", ranks},
+          {"components", map.clusters()},
+          {"clusters", map.clusters()},
+          {"cluster_map", map.as_vector()},
+          {"cluster_names", names},
+          {"system", harness::system_label(o.run, wide)},
+          {"seed", s.seed},
+          {"truth_seed", s.truth_seed},
+          {"wan", wide ? wide->wan_json() : json(nullptr)},
+          {"relay", wide ? wide->relay_json() : json(nullptr)},
+          {"members", s.members},
+          {"members_per_process", s.members / ranks},
+          {"days", s.days},
+          {"analysis_every", s.analysis_every},
+          {"analyses", s.analyses()},
+          {"grid", m.grid},
+          {"state_size", static_cast<std::size_t>(m.layers()) * m.points()},
+          {"block_rows", block_rows},
+          {"analysis_layout", layout},
+          {"analysis_layout_option", layout_name(s.layout)},
+          {"observations", s.observations},
+          {"obs_variance", s.analysis.observation_variance},
+          {"filter", filter_name(s.analysis.filter)},
+          {"inflation", s.analysis.inflation},
+          {"localisation_km", s.analysis.localisation_km},
+          {"relaxation", s.analysis.relaxation},
+          {"initial_spread", s.initial_spread_m},
+          {"initial_length_km", s.initial_length_km},
+          {"spinup_days", s.spinup_days},
+          {"spinup_seed", s.spinup_seed},
+          {"free_run", s.free_run},
+          {"model",
+           {{"equation", equation_name(m)},
+            {"basin_km", m.basin_km},
+            {"depth_m", m.depth_m},
+            {"lower_depth_m", m.lower_depth_m},
+            {"latitude_deg", m.latitude_deg},
+            {"wind_stress", m.wind_stress},
+            {"deformation_radius_km", m.deformation_radius_km},
+            {"drag_days", m.drag_days},
+            {"walls", walls_name(o.walls)},
+            {"viscosity", m.viscosity},
+            {"viscosity_option", o.viscosity.text},
+            {"steps_per_day", m.steps_per_day},
+            {"steps_per_day_option", o.steps_per_day.text},
+            {"time_step_s", m.time_step()},
+            {"spacing_m", m.spacing()},
+            {"coriolis", m.coriolis()},
+            {"beta", m.beta()}}}};
 }
 
 json innovations_json(const std::vector<InnovationStatistics>& innovations) {
@@ -104,7 +106,7 @@ json points_json(const std::vector<DiagnosticPoint>& points) {
   return out;
 }
 
-// {name: seconds} of this rank's phases: computation phases and the three channels.
+// {name: seconds} of this rank's phases: computation phases and the channels.
 json phase_json(const PhaseTimes& t, const harness::InstrumentedComm& comm) {
   json out = {{"forecast", t.forecast}, {"observe", t.observe}, {"transform", t.transform},
               {"apply", t.apply},       {"restore", t.restore}, {"diagnostics", t.diagnostics}};
@@ -165,10 +167,10 @@ void print_summary(const EnsflowConfig& config, const harness::ClusterMap& map, 
   };
   std::printf(
       "  wall %.4g s: forecast %.4g s, analysis %.4g s (%.2f%%; observe %.3g, gather %.3g, "
-      "transform %.3g, transpose %.3g, apply %.3g, update %.3g, restore %.3g s)\n",
+      "transform %.3g, transpose %.3g, halo %.3g, apply %.3g, update %.3g, restore %.3g s)\n",
       result["wall_time"].get<double>(), max_of("forecast"),
       result["analysis_time"]["max"].get<double>(), 100 * result["analysis_share"].get<double>(),
-      max_of("observe"), max_of("gather"), max_of("transform"), max_of("transpose"),
+      max_of("observe"), max_of("gather"), max_of("transform"), max_of("transpose"), max_of("halo"),
       max_of("apply"), max_of("update"), max_of("restore"));
   std::printf("  untimed: setup %.3g s (spin-up %d days, truth, initial ensemble)",
               result["setup_time"].get<double>(), s.spinup_days);
