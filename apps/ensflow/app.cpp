@@ -31,6 +31,9 @@ json config_json(const EnsflowConfig& c, const harness::ClusterMap& map, int ran
   const ExperimentSettings& s = c.settings;
   const ModelParameters& m = s.model;
   json names = map.names();
+  const bool regional = analysis_layout(s, ranks).is_regional();
+  const std::size_t block_rows = regional ? static_cast<std::size_t>(m.grid) : kBlockRows;
+  const std::string layout = regional ? "regional" : "gathered";
   return {{"problem", problem_label(s)},
           {"total_size", ranks},
           {"components", map.clusters()},
@@ -49,7 +52,9 @@ json config_json(const EnsflowConfig& c, const harness::ClusterMap& map, int ran
           {"analyses", s.analyses()},
           {"grid", m.grid},
           {"state_size", static_cast<std::size_t>(m.layers()) * m.points()},
-          {"block_rows", kBlockRows},
+          {"block_rows", block_rows},
+          {"analysis_layout", layout},
+          {"analysis_layout_option", layout_name(s.layout)},
           {"observations", s.observations},
           {"obs_variance", s.analysis.observation_variance},
           {"filter", filter_name(s.analysis.filter)},
@@ -101,7 +106,7 @@ json points_json(const std::vector<DiagnosticPoint>& points) {
   return out;
 }
 
-// {name: seconds} of this rank's phases: computation phases and the three channels.
+// {name: seconds} of this rank's phases: computation phases and the channels.
 json phase_json(const PhaseTimes& t, const harness::InstrumentedComm& comm) {
   json out = {{"forecast", t.forecast}, {"observe", t.observe}, {"transform", t.transform},
               {"apply", t.apply},       {"restore", t.restore}, {"diagnostics", t.diagnostics}};
@@ -162,10 +167,10 @@ void print_summary(const EnsflowConfig& config, const harness::ClusterMap& map, 
   };
   std::printf(
       "  wall %.4g s: forecast %.4g s, analysis %.4g s (%.2f%%; observe %.3g, gather %.3g, "
-      "transform %.3g, transpose %.3g, apply %.3g, update %.3g, restore %.3g s)\n",
+      "transform %.3g, transpose %.3g, halo %.3g, apply %.3g, update %.3g, restore %.3g s)\n",
       result["wall_time"].get<double>(), max_of("forecast"),
       result["analysis_time"]["max"].get<double>(), 100 * result["analysis_share"].get<double>(),
-      max_of("observe"), max_of("gather"), max_of("transform"), max_of("transpose"),
+      max_of("observe"), max_of("gather"), max_of("transform"), max_of("transpose"), max_of("halo"),
       max_of("apply"), max_of("update"), max_of("restore"));
   std::printf("  untimed: setup %.3g s (spin-up %d days, truth, initial ensemble)",
               result["setup_time"].get<double>(), s.spinup_days);
@@ -200,13 +205,13 @@ class EnsflowRun : public harness::Measurement {
     const PhaseTimes& t = outcome_.times;
     const double my_comm = comm_->total_time();
     const double my_analysis = t.analysis_compute() + my_comm;
-    const EnsembleLayout layout(s.members, run.size,
-                                static_cast<std::size_t>(s.model.layers()) * s.model.points());
+    const EnsembleLayout layout = analysis_layout(s, run.size);
     const json my_phases = phase_json(t, *comm_);
     const int rank = run.rank;
     json me = {{"members",
                 {layout.first_member(rank), layout.first_member(rank) + layout.members_per_rank()}},
-               {"rows", {layout.row_begin(rank), layout.row_end(rank)}},
+               {"rows", layout.rows(rank)},
+               {"grid_rows", {layout.first_grid_row(rank), layout.end_grid_row(rank)}},
                {"wall_time", outcome_.wall_time},
                {"compute_time", t.compute()},
                {"comm_time", my_comm},

@@ -12,16 +12,17 @@ Diagnostics::Diagnostics(const EnsembleLayout& layout, int rank, double ssh_per_
 void Diagnostics::add(const std::string& kind, int day, const Eigen::MatrixXd& slice,
                       const double* true_psi) {
   Pending point{kind, day, {}};
-  const std::size_t row0 = layout_.row_begin(rank_);
   const double members = static_cast<double>(layout_.members());
-  for (std::size_t b = layout_.first_block(rank_); b < layout_.first_block(rank_ + 1); ++b) {
+  Eigen::Index begin = 0;  // the block's first row in the slice
+  for (std::size_t b : layout_.owned_blocks(rank_)) {
     const std::size_t end = std::min(layout_.block_end(b), surface_rows_);
+    const auto rows = static_cast<Eigen::Index>(layout_.block_end(b) - layout_.block_begin(b));
     if (end <= layout_.block_begin(b)) {  // a lower layer's block: no SSH
       point.sums.push_back(0.0);
       point.sums.push_back(0.0);
+      begin += rows;
       continue;
     }
-    const auto begin = static_cast<Eigen::Index>(layout_.block_begin(b) - row0);
     const auto len = static_cast<Eigen::Index>(end - layout_.block_begin(b));
     // Fresh copies: the sums then see the same shape and alignment for every process count.
     const Eigen::MatrixXd block = slice.middleRows(begin, len);
@@ -32,6 +33,7 @@ void Diagnostics::add(const std::string& kind, int day, const Eigen::MatrixXd& s
     const Eigen::MatrixXd anomalies = block.colwise() - mean;
     point.sums.push_back(error.squaredNorm());
     point.sums.push_back(anomalies.squaredNorm() / (members - 1));
+    begin += rows;
   }
   pending_.push_back(std::move(point));
 }
@@ -42,13 +44,17 @@ std::vector<DiagnosticPoint> Diagnostics::finish(MPI_Comm comm) const {
   std::vector<int> counts(static_cast<std::size_t>(size));
   std::vector<int> offsets(static_cast<std::size_t>(size));
   const int points = static_cast<int>(pending_.size());
+  // Where each block's sums arrive: ranks in order, each its owned blocks in order.
+  std::vector<std::size_t> slot(layout_.blocks());
+  std::size_t next = 0;
   for (int r = 0; r < size; ++r) {
-    const auto owned = layout_.first_block(r + 1) - layout_.first_block(r);
-    counts[static_cast<std::size_t>(r)] = static_cast<int>(2 * owned) * points;
-    offsets[static_cast<std::size_t>(r)] = static_cast<int>(2 * layout_.first_block(r)) * points;
+    const auto& blocks = layout_.owned_blocks(r);
+    counts[static_cast<std::size_t>(r)] = static_cast<int>(2 * blocks.size()) * points;
+    offsets[static_cast<std::size_t>(r)] = static_cast<int>(2 * next) * points;
+    for (std::size_t b : blocks) slot[b] = next++;
   }
   std::vector<double> mine;
-  const std::size_t owned = layout_.first_block(rank_ + 1) - layout_.first_block(rank_);
+  const std::size_t owned = layout_.owned_blocks(rank_).size();
   // Block-major: for each owned block, its sums at every point.
   for (std::size_t b = 0; b < owned; ++b) {
     for (const Pending& p : pending_) {
@@ -68,7 +74,7 @@ std::vector<DiagnosticPoint> Diagnostics::finish(MPI_Comm comm) const {
     double variance = 0;
     for (std::size_t b = 0; b < layout_.blocks(); ++b) {
       const std::size_t at =
-          (b * static_cast<std::size_t>(points) + static_cast<std::size_t>(k)) * 2;
+          (slot[b] * static_cast<std::size_t>(points) + static_cast<std::size_t>(k)) * 2;
       error += all[at];
       variance += all[at + 1];
     }

@@ -7,7 +7,9 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstring>
+#include <stdexcept>
 
 namespace mcb::ensflow {
 
@@ -15,8 +17,17 @@ Ensemble::Ensemble(const ExperimentSettings& settings, const EnsembleLayout& lay
                    const ObservationNetwork& network)
     : settings_(settings), layout_(layout), rank_(rank), network_(network) {
   const AnalysisGeometry geometry{settings.model.grid, settings.model.spacing(), network.sites()};
-  update_ = settings.update_factory ? settings.update_factory(settings.analysis, geometry)
-                                    : make_update_step(settings.analysis, geometry);
+  if (layout.is_regional()) {
+    if (settings.analysis.filter != FilterKind::square_root ||
+        !(settings.analysis.localisation_km > 0)) {
+      throw std::invalid_argument("the regional layout needs the local analysis (sqrt filter)");
+    }
+    regional_ = std::make_unique<RegionalAnalysis>(settings.analysis, geometry, layout, rank,
+                                                   settings.model.ssh_per_streamfunction());
+  } else {
+    update_ = settings.update_factory ? settings.update_factory(settings.analysis, geometry)
+                                      : make_update_step(settings.analysis, geometry);
+  }
   const auto n = static_cast<Eigen::Index>(layout.state_size());
   const int local = layout.members_per_rank();
   const auto m = static_cast<Eigen::Index>(network.count());
@@ -35,11 +46,13 @@ Ensemble::Ensemble(const ExperimentSettings& settings, const EnsembleLayout& lay
   by_destination_.count.resize(ranks);
   by_source_.offset.resize(ranks);
   by_source_.count.resize(ranks);
+  std::size_t packed_at = 0;
   for (std::size_t r = 0; r < ranks; ++r) {
     const int peer = static_cast<int>(r);
     // Packed: for each destination, its rows of every local member, member after member.
-    by_destination_.offset[r] = per * layout.row_begin(peer);
+    by_destination_.offset[r] = packed_at;
     by_destination_.count[r] = per * layout.rows(peer);
+    packed_at += by_destination_.count[r];
     // Slice (column-major rows x M): the source's members are consecutive columns.
     by_source_.offset[r] = per * r * layout.rows(rank);
     by_source_.count[r] = per * layout.rows(rank);
@@ -69,12 +82,15 @@ void Ensemble::observe_and_pack(QgModel& model, bool observe) {
     if (observe) network_.observe(psi_.col(j).data(), observed_.col(j).data());
   }
   for (int peer = 0; peer < layout_.ranks(); ++peer) {
-    const std::size_t begin = layout_.row_begin(peer);
     const std::size_t rows = layout_.rows(peer);
     double* out = packed_.data() + by_destination_.offset[static_cast<std::size_t>(peer)];
     for (int j = 0; j < local; ++j) {
-      std::memcpy(out + static_cast<std::size_t>(j) * rows, psi_.col(j).data() + begin,
-                  rows * sizeof(double));
+      double* to = out + static_cast<std::size_t>(j) * rows;
+      for (std::size_t b : layout_.owned_blocks(peer)) {
+        const std::size_t len = layout_.block_end(b) - layout_.block_begin(b);
+        std::memcpy(to, psi_.col(j).data() + layout_.block_begin(b), len * sizeof(double));
+        to += len;
+      }
     }
   }
 }
@@ -92,21 +108,23 @@ void Ensemble::transpose_back(harness::InstrumentedComm& comm) {
 void Ensemble::restore(QgModel& model) {
   const int local = layout_.members_per_rank();
   for (int peer = 0; peer < layout_.ranks(); ++peer) {
-    const std::size_t begin = layout_.row_begin(peer);
     const std::size_t rows = layout_.rows(peer);
     const double* in = packed_.data() + by_destination_.offset[static_cast<std::size_t>(peer)];
     for (int j = 0; j < local; ++j) {
-      std::memcpy(psi_.col(j).data() + begin, in + static_cast<std::size_t>(j) * rows,
-                  rows * sizeof(double));
+      const double* from = in + static_cast<std::size_t>(j) * rows;
+      for (std::size_t b : layout_.owned_blocks(peer)) {
+        const std::size_t len = layout_.block_end(b) - layout_.block_begin(b);
+        std::memcpy(psi_.col(j).data() + layout_.block_begin(b), from, len * sizeof(double));
+        from += len;
+      }
     }
   }
   for (int j = 0; j < local; ++j) model.apply_operator(psi_.col(j).data(), states_.col(j).data());
 }
 
-void Ensemble::analyse(int day, const Eigen::VectorXd& observations, const double* true_psi,
-                       QgModel& model, harness::InstrumentedComm& comm, PhaseTimes& times,
-                       harness::CommTimeline& timeline, Diagnostics& diagnostics,
-                       std::vector<InnovationStatistics>& innovations) {
+void Ensemble::prepare_gathered(int day, const Eigen::VectorXd& observations, QgModel& model,
+                                harness::InstrumentedComm& comm, PhaseTimes& times,
+                                harness::CommTimeline& timeline) {
   {
     PhaseClock clock(times.observe);
     observe_and_pack(model, true);
@@ -115,7 +133,6 @@ void Ensemble::analyse(int day, const Eigen::VectorXd& observations, const doubl
   pairwise_allgather(comm, comm.channel("gather"), observed_.data(),
                      static_cast<std::size_t>(observed_.size()), observed_all_.data());
   timeline.communication_done();
-
   {
     PhaseClock clock(times.transform);
     const int analysis = settings_.analysis_index(day);
@@ -125,29 +142,69 @@ void Ensemble::analyse(int day, const Eigen::VectorXd& observations, const doubl
             : Eigen::MatrixXd();
     const Eigen::MatrixXd analysed_observed =
         update_->prepare(observed_all_, observations, perturbations);
-    innovations.push_back(innovation_statistics(day, analysis, observed_all_, analysed_observed,
-                                                observations, network_.variance(), settings_.seed));
+    innovations_.push_back(innovation_statistics(day, analysis, observed_all_, analysed_observed,
+                                                 observations, network_.variance(),
+                                                 settings_.seed));
   }
   timeline.computation_done();
   transpose(comm);
   timeline.communication_done();
+}
 
+void Ensemble::prepare_regional(int day, const Eigen::VectorXd& observations, QgModel& model,
+                                harness::InstrumentedComm& comm, PhaseTimes& times,
+                                harness::CommTimeline& timeline) {
+  {
+    PhaseClock clock(times.observe);
+    observe_and_pack(model, false);
+  }
+  timeline.computation_done();
+  transpose(comm);
+  timeline.communication_done();
+  Eigen::MatrixXd own;
+  {
+    PhaseClock clock(times.observe);
+    own = regional_->observe(slice_);
+  }
+  timeline.computation_done();
+  const Eigen::MatrixXd available = regional_->exchange(comm, comm.channel("halo"), own);
+  timeline.communication_done();
+  {
+    PhaseClock clock(times.transform);
+    regional_->prepare(available, observations);
+    pending_terms_.push_back(
+        {day, regional_->terms(own, observations, settings_.analysis_index(day),
+                               network_.variance(), settings_.seed)});
+  }
+}
+
+void Ensemble::analyse(int day, const Eigen::VectorXd& observations, const double* true_psi,
+                       QgModel& model, harness::InstrumentedComm& comm, PhaseTimes& times,
+                       harness::CommTimeline& timeline, Diagnostics& diagnostics) {
+  if (regional_)
+    prepare_regional(day, observations, model, comm, times, timeline);
+  else
+    prepare_gathered(day, observations, model, comm, times, timeline);
   {
     PhaseClock clock(times.diagnostics);
     diagnostics.add("forecast", day, slice_, true_psi);
   }
   {
     PhaseClock clock(times.apply);
-    // Fixed blocks: the same products, with the same rounding, for every process count.
-    const std::size_t row0 = layout_.row_begin(rank_);
-    for (std::size_t b = layout_.first_block(rank_); b < layout_.first_block(rank_ + 1); ++b) {
-      const auto begin = static_cast<Eigen::Index>(layout_.block_begin(b) - row0);
-      const auto len = static_cast<Eigen::Index>(layout_.block_end(b) - layout_.block_begin(b));
-      // Fresh copies: the same shapes and alignment whatever rows this process holds.
-      const Eigen::MatrixXd forecast = slice_.middleRows(begin, len);
-      Eigen::MatrixXd analysed = update_->apply(layout_.block_begin(b), forecast);
-      relax_to_prior_spread(forecast, analysed, settings_.analysis.relaxation);
-      analysed_.middleRows(begin, len) = analysed;
+    if (regional_) {
+      analysed_ = regional_->apply(slice_, settings_.analysis.relaxation);
+    } else {
+      // Fixed blocks: the same products, with the same rounding, for every process count.
+      Eigen::Index at = 0;
+      for (std::size_t b : layout_.owned_blocks(rank_)) {
+        const auto len = static_cast<Eigen::Index>(layout_.block_end(b) - layout_.block_begin(b));
+        // Fresh copies: the same shapes and alignment whatever rows this process holds.
+        const Eigen::MatrixXd forecast = slice_.middleRows(at, len);
+        Eigen::MatrixXd analysed = update_->apply(layout_.block_begin(b), forecast);
+        relax_to_prior_spread(forecast, analysed, settings_.analysis.relaxation);
+        analysed_.middleRows(at, len) = analysed;
+        at += len;
+      }
     }
   }
   {
@@ -161,6 +218,44 @@ void Ensemble::analyse(int day, const Eigen::VectorXd& observations, const doubl
     PhaseClock clock(times.restore);
     restore(model);
   }
+}
+
+std::vector<InnovationStatistics> Ensemble::innovations(MPI_Comm comm) const {
+  if (!regional_) return innovations_;
+  // Per own observation and analysis: index, chi-square term, consistency term, rank.
+  std::vector<double> mine;
+  for (const PendingTerms& p : pending_terms_) {
+    for (std::size_t i = 0; i < p.terms.size(); ++i) {
+      mine.insert(mine.end(), {static_cast<double>(regional_->own()[i]), p.terms[i].chi_square,
+                               p.terms[i].error_consistency, static_cast<double>(p.terms[i].rank)});
+    }
+  }
+  int size = 0;
+  MPI_Comm_size(comm, &size);
+  std::vector<int> counts(static_cast<std::size_t>(size)), offsets(static_cast<std::size_t>(size));
+  const int count = static_cast<int>(mine.size());
+  MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, comm);
+  for (std::size_t r = 1; r < counts.size(); ++r) offsets[r] = offsets[r - 1] + counts[r - 1];
+  std::vector<double> all(static_cast<std::size_t>(offsets.back() + counts.back()));
+  MPI_Allgatherv(mine.data(), count, MPI_DOUBLE, all.data(), counts.data(), offsets.data(),
+                 MPI_DOUBLE, comm);
+  // Each rank sent its analyses in order: the a-th block of a rank's entries is analysis a.
+  const std::size_t m = network_.count();
+  std::vector<std::vector<ObservationTerms>> by_analysis(pending_terms_.size(),
+                                                         std::vector<ObservationTerms>(m));
+  for (std::size_t r = 0; r < counts.size(); ++r) {
+    const std::size_t entries = static_cast<std::size_t>(counts[r]) / 4;
+    const std::size_t per_analysis = pending_terms_.empty() ? 0 : entries / pending_terms_.size();
+    for (std::size_t e = 0; e < entries; ++e) {
+      const double* at = all.data() + static_cast<std::size_t>(offsets[r]) + 4 * e;
+      auto& t = by_analysis[e / per_analysis][static_cast<std::size_t>(at[0])];
+      t = {at[1], at[2], static_cast<int>(at[3])};
+    }
+  }
+  std::vector<InnovationStatistics> out;
+  for (std::size_t a = 0; a < pending_terms_.size(); ++a)
+    out.push_back(combine_terms(pending_terms_[a].day, by_analysis[a], layout_.members()));
+  return out;
 }
 
 void Ensemble::diagnose(const std::string& kind, int day, const double* true_psi, QgModel& model,

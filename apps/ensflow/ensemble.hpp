@@ -3,7 +3,8 @@
 /// @brief One process's share of the ensemble and the distributed analysis.
 ///
 /// Between analyses the process holds M/P whole members (potential vorticity q) and evolves
-/// them independently: no communication. An analysis then runs in seven steps:
+/// them independently: no communication. An analysis then runs in seven steps; the gathered
+/// layout (the stochastic filter, the global analysis):
 ///  1. observe (compute): each member's streamfunction psi = invert(q) and its SSH at the
 ///     observation sites; psi rows packed for the transpose;
 ///  2. gather (channel "gather"): all-gather of the observed ensemble HX (m x M);
@@ -12,10 +13,14 @@
 ///     and the same innovation statistics (innovations.hpp);
 ///  4. transpose (channel "transpose"): all-to-all, members -> row blocks of psi;
 ///  5. apply (compute): the update on each block of psi rows, then relaxation to prior
-///     spread; forecast and analysis
-///     error and spread are summed on the same rows;
+///     spread; forecast and analysis error and spread are summed on the same rows;
 ///  6. update (channel "update"): all-to-all back, row blocks -> members;
 ///  7. restore (compute): each member's q = (Laplace_h - 1/Ld^2) psi^a.
+/// The regional layout (the local analysis, regional.hpp) transposes first and exchanges only
+/// nearby observations: 1. psi and packing; 2. transpose; 3. observe its own sites from its
+/// rows; 4. halo (channel "halo"): the observed ensemble at the sites near its band, from the
+/// neighbours that hold them; 5. transform (its own nodes only) and apply; 6. update;
+/// 7. restore. Its innovation terms are combined after the run, outside the analysis channels.
 /// The filter state is the streamfunction: the model's q <-> psi map is linear and invertible,
 /// so updating psi and rebuilding q is the same analysis as updating q, and the transposed rows
 /// carry SSH directly for the error diagnostics.
@@ -26,11 +31,13 @@
 #include "apps/ensflow/layout.hpp"
 #include "apps/ensflow/model.hpp"
 #include "apps/ensflow/observations.hpp"
+#include "apps/ensflow/regional.hpp"
 #include "apps/ensflow/settings.hpp"
 #include "apps/ensflow/update.hpp"
 #include "harness/comm.hpp"
 #include "harness/timeline.hpp"
 
+#include <mpi.h>
 #include <Eigen/Dense>
 
 #include <memory>
@@ -40,7 +47,7 @@ namespace mcb::ensflow {
 
 /// @brief Channel names of the analysis traffic, in the order the record lists them.
 inline const std::vector<std::string>& channel_names() {
-  static const std::vector<std::string> names{"gather", "transpose", "update"};
+  static const std::vector<std::string> names{"gather", "transpose", "halo", "update"};
   return names;
 }
 
@@ -72,7 +79,15 @@ class Ensemble {
   /// the three exchanges and adds the forecast/analysis diagnostics.
   void analyse(int day, const Eigen::VectorXd& observations, const double* true_psi, QgModel& model,
                harness::InstrumentedComm& comm, PhaseTimes& times, harness::CommTimeline& timeline,
-               Diagnostics& diagnostics, std::vector<InnovationStatistics>& innovations);
+               Diagnostics& diagnostics);
+
+  /// @brief The innovation statistics of every analysis so far, identical on every rank
+  /// (the regional layout's terms travel by MPI_Allgatherv here, outside any timed phase).
+  /// Collective.
+  std::vector<InnovationStatistics> innovations(MPI_Comm comm) const;
+
+  /// @brief The regional analysis, when the layout is regional (else null).
+  const RegionalAnalysis* regional() const { return regional_.get(); }
 
   /// @brief Adds a diagnostic point for the current members (transposes through @p comm, which
   /// callers pass uninstrumented: diagnostics outside analyses are not part of the measurement).
@@ -91,21 +106,36 @@ class Ensemble {
   void transpose_back(harness::InstrumentedComm& comm);
   // Step 7.
   void restore(QgModel& model);
+  // Steps 1-4 (gathered) or 1-5 (regional): everything before the forecast diagnostics.
+  void prepare_gathered(int day, const Eigen::VectorXd& observations, QgModel& model,
+                        harness::InstrumentedComm& comm, PhaseTimes& times,
+                        harness::CommTimeline& timeline);
+  void prepare_regional(int day, const Eigen::VectorXd& observations, QgModel& model,
+                        harness::InstrumentedComm& comm, PhaseTimes& times,
+                        harness::CommTimeline& timeline);
+
+  struct PendingTerms {
+    int day;
+    std::vector<ObservationTerms> terms;  // own observations, in own() order
+  };
 
   const ExperimentSettings& settings_;
   const EnsembleLayout& layout_;
   int rank_;
   const ObservationNetwork& network_;
-  std::unique_ptr<UpdateStep> update_;
-  Eigen::MatrixXd states_;        // q, n x M/P
-  Eigen::MatrixXd psi_;           // psi, n x M/P
-  Eigen::MatrixXd observed_;      // HX of local members, m x M/P
-  Eigen::MatrixXd observed_all_;  // m x M
-  std::vector<double> packed_;    // psi rows per destination (and the update's landing area)
-  Eigen::MatrixXd slice_;         // this rank's rows of every member's psi, rows x M
-  Eigen::MatrixXd analysed_;      // the same rows after the analysis
-  Segments by_destination_;       // packed_ segments, per peer rank
-  Segments by_source_;            // slice_ / analysed_ segments, per peer rank
+  std::unique_ptr<UpdateStep> update_;             // gathered layout
+  std::unique_ptr<RegionalAnalysis> regional_;     // regional layout
+  std::vector<InnovationStatistics> innovations_;  // gathered layout: complete on every rank
+  std::vector<PendingTerms> pending_terms_;        // regional layout: own observations
+  Eigen::MatrixXd states_;                         // q, n x M/P
+  Eigen::MatrixXd psi_;                            // psi, n x M/P
+  Eigen::MatrixXd observed_;                       // HX of local members, m x M/P
+  Eigen::MatrixXd observed_all_;                   // m x M
+  std::vector<double> packed_;  // psi rows per destination (and the update's landing area)
+  Eigen::MatrixXd slice_;       // this rank's rows of every member's psi, rows x M
+  Eigen::MatrixXd analysed_;    // the same rows after the analysis
+  Segments by_destination_;     // packed_ segments, per peer rank
+  Segments by_source_;          // slice_ / analysed_ segments, per peer rank
 };
 
 }  // namespace mcb::ensflow

@@ -7,6 +7,19 @@
 
 namespace mcb::ensflow {
 
+bool uses_regional_layout(const ExperimentSettings& s, int ranks) {
+  if (s.layout != AnalysisLayout::automatic) return s.layout == AnalysisLayout::regional;
+  return s.analysis.filter == FilterKind::square_root && s.analysis.localisation_km > 0 &&
+         !s.update_factory && ranks <= s.model.grid;
+}
+
+EnsembleLayout analysis_layout(const ExperimentSettings& s, int ranks) {
+  if (uses_regional_layout(s, ranks))
+    return EnsembleLayout::regional(s.members, ranks, s.model.grid, s.model.layers());
+  return EnsembleLayout(s.members, ranks,
+                        static_cast<std::size_t>(s.model.layers()) * s.model.points());
+}
+
 ExperimentOutcome run_experiment(const ExperimentSettings& s, harness::InstrumentedComm& comm,
                                  harness::Counters* counters) {
   ExperimentOutcome out;
@@ -17,7 +30,7 @@ ExperimentOutcome run_experiment(const ExperimentSettings& s, harness::Instrumen
   const ObservationNetwork network(s.model, s.observations, s.analysis.observation_variance,
                                    s.truth_seed);
   const Truth truth = make_truth(s, model, field, network);
-  const EnsembleLayout layout(s.members, comm.size(), model.size());
+  const EnsembleLayout layout = analysis_layout(s, comm.size());
   Diagnostics diagnostics(layout, rank, s.model.ssh_per_streamfunction(), model.layer_size());
   // Diagnostics outside the analyses travel through a communicator that keeps no books.
   harness::InstrumentedComm quiet(comm.mpi(), comm.cluster_map(), comm.channel_names(), false);
@@ -39,8 +52,7 @@ ExperimentOutcome run_experiment(const ExperimentSettings& s, harness::Instrumen
     }
     if (s.is_analysis_day(day)) {
       ensemble.analyse(day, truth.observations.at(static_cast<std::size_t>(s.analysis_index(day))),
-                       truth.psi.at(day).data(), model, comm, out.times, out.timeline, diagnostics,
-                       out.innovations);
+                       truth.psi.at(day).data(), model, comm, out.times, out.timeline, diagnostics);
     }
   }
   out.wall_time = MPI_Wtime() - start;
@@ -61,6 +73,7 @@ ExperimentOutcome run_experiment(const ExperimentSettings& s, harness::Instrumen
     out.free_run_time = MPI_Wtime() - free_start;
   }
   out.points = diagnostics.finish(comm.mpi());
+  out.innovations = ensemble.innovations(comm.mpi());
   return out;
 }
 

@@ -30,6 +30,12 @@ struct ExperimentOutcome {
   Eigen::MatrixXd final_states;  //!< this rank's members (q) at the end of the assimilating run
 };
 
+/// @brief Whether @p settings analyse in the regional layout on @p ranks processes.
+bool uses_regional_layout(const ExperimentSettings& settings, int ranks);
+
+/// @brief The analysis layout of @p settings on @p ranks processes (layout.hpp).
+EnsembleLayout analysis_layout(const ExperimentSettings& settings, int ranks);
+
 /// @brief Runs the experiment on @p comm's ranks (its size must divide the member count).
 /// Everything before the timed loop (spin-up, truth, initial ensemble) and after it (final
 /// diagnostics, free run) stays out of the analysis channels' books and out of wall_time.

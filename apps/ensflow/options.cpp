@@ -63,6 +63,27 @@ void validate(boost::any& v, const std::vector<std::string>& values, Walls*, int
 
 std::ostream& operator<<(std::ostream& os, Walls walls) { return os << walls_name(walls); }
 
+std::string layout_name(AnalysisLayout layout) {
+  switch (layout) {
+    case AnalysisLayout::gathered:
+      return "gathered";
+    case AnalysisLayout::regional:
+      return "regional";
+    default:
+      return "auto";
+  }
+}
+
+void validate(boost::any& v, const std::vector<std::string>& values, AnalysisLayout*, int) {
+  cli::validate_choice(
+      v, values, {AnalysisLayout::automatic, AnalysisLayout::gathered, AnalysisLayout::regional},
+      layout_name);
+}
+
+std::ostream& operator<<(std::ostream& os, AnalysisLayout layout) {
+  return os << layout_name(layout);
+}
+
 std::string problem_label(const ExperimentSettings& s) {
   std::ostringstream label;
   label << 'm' << s.members << "-d" << s.days << "-g" << s.model.grid;
@@ -102,6 +123,12 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
       ("relaxation", po::value(&o.relaxation)->default_value(o.relaxation)->value_name("ALPHA"),
        "relaxation to prior spread: analysis spread becomes (1-ALPHA) of its own plus ALPHA of "
        "the forecast's, point by point (0: none, 1: keep the forecast spread)")
+      ("analysis-layout",
+       po::value(&o.layout)->default_value(o.layout)->value_name("auto|gathered|regional"),
+       "where the analysis runs: gathered (every process gets every observation, then a row "
+       "block of the state) or regional (a band of grid rows per process, observations from "
+       "the neighbours within the localisation support: the local analysis only); auto: "
+       "regional for the local analysis when every process gets a grid row, else gathered")
       ("initial-spread",
        po::value(&o.initial_spread)
            ->default_value(o.initial_spread, text(o.initial_spread))
@@ -192,6 +219,22 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
   require_at_least("inflation", o.inflation, 1, "at least 1");
   if (!o.localisation.automatic())
     require_at_least("localisation", *o.localisation.number, 0, "at least 0");
+  if (o.layout == AnalysisLayout::regional) {
+    const bool local = o.filter == FilterKind::square_root &&
+                       (o.localisation.automatic() || *o.localisation.number > 0);
+    if (!local) {
+      throw cli::ValueError("analysis-layout",
+                            "--analysis-layout: 'regional' needs the local analysis (--filter sqrt "
+                            "with --localisation above 0)");
+    }
+    if (ranks > o.grid) {
+      throw cli::ValueError("analysis-layout",
+                            "--analysis-layout: 'regional' needs at most one "
+                            "process per grid row; " +
+                                std::to_string(ranks) + " processes, --grid " +
+                                std::to_string(o.grid));
+    }
+  }
   if (!(o.relaxation >= 0 && o.relaxation <= 1))
     throw UsageError("--relaxation: '" + text(o.relaxation) + "' must lie between 0 and 1");
   require_above("initial-spread", o.initial_spread, 0, "positive");
@@ -259,6 +302,7 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
   s.analysis.localisation_km =
       o.localisation.automatic() ? default_localisation_km(o.filter) : *o.localisation.number;
   s.analysis.relaxation = o.relaxation;
+  s.layout = o.layout;
   s.initial_spread_m = o.initial_spread;
   s.initial_length_km = o.initial_length;
   s.spinup_days = o.spinup_days;

@@ -26,6 +26,12 @@ std::string walls_name(Walls walls);
 void validate(boost::any& v, const std::vector<std::string>& values, Walls*, int);
 std::ostream& operator<<(std::ostream& os, Walls walls);
 
+/// @brief The spelling of @p layout in options and records: "auto", "gathered" or "regional".
+std::string layout_name(AnalysisLayout layout);
+// --analysis-layout typed at parse time (cli::validate_choice), spelled by layout_name.
+void validate(boost::any& v, const std::vector<std::string>& values, AnalysisLayout*, int);
+std::ostream& operator<<(std::ostream& os, AnalysisLayout layout);
+
 struct EnsflowOptions {
   // The ensemble and the filter.
   // Defaults are the experiment's own (ExperimentSettings).
@@ -41,7 +47,8 @@ struct EnsflowOptions {
   cli::NumberOrAuto
       localisation;  //!< --localisation KM|auto: GC half-width (default_localisation_km)
   double relaxation =
-      ExperimentSettings{}.analysis.relaxation;  //!< --relaxation: RTPS alpha in [0, 1]
+      ExperimentSettings{}.analysis.relaxation;         //!< --relaxation: RTPS alpha in [0, 1]
+  AnalysisLayout layout = ExperimentSettings{}.layout;  //!< --analysis-layout
   double initial_spread = ExperimentSettings{}.initial_spread_m;   //!< --initial-spread, m
   double initial_length = ExperimentSettings{}.initial_length_km;  //!< --initial-length, km
   int spinup_days = ExperimentSettings{}.spinup_days;              //!< --spinup-days

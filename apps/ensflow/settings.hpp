@@ -14,6 +14,10 @@
 
 namespace mcb::ensflow {
 
+/// @brief Where the analysis runs (layout.hpp): automatic is regional for the local analysis
+/// (square-root filter with localisation, when every process gets a grid row), else gathered.
+enum class AnalysisLayout { automatic, gathered, regional };
+
 struct ExperimentSettings {
   ModelParameters model;
   int members = 60;                //!< M
@@ -30,7 +34,9 @@ struct ExperimentSettings {
   std::int64_t seed = 1;           //!< members' departures and perturbed observations
   std::int64_t truth_seed = 1;     //!< truth's departure, observation sites and errors
   bool free_run = true;            //!< also run the ensemble without analyses
-  UpdateFactory update_factory;    //!< empty: make_update_step (tests substitute broken ones)
+  AnalysisLayout layout = AnalysisLayout::automatic;  //!< see AnalysisLayout
+  UpdateFactory update_factory;  //!< empty: make_update_step (tests substitute broken ones;
+                                 //!< a substituted step runs in the gathered layout)
   /// @brief The spun-up state (q), when the caller already has it: the years of spin-up an
   /// eddying flow needs are then paid once for many experiments (tests). Empty: spin up from
   /// rest for spinup_days. The program has no option for it.

@@ -1,5 +1,7 @@
 #include "apps/ensflow/update.hpp"
 
+#include "apps/ensflow/letkf.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -103,117 +105,36 @@ class LocalisedStochastic final : public UpdateStep {
   MatrixXd weights_;             // D, m x N
 };
 
-// LETKF: a transform per node of a coarse grid (every `stride` points, last row and column
-// included), bilinearly interpolated to every point in between (weight interpolation, Yang
-// et al. 2009); the transforms vary on the localisation scale, several grid spacings.
+// LETKF over the gathered observed ensemble: every process computes every node's transform
+// (letkf.hpp), then updates its rows.
 class LocalTransform final : public UpdateStep {
  public:
   LocalTransform(const AnalysisSettings& s, const AnalysisGeometry& g)
-      : settings_(s), geometry_(g) {
-    const double c = s.localisation_km * 1e3;
-    stride_ = std::max(1, static_cast<int>(std::floor(c / (4 * g.spacing_m))));
-    for (int i = 0; i < g.grid; i += stride_) nodes_.push_back(i);
-    if (nodes_.back() != g.grid - 1) nodes_.push_back(g.grid - 1);
+      : letkf_(s, g), sites_(g.sites) {
+    for (std::size_t k = 0; k < sites_.size(); ++k) all_observations_.push_back(k);
+    for (std::size_t node = 0; node < letkf_.node_count(); ++node) all_nodes_.push_back(node);
   }
 
   MatrixXd prepare(const MatrixXd& observed, const VectorXd& y, const MatrixXd&) override {
-    const Index n = observed.cols();
-    const VectorXd mean = observed.rowwise().mean();
-    const MatrixXd anomalies = settings_.inflation * (observed.colwise() - mean);
-    const VectorXd innovation = y - mean;
-    const std::size_t count = nodes_.size();
-    transforms_.assign(count * count, MatrixXd());
-    for (std::size_t b = 0; b < count; ++b) {
-      for (std::size_t a = 0; a < count; ++a) {
-        const std::size_t row =
-            std::size_t(nodes_[b]) * std::size_t(geometry_.grid) + std::size_t(nodes_[a]);
-        transforms_[b * count + a] = node_transform(row, anomalies, innovation, n);
-      }
-    }
-    MatrixXd analysed(observed.rows(), n);
-    for (Index k = 0; k < observed.rows(); ++k) {
-      const MatrixXd t = transform_at(geometry_.sites[std::size_t(k)]);
-      analysed.row(k) = mean[k] + (anomalies.row(k) * t).array();
-    }
+    letkf_.compute(all_nodes_, all_observations_, observed, y);
+    MatrixXd analysed(observed.rows(), observed.cols());
+    for (Index k = 0; k < observed.rows(); ++k)
+      analysed.row(k) = letkf_.analyse_row(sites_[std::size_t(k)], observed.row(k));
     return analysed;
   }
 
   MatrixXd apply(std::size_t first_row, const MatrixXd& forecast) const override {
-    const VectorXd mean = forecast.rowwise().mean();
-    const MatrixXd anomalies = settings_.inflation * (forecast.colwise() - mean);
     MatrixXd out(forecast.rows(), forecast.cols());
-    for (Index r = 0; r < forecast.rows(); ++r) {
-      const MatrixXd t = transform_at(first_row + std::size_t(r));
-      out.row(r) = mean[r] + (anomalies.row(r) * t).array();
-    }
+    for (Index r = 0; r < forecast.rows(); ++r)
+      out.row(r) = letkf_.analyse_row(first_row + std::size_t(r), forecast.row(r));
     return out;
   }
 
  private:
-  // w 1^T + W for the point on state row `row`: mean weights and symmetric square root.
-  MatrixXd node_transform(std::size_t row, const MatrixXd& anomalies, const VectorXd& innovation,
-                          Index n) const {
-    const double c = settings_.localisation_km * 1e3;
-    std::vector<Index> local;
-    std::vector<double> precision;  // tapered 1 / R
-    for (std::size_t k = 0; k < geometry_.sites.size(); ++k) {
-      const double rho = gaspari_cohn(geometry_.distance(row, geometry_.sites[k]), c);
-      if (rho <= 0) continue;
-      local.push_back(Index(k));
-      precision.push_back(rho / settings_.observation_variance);
-    }
-    if (local.empty()) return MatrixXd::Identity(n, n);
-    MatrixXd y_local(Index(local.size()), n);
-    VectorXd d_local(Index(local.size()));
-    for (std::size_t k = 0; k < local.size(); ++k) {
-      y_local.row(Index(k)) = anomalies.row(local[k]);
-      d_local[Index(k)] = innovation[local[k]];
-    }
-    const Eigen::Map<const VectorXd> r_inv(precision.data(), Index(precision.size()));
-    const MatrixXd weighted = r_inv.asDiagonal() * y_local;  // R^-1 Y
-    MatrixXd a = y_local.transpose() * weighted;
-    a.diagonal().array() += double(n - 1);
-    const Eigen::SelfAdjointEigenSolver<MatrixXd> eigen(a);
-    const MatrixXd& v = eigen.eigenvectors();
-    const VectorXd& mu = eigen.eigenvalues();
-    const VectorXd w =
-        v * (mu.cwiseInverse().asDiagonal() * (v.transpose() * (weighted.transpose() * d_local)));
-    MatrixXd t =
-        std::sqrt(double(n - 1)) * v * mu.cwiseSqrt().cwiseInverse().asDiagonal() * v.transpose();
-    t.colwise() += w;
-    return t;
-  }
-
-  // Bilinear interpolation of the node transforms around state row `row`.
-  MatrixXd transform_at(std::size_t row) const {
-    const int g = geometry_.grid;
-    row %= std::size_t(g) * std::size_t(g);  // a lower layer's column shares the transform
-    const int i = int(row % std::size_t(g));
-    const int j = int(row / std::size_t(g));
-    auto bracket = [&](int p, std::size_t& lo, double& frac) {
-      lo = std::min(std::size_t(p / stride_), nodes_.size() - 2);
-      if (nodes_.size() < 2) lo = 0;
-      const int left = nodes_[lo], right = nodes_[std::min(lo + 1, nodes_.size() - 1)];
-      frac = right > left ? double(p - left) / double(right - left) : 0.0;
-    };
-    if (nodes_.size() < 2) return transforms_[0];
-    std::size_t ai = 0, bj = 0;
-    double fx = 0, fy = 0;
-    bracket(i, ai, fx);
-    bracket(j, bj, fy);
-    const std::size_t count = nodes_.size();
-    const auto& t00 = transforms_[bj * count + ai];
-    const auto& t10 = transforms_[bj * count + ai + 1];
-    const auto& t01 = transforms_[(bj + 1) * count + ai];
-    const auto& t11 = transforms_[(bj + 1) * count + ai + 1];
-    return (1 - fy) * ((1 - fx) * t00 + fx * t10) + fy * ((1 - fx) * t01 + fx * t11);
-  }
-
-  AnalysisSettings settings_;
-  AnalysisGeometry geometry_;
-  int stride_ = 1;
-  std::vector<int> nodes_;
-  std::vector<MatrixXd> transforms_;  // per node, row-major over the node grid
+  LocalEnsembleTransform letkf_;
+  std::vector<std::size_t> sites_;
+  std::vector<std::size_t> all_observations_;
+  std::vector<std::size_t> all_nodes_;
 };
 
 }  // namespace

@@ -5,12 +5,14 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
 #include "apps/ensflow/exchange.hpp"
 #include "apps/ensflow/experiment.hpp"
 #include "apps/ensflow/layout.hpp"
+#include "apps/ensflow/regional.hpp"
 #include "tests/support/mpi_world.hpp"
 
 namespace mcb::ensflow {
@@ -222,6 +224,109 @@ TEST(Experiment, AnalysisTrafficIsExactlyTheGatherAndTheTwoTransposes) {
   }
   if (map.clusters() > 1) {
     EXPECT_GT(g.sent[1].bytes + t.sent[1].bytes + u.sent[1].bytes, 0u);
+  }
+}
+
+// The local analysis on a 31x31 grid (31 km spacing) at 75 km: the support (150 km) spans five
+// grid rows, so with up to four bands of seven or more rows each band needs observations from
+// its neighbours only.
+ExperimentSettings regional_settings(AnalysisLayout layout) {
+  ExperimentSettings s = small_settings(FilterKind::square_root, 31);
+  s.analysis.localisation_km = 75;
+  s.analysis.relaxation = 0.3;
+  s.observations = 60;
+  s.layout = layout;
+  return s;
+}
+
+TEST(Experiment, RegionalLocalAnalysisGivesTheGatheredAnalysisOnEveryProcessCount) {
+  const int p = world_size();
+  InstrumentedComm regional_comm(MPI_COMM_WORLD, test_map(p), channel_names());
+  const ExperimentOutcome regional =
+      run_experiment(regional_settings(AnalysisLayout::regional), regional_comm);
+  InstrumentedComm gathered_comm(MPI_COMM_WORLD, test_map(p), channel_names());
+  const ExperimentOutcome gathered =
+      run_experiment(regional_settings(AnalysisLayout::gathered), gathered_comm);
+  // The same transforms from the same observations in the same order: the same bits.
+  EXPECT_EQ(0, std::memcmp(regional.final_states.data(), gathered.final_states.data(),
+                           static_cast<std::size_t>(gathered.final_states.size()) * sizeof(double)))
+      << "the regional analysis on " << p << " processes differs from the gathered one";
+  // Error and spread sum over other blocks (grid rows, not 64-row blocks): round-off only.
+  ASSERT_EQ(regional.points.size(), gathered.points.size());
+  for (std::size_t k = 0; k < gathered.points.size(); ++k) {
+    EXPECT_NEAR(regional.points[k].rmse, gathered.points[k].rmse, 1e-12 * gathered.points[k].rmse);
+    EXPECT_NEAR(regional.points[k].spread, gathered.points[k].spread,
+                1e-12 * gathered.points[k].spread);
+  }
+  ASSERT_EQ(regional.innovations.size(), gathered.innovations.size());
+  for (std::size_t a = 0; a < gathered.innovations.size(); ++a) {
+    EXPECT_EQ(regional.innovations[a].chi_square, gathered.innovations[a].chi_square);
+    EXPECT_EQ(regional.innovations[a].error_consistency, gathered.innovations[a].error_consistency);
+    EXPECT_EQ(regional.innovations[a].rank_counts, gathered.innovations[a].rank_counts);
+  }
+  // And it is a working filter.
+  const auto forecasts = points_of(regional.points, "forecast");
+  const auto analyses = points_of(regional.points, "analysis");
+  ASSERT_EQ(analyses.size(), 2u);
+  for (std::size_t k = 0; k < analyses.size(); ++k) EXPECT_LT(analyses[k].rmse, forecasts[k].rmse);
+}
+
+TEST(Experiment, RegionalLayoutIsTheDefaultOfTheLocalAnalysisOnly) {
+  ExperimentSettings s = regional_settings(AnalysisLayout::automatic);
+  EXPECT_TRUE(uses_regional_layout(s, 4));
+  EXPECT_FALSE(uses_regional_layout(s, 32));  // more processes than grid rows
+  s.analysis.filter = FilterKind::stochastic;
+  EXPECT_FALSE(uses_regional_layout(s, 4));
+  s.analysis.filter = FilterKind::square_root;
+  s.analysis.localisation_km = 0;
+  EXPECT_FALSE(uses_regional_layout(s, 4));
+}
+
+TEST(Experiment, RegionalTrafficIsTheTransposesAndANeighbourHaloWithoutAGather) {
+  const int p = world_size(), r = world_rank();
+  const ExperimentSettings s = regional_settings(AnalysisLayout::regional);
+  const ClusterMap map = test_map(p);
+  InstrumentedComm comm(MPI_COMM_WORLD, map, channel_names());
+  run_experiment(s, comm);
+  const EnsembleLayout layout = analysis_layout(s, p);
+  ASSERT_TRUE(layout.is_regional());
+  // The plan the run used, rebuilt from the same geometry.
+  const QgModel model(s.model);
+  const ObservationNetwork network(s.model, s.observations, s.analysis.observation_variance,
+                                   s.truth_seed);
+  const RegionalAnalysis plan(s.analysis, {s.model.grid, s.model.spacing(), network.sites()},
+                              layout, r, s.model.ssh_per_streamfunction());
+  const std::vector<std::size_t> sends = plan.halo_sends();
+  const std::uint64_t per = static_cast<std::uint64_t>(layout.members_per_rank());
+  const std::uint64_t analyses = static_cast<std::uint64_t>(s.analyses());
+  const std::uint64_t word = sizeof(double);
+  const std::uint64_t members = static_cast<std::uint64_t>(s.members);
+  std::uint64_t halo[2] = {0, 0}, transpose[2] = {0, 0}, update[2] = {0, 0};
+  for (int peer = 0; peer < p; ++peer) {
+    if (peer == r) continue;
+    const int cls = map.same_cluster(r, peer) ? 0 : 1;
+    halo[cls] += analyses * sends[static_cast<std::size_t>(peer)] * members * word;
+    transpose[cls] += analyses * per * layout.rows(peer) * word;
+    update[cls] += analyses * per * layout.rows(r) * word;
+    // Neighbours only: bands two apart are beyond the support.
+    if (std::abs(peer - r) > 1) EXPECT_EQ(sends[static_cast<std::size_t>(peer)], 0u) << peer;
+  }
+  const auto& g = comm.stats(comm.channel("gather"));
+  const auto& h = comm.stats(comm.channel("halo"));
+  const auto& t = comm.stats(comm.channel("transpose"));
+  const auto& u = comm.stats(comm.channel("update"));
+  std::uint64_t halo_bytes = 0;
+  for (int cls = 0; cls < 2; ++cls) {
+    EXPECT_EQ(g.sent[cls].messages, 0u);
+    EXPECT_EQ(h.sent[cls].bytes, halo[cls]) << "class " << cls;
+    EXPECT_EQ(t.sent[cls].bytes, transpose[cls]) << "class " << cls;
+    EXPECT_EQ(u.sent[cls].bytes, update[cls]) << "class " << cls;
+    halo_bytes += h.sent[cls].bytes;
+  }
+  // Fewer bytes than the gather would send (all observations of my members to every peer).
+  if (p > 1) {
+    EXPECT_GT(halo_bytes, 0u);
+    EXPECT_LT(halo_bytes, analyses * s.observations * per * word * std::uint64_t(p - 1));
   }
 }
 

@@ -120,7 +120,7 @@ TEST(EnsflowProgram, RecordOfATwoClusterRunHoldsTheCommonFieldsAndThePhases) {
     EXPECT_EQ(entry["rank"], rank);
     EXPECT_EQ(entry["cluster"], rank < 2 ? 0 : 1);
     EXPECT_EQ(entry["members"], json({3 * rank, 3 * rank + 3}));
-    ASSERT_EQ(entry["channels"].size(), 3u) << "channels are the analysis phases only";
+    ASSERT_EQ(entry["channels"].size(), 4u) << "channels are the analysis phases only";
     for (const char* ch : {"gather", "transpose", "update"}) {
       // Every rank has two peers in the other cluster: each phase crosses the wide-area link.
       EXPECT_GT(entry["channels"][ch]["sent"]["inter"]["bytes"].get<long>(), 0) << ch;
@@ -170,6 +170,40 @@ TEST(EnsflowProgram, EveryProcessCountReportsTheSameErrors) {
     // Bit-identical, so compared as exact JSON numbers.
     EXPECT_EQ(rec["result"]["diagnostics"], first["result"]["diagnostics"])
         << ranks << " processes";
+  }
+}
+
+TEST(EnsflowProgram, TheLocalAnalysisExchangesAHaloInsteadOfGatheringAndAnalysesTheSame) {
+  TempDir dir;
+  const json regional = run_one(4, "--clusters 2 --filter sqrt --quiet", dir / "r.jsonl");
+  const json gathered =
+      run_one(4, "--clusters 2 --filter sqrt --analysis-layout gathered --quiet", dir / "g.jsonl");
+  ASSERT_EQ(regional["status"], "valid");
+  ASSERT_EQ(gathered["status"], "valid");
+  EXPECT_EQ(regional["config"]["analysis_layout"], "regional");
+  EXPECT_EQ(regional["config"]["analysis_layout_option"], "auto");
+  EXPECT_EQ(gathered["config"]["analysis_layout"], "gathered");
+  long halo = 0;
+  for (int rank = 0; rank < 4; ++rank) {
+    const json& r = regional["ranks"][static_cast<size_t>(rank)];
+    const json& g = gathered["ranks"][static_cast<size_t>(rank)]["channels"];
+    for (const char* cls : {"intra", "inter"}) {
+      EXPECT_EQ(r["channels"]["gather"]["sent"][cls]["bytes"].get<long>(), 0);
+      EXPECT_EQ(g["halo"]["sent"][cls]["bytes"].get<long>(), 0);
+      halo += r["channels"]["halo"]["sent"][cls]["bytes"].get<long>();
+    }
+    EXPECT_EQ(r["grid_rows"].size(), 2u);
+  }
+  EXPECT_GT(halo, 0);
+  // The same analysis; error and spread are summed over other blocks, so equal to round-off.
+  const json& a = regional["result"]["diagnostics"];
+  const json& b = gathered["result"]["diagnostics"];
+  ASSERT_EQ(a.size(), b.size());
+  for (std::size_t k = 0; k < a.size(); ++k) {
+    for (const char* key : {"rmse", "spread"}) {
+      const double x = a[k][key].get<double>(), y = b[k][key].get<double>();
+      EXPECT_NEAR(x, y, 1e-12 * y) << k << " " << key;
+    }
   }
 }
 
@@ -246,6 +280,13 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"1|--localisation=-5", "--localisation: '-5' must be at least 0"},
         BadInput{"1|--relaxation 1.5", "--relaxation: '1.5' must lie between 0 and 1"},
         BadInput{"1|--walls sticky", "--walls: 'sticky' is not one of no-slip, free-slip"},
+        BadInput{"1|--analysis-layout bands", "--analysis-layout: 'bands' is not one of auto"},
+        BadInput{"1|--analysis-layout regional",
+                 "--analysis-layout: 'regional' needs the local analysis"},
+        BadInput{"1|--analysis-layout regional --filter sqrt --localisation 0",
+                 "--analysis-layout: 'regional' needs the local analysis"},
+        BadInput{"4|--analysis-layout regional --filter sqrt --grid 3 --observations 5",
+                 "--analysis-layout: 'regional' needs at most one process per grid row"},
         BadInput{"1|--steps-per-day 0", "--steps-per-day: '0'"},
         BadInput{"1|--viscosity fast", "--viscosity: 'fast'"},
         BadInput{"4|--members 12 --clusters 3", "--clusters: '3' does not divide the 4 processes"},

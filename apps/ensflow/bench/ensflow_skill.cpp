@@ -100,6 +100,8 @@ int run(int argc, char** argv) {
       ExperimentSettings s = base;
       s.members = m;
       s.analysis.filter = f;
+      // --localisation auto means each filter's own default, as mcb-ensflow --filter F gives.
+      if (a.localisation_auto) s.analysis.localisation_km = default_localisation_km(f);
       mcb::harness::InstrumentedComm comm(MPI_COMM_SELF, mcb::harness::ClusterMap::single(1),
                                           channel_names());
       const ExperimentOutcome out = run_experiment(s, comm);

@@ -46,6 +46,7 @@ FlowToolArguments parse_flow_tool(int argc, const char* const* argv,
   EnsflowConfig config;
   parse_options(static_cast<int>(options.size()), options.data(), 1, true, config);
   a.settings = config.settings;
+  a.localisation_auto = config.options.localisation.automatic();
   return a;
 }
 

@@ -17,6 +17,7 @@ struct FlowToolArguments {
   std::vector<int> counts;        //!< the leading non-negative integers (days), in order
   std::vector<std::string> rest;  //!< positionals after the counts (files)
   ExperimentSettings settings;    //!< mcb-ensflow's defaults and the options given
+  bool localisation_auto = true;  //!< --localisation auto (resolved for the default filter)
 };
 
 /// @brief Parses "TOOL N1 .. Nk [F1 .. Fl] [mcb-ensflow options]" with @p names naming the k
