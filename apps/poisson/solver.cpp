@@ -7,6 +7,10 @@
 #include <cmath>
 #include <numbers>
 
+#ifdef MCB_SMPI
+#include <smpi/smpi.h>
+#endif
+
 namespace mcb::poisson {
 namespace {
 
@@ -26,6 +30,21 @@ class PhaseClock {
 double sweep_colour(LocalProblem& p, const SolverSettings& s, int colour) {
   return s.tuned ? sweep_colour_tuned(p.u, p.h2f, p.sub, colour, s.omega)
                  : sweep_colour_reference(p.u, p.h2f, p.sub, colour, s.omega);
+}
+
+// Runs one sweep and returns its largest update. In the SMPI build with --sample N, SimGrid
+// executes each rank's first N sweeps and then charges their mean time without running them:
+// the solution stops changing (hence --iterations) and the last computed update is kept.
+template <class Sweep>
+double sweep_or_sample([[maybe_unused]] const SolverSettings& s, [[maybe_unused]] double last,
+                       Sweep sweep) {
+#ifdef MCB_SMPI
+  if (s.sample > 0) {
+    SMPI_SAMPLE_LOCAL(int once = 0, once < 1, once++, s.sample, -1.0) { last = sweep(); }
+    return last;
+  }
+#endif
+  return sweep();
 }
 
 }  // namespace
@@ -67,6 +86,7 @@ SolverOutcome solve(LocalProblem& p, HaloExchange& halo, harness::InstrumentedCo
     out.timeline.communication_done();
   };
 
+  double last_sweep = 0;  // the last executed sweep's update (kept while sampling)
   MPI_Barrier(comm.mpi());
   const double start = MPI_Wtime();
   for (long it = 1; it <= s.max_iterations; ++it) {
@@ -74,15 +94,19 @@ SolverOutcome solve(LocalProblem& p, HaloExchange& halo, harness::InstrumentedCo
     if (s.halo == HaloMode::paper) {
       {
         PhaseClock clock(s.instrumented);
-        local_max = staged ? sweep_both_tuned(p.u, p.h2f, p.sub, s.omega, halo.column_borders())
-                           : sweep_both_reference(p.u, p.h2f, p.sub, s.omega);
+        local_max = sweep_or_sample(s, last_sweep, [&] {
+          return staged ? sweep_both_tuned(p.u, p.h2f, p.sub, s.omega, halo.column_borders())
+                        : sweep_both_reference(p.u, p.h2f, p.sub, s.omega);
+        });
+        last_sweep = local_max;
         clock.add_to(out.compute_time);
       }
       communicate(-1);
     } else {
       for (int colour : {kBlack, kRed}) {
         PhaseClock clock(s.instrumented);
-        local_max = std::max(local_max, sweep_colour(p, s, colour));
+        last_sweep = sweep_or_sample(s, last_sweep, [&] { return sweep_colour(p, s, colour); });
+        local_max = std::max(local_max, last_sweep);
         clock.add_to(out.compute_time);
         communicate(colour);
       }
@@ -98,7 +122,7 @@ SolverOutcome solve(LocalProblem& p, HaloExchange& halo, harness::InstrumentedCo
     if (!std::isfinite(global_max)) break;
     if (global_max <= delta_limit) {
       out.converged = true;
-      break;
+      if (!s.fixed_iterations) break;
     }
   }
   out.wall_time = MPI_Wtime() - start;
