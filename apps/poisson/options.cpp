@@ -38,6 +38,9 @@ static void check_replay_options(const PoissonOptions& o, const po::variables_ma
     throw UsageError("--iterations: '" + std::to_string(o.iterations) +
                      "' and --max-iterations cannot both be given");
   }
+  if (vm.count("sweep-rate") && !vm.count("sample")) {
+    throw UsageError("--sweep-rate: given without --sample");
+  }
   if (!vm.count("sample")) return;
   cli::require_positive("sample", o.sample);
 #ifndef MCB_SMPI
@@ -48,6 +51,8 @@ static void check_replay_options(const PoissonOptions& o, const po::variables_ma
     throw UsageError("--sample: '" + std::to_string(o.sample) +
                      "' needs --iterations (skipped sweeps leave the solution unconverged)");
   }
+  if (!vm.count("sweep-rate")) throw UsageError("--sample: needs --sweep-rate");
+  cli::require_positive_real("sweep-rate", o.sweep_rate);
 }
 
 harness::ProcessGrid default_process_grid(int ranks, int clusters) {
@@ -106,8 +111,11 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
        "run exactly K iterations with no convergence test, replaying a measured count (the "
        "DAS-2 paper's Table 2); judged on a finite solution within the error bound")
       ("sample", po::value(&o.sample)->value_name("N"),
-       "SMPI build only: execute each rank's first N sweeps, then charge their mean time "
-       "instead of running the sweep (SimGrid's SMPI_SAMPLE_LOCAL); needs --iterations")
+       "SMPI build only: execute each rank's first N sweeps only, and charge every sweep to the "
+       "simulated processor at --sweep-rate; needs --iterations")
+      ("sweep-rate", po::value(&o.sweep_rate)->value_name("R"),
+       "with --sample: points per second a simulated processor sweeps (e.g. 4.28e6, the DAS-2 "
+       "rate of the paper's Table 2)")
       ("kernel", po::value(&o.kernel)->default_value(o.kernel)->value_name("tuned|reference"),
        "sweep implementation (they agree bit for bit)")
       ("no-instrument", po::bool_switch(&o.no_instrument),
@@ -167,6 +175,7 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
   s.max_iterations = o.iterations > 0 ? o.iterations : o.max_iterations;
   s.fixed_iterations = o.iterations > 0;
   s.sample = o.sample;
+  s.sweep_rate = o.sweep_rate;
   s.tuned = o.kernel == Kernel::tuned;
   s.instrumented = !o.no_instrument;
   if (o.omega.automatic()) {

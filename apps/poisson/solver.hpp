@@ -29,7 +29,8 @@ struct SolverSettings {
   double tolerance = 1e-6;  //!< stop when residual max-norm <= tolerance * max|f|
   long max_iterations = 100000;
   bool fixed_iterations = false;  //!< run all max_iterations, no convergence stop
-  int sample = 0;                 //!< SMPI build: time the first N sweeps per rank, then replay
+  int sample = 0;                 //!< SMPI build: execute the first N sweeps per rank only
+  double sweep_rate = 0;          //!< SMPI build with sample: simulated points per second
   bool tuned = true;              //!< tuned kernels (false: the frozen reference)
   bool instrumented = true;       //!< time compute phases and stamp the timeline
 };
