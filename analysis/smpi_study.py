@@ -57,6 +57,12 @@ def main(argv):
                    help="PBS=LABEL and Globus=LABEL: the config.system of each network")
     p.add_argument("--reference", default=DEFAULT_REFERENCE, metavar="DIR",
                    help="the paper's tables (default ../shared/reference/das2-study)")
+    p.add_argument("--tables", metavar="CSV",
+                   help="mcb-calibrate's runtimes.csv of the full-count runs (Table 4)")
+    p.add_argument("--full-system", metavar="LABEL",
+                   help="config.system of the runs of all the paper's iterations (scaling check)")
+    p.add_argument("--sweep", action="append", default=[], metavar="NAME=DIR",
+                   help="an mcb-sim sweep of Poisson jobs; repeatable (saturation table)")
     p.add_argument("--output", required=True, metavar="DIR", help="folder for the outputs")
     p.add_argument("--title", default="The DAS-2 paper's Poisson tables on a simulated DAS-2",
                    help="title of this part in the report")
@@ -73,6 +79,14 @@ def main(argv):
     ratio_table, verdicts = study.ratios(ref, measured)
     tables = [study.table2(ref, measured), study.table3(ref, measured), ratio_table,
               study.table9(ref, measured), study.table10(ref, measured)]
+    if args.tables:
+        tables.append(study.service_times(args.reference, args.tables)[0])
+    if args.full_system:
+        full = study.Measured(args.records, {"PBS": args.full_system,
+                                             "Globus": args.full_system})
+        tables.append(study.full_against_scaled(full, measured))
+    if args.sweep:
+        tables.append(study.saturation(args.sweep))
     sources = ref.sources + [Source(path) for path in args.records]
     out = Outputs("smpi-study", args.title, f"{labels['PBS']} / {labels['Globus']}", sources,
                   {"systems": labels})

@@ -13,6 +13,8 @@
 #   MCB_STUDY_T2_GRIDS   grids of Table 2 (default "100 1000 2000 4000")
 #   MCB_STUDY_FULL       1 (default): also run Table 4's configurations at the paper's full
 #                        iteration counts, calibrate and simulate; 0 skips that step
+#   MCB_STUDY_T4_GRID    grid of those runs (default 4000, the paper's); MCB_STUDY_T4_ITERATIONS
+#                        overrides their counts (default: the paper's, Table 2); for quick checks
 #   MCB_SIM_JOBS         jobs per simulated point (default 5000)
 #   MCB_STUDY_REFERENCE  the paper's tables (default ../shared/reference/das2-study)
 set -euo pipefail
@@ -28,6 +30,7 @@ sample="${MCB_STUDY_SAMPLE:-10}"
 grids="${MCB_STUDY_GRIDS:-50 100 200 400 1000 2000 4000}"
 t2_grids="${MCB_STUDY_T2_GRIDS:-100 1000 2000 4000}"
 full="${MCB_STUDY_FULL:-1}"
+t4_grid="${MCB_STUDY_T4_GRID:-4000}"
 sim_jobs="${MCB_SIM_JOBS:-5000}"
 reference="${MCB_STUDY_REFERENCE:-$root/../shared/reference/das2-study}"
 # One DAS-2 processor sweeps 4000^2 / 8 points 2630 times in 1230 s on 8 processors (Table 2,
@@ -85,10 +88,10 @@ if [ "$full" = 1 ]; then
   # scaling the short runs. One system label, as in Table 4: PBS for one component, Globus-C
   # for C components.
   for procs in 4x2 4x4 8x4; do
-    n=$(iterations_of 4000 "$procs")
-    add 4000 "$procs" 1 pbs off "$n" smpi-das2
-    add 4000 "$procs" 2 globus off "$n" smpi-das2
-    [ "$procs" = 4x2 ] || add 4000 "$procs" 4 globus off "$n" smpi-das2
+    n="${MCB_STUDY_T4_ITERATIONS:-$(iterations_of 4000 "$procs")}"
+    add "$t4_grid" "$procs" 1 pbs off "$n" smpi-das2
+    add "$t4_grid" "$procs" 2 globus off "$n" smpi-das2
+    [ "$procs" = 4x2 ] || add "$t4_grid" "$procs" 4 globus off "$n" smpi-das2
   done
 fi
 total=$(wc -l <"$runs")
@@ -127,14 +130,14 @@ if [ "$full" = 1 ]; then
       --seed 1 --no-jobs-csv --output "$out/sim-${t%%:*}" >/dev/null &
   done
   wait
-  calibrated="--tables $out/tables/runtimes.csv --sweep simulated=$out/sim-simulated --sweep paper=$out/sim-paper"
+  calibrated="--tables $out/tables/runtimes.csv --full-system smpi-das2 --sweep simulated=$out/sim-simulated --sweep paper=$out/sim-paper"
 fi
 
 echo "[3/4 $((SECONDS - start))s] analysis: the paper's tables beside the simulated ones"
 # shellcheck disable=SC2086
 "$python" "$root/analysis/smpi_study.py" --records "$out/records.jsonl" \
   --system PBS=smpi-das2-pbs --system Globus=smpi-das2-globus --reference "$reference" \
-  --output "$out/analysis" | sed 's/^/    /'
+  --output "$out/analysis" $calibrated | sed 's/^/    /'
 cat >"$out/intro.md" <<INTRO
 The DAS-2 paper's Poisson measurements (Banen, Bucur and Epema, JSSPP 2003: Tables 2, 3, 9 and 10)
 replayed with the unchanged mcb-poisson on a simulated DAS-2 (SimGrid SMPI; platforms

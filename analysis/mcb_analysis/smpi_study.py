@@ -55,6 +55,11 @@ class Reference:
                                      numeric=["grid", "iterations", *modes])
         self.sources = [s2, s3, s9, s10]
 
+    def iterations(self, grid, procs):
+        """The iteration count of Table 2's cell (grid, procs), or None."""
+        rows = self.table2[(self.table2["grid"] == grid) & (self.table2["proc_config"] == procs)]
+        return None if rows.empty else int(rows["iterations"].iloc[0])
+
     def iterations_4x4(self, grid):
         """The iteration count of the 4x4 runs at @p grid (Table 9), or None."""
         rows = self.table9[self.table9["grid"] == grid]
@@ -92,8 +97,8 @@ class Measured:
             self.ignored += 1
             return
         column = None
-        for name in SYSTEMS:
-            if labels.get(name.split("-")[0]) == config.get("system") and \
+        for name in SYSTEMS:  # the first that fits: PBS before Globus-1 when one label is both
+            if column is None and labels.get(name.split("-")[0]) == config.get("system") and \
                     CLUSTERS[name] == config.get("clusters"):
                 column = name
         if column is None:
@@ -238,3 +243,61 @@ def labels_from(options):
     if missing:
         raise BadInput(f"--system: missing {' and '.join(missing)}=LABEL")
     return labels
+
+
+def service_times(ref_folder, runtimes_path):
+    """Table 4 (the simulations' Poisson service times, grid 4000) simulated beside the paper's:
+    mcb-calibrate's runtimes.csv of the full-count runs, read through calibration's columns."""
+    from .calibration import RUNTIME_COLUMNS, RUNTIME_NUMBERS
+    table, _ = read_csv(runtimes_path, RUNTIME_COLUMNS, numeric=RUNTIME_NUMBERS,
+                        strings={"stddev", "median"})
+    paper, _ = read_csv(f"{ref_folder}/poisson_sim_service_times.csv",
+                        ["app", "total_size", "components", "service_time_s"],
+                        numeric=["total_size", "components", "service_time_s"])
+    t = Table("smpi-table4", "Table 4: Poisson service times (s) of the simulations, grid 4000 "
+              "at the paper's iteration counts, simulated (mcb-calibrate) beside the paper's",
+              ["total size", "components", "sim", "paper", "error"])
+    for _, row in paper.iterrows():
+        hit = table[(table["app"] == "poisson") & (table["total_size"] == row["total_size"]) &
+                    (table["components"] == row["components"])]
+        sim = float(hit["avg"].iloc[0]) if len(hit) == 1 else None
+        ref = float(row["service_time_s"])
+        t.add([str(int(row["total_size"])), str(int(row["components"])), sim, ref,
+               percent(relative_error(sim, ref))])
+    return t, table
+
+
+def full_against_scaled(full, measured):
+    """Runs of all the paper's iterations (@p full, a Measured) against the short runs of the
+    same configuration scaled to the same count: the error of simulating fewer iterations."""
+    t = Table("smpi-scaling", "Scaling check: runs of all the paper's iterations against short "
+              "runs of the same configuration scaled to that count",
+              ["grid", "procs", "column", "iterations", "full (s)", "scaled (s)", "difference"])
+    for (grid, procs, column, sync), cell in sorted(full.cells.items()):
+        n = round(sum(cell.iterations) / len(cell.iterations))
+        whole = cell.stat("wall", "avg", n)
+        scaled = _value(measured.get(grid, procs, column, sync), n)
+        t.add([str(grid), procs, column, str(n), whole, scaled,
+               percent(relative_error(scaled, whole))])
+    return t
+
+
+def saturation(named_paths):
+    """The largest gross utilization before saturation of every GS/LS/LP curve, per sweep
+    (NAME=DIR), side by side: the simulations with the simulated and with the paper's tables."""
+    from .sweeps import load
+    names, columns = [], {}
+    for text in named_paths:
+        name, _, path = text.partition("=")
+        if not path:
+            raise BadInput(f"--sweep: '{text}' is not NAME=DIR")
+        _, curves = load([path])
+        names.append(name)
+        for (_, key), curve in curves.items():
+            columns.setdefault((key[0], key[2]), {})[name] = curve.max_stable("gross")
+    t = Table("smpi-saturation", "Simulated Poisson jobs on 4x32: the largest gross utilization "
+              "before saturation, per policy and co-allocation rule",
+              ["policy", "rule"] + names)
+    for (policy, rule), values in sorted(columns.items()):
+        t.add([policy.upper(), f"[{rule}]"] + [values.get(n) for n in names])
+    return t
