@@ -3,6 +3,7 @@
 #include "common/environment.hpp"
 #include "common/files.hpp"
 #include "common/statistics.hpp"
+#include "harness/simulation.hpp"
 
 #include <sched.h>
 #include <unistd.h>
@@ -74,7 +75,13 @@ nlohmann::json mpi_environment(MPI_Comm comm, int argc, const char* const* argv)
   MPI_Comm_size(comm, &size);
   env["ranks"] = size;
   char host[256] = {};
-  ::gethostname(host, sizeof host - 1);
+  if (simulated()) {
+    // Ranks of a simulation share this machine; their hosts are the platform's.
+    simulated_host().copy(host, sizeof host - 1);
+    env["simgrid"] = simgrid_version();
+  } else {
+    ::gethostname(host, sizeof host - 1);
+  }
   std::vector<char> hosts(sizeof host * static_cast<size_t>(size));
   MPI_Allgather(host, sizeof host, MPI_CHAR, hosts.data(), sizeof host, MPI_CHAR, comm);
   nlohmann::json list = nlohmann::json::array();

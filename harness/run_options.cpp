@@ -3,6 +3,7 @@
 #include "common/cli.hpp"
 #include "common/errors.hpp"
 #include "common/files.hpp"
+#include "harness/simulation.hpp"
 
 #include <unistd.h>
 
@@ -16,6 +17,8 @@ namespace mcb::harness {
 namespace po = boost::program_options;
 
 void add_run_options(po::options_description& desc, RunOptions& o) {
+  // Simulated ranks count no hardware events (PAPI would count the simulator's host).
+  if (simulated()) o.counters.clear();
   // One option per line, as --help prints them.
   // clang-format off
   desc.add_options()
@@ -62,6 +65,15 @@ void check_run_options(RunOptions& o, const po::variables_map& vm, bool is_root)
   cli::require_positive("repetition", o.repetition);
   cli::require_non_negative("seed", static_cast<double>(o.seed));
   if (is_root && writes_records(o)) check_writable_file("output", o.output);
+  if (simulated() && !o.counters.empty()) {
+    throw UsageError("--counters: '" + o.counters +
+                     "': the SMPI flavour counts no hardware events (they would be the "
+                     "simulator's host's, not the simulated node's); give --counters ''");
+  }
+  if (simulated() && o.cluster_map.rfind("env:", 0) == 0) {
+    throw UsageError("--cluster-map: '" + o.cluster_map +
+                     "': simulated ranks share one environment; give a map file");
+  }
   if (o.wan_latency.has_value() != o.wan_bandwidth.has_value()) {
     throw UsageError(
         o.wan_latency

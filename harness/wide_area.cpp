@@ -2,6 +2,7 @@
 
 #include "common/cli.hpp"
 #include "common/errors.hpp"
+#include "harness/simulation.hpp"
 
 #include <string_view>
 
@@ -47,6 +48,18 @@ std::shared_ptr<WideArea> WideArea::create(MPI_Comm comm, const ClusterMap& map,
     throw std::invalid_argument("cluster map has " + std::to_string(map.ranks()) +
                                 " ranks, communicator " + std::to_string(size));
   }
+  if (simulated() && links) {
+    // The emulation keeps its link state in host shared memory and waits on the host's clock;
+    // in a simulation the platform file's links are the wide area.
+    throw UsageError(
+        "--wan-latency: link emulation is not for the SMPI flavour: the simulated platform's "
+        "links are the wide area (give smpirun a platform, e.g. scripts/smpi-platform.sh)");
+  }
+  if (simulated() && relay) {
+    throw UsageError(
+        "--relay: the gateways forward in a progress thread (MPI_THREAD_MULTIPLE), which SMPI's "
+        "simulated ranks cannot run; use the real MPI build");
+  }
   std::shared_ptr<WideArea> wide(new WideArea(map, size));
   if (links) {
     int hosts = 0;
@@ -90,6 +103,7 @@ void WideArea::finish() {
 
 std::string system_label(const RunOptions& options, const WideArea* wide_area) {
   if (!options.system.empty()) return options.system;
+  if (simulated()) return "smpi-" + simulated_platform();
   std::string label = "local";
   if (wide_area != nullptr && wide_area->emulated()) {
     label = "emulated-" + wide_area->clock()->links().label();

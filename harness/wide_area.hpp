@@ -68,7 +68,8 @@ class WideArea {
   std::unique_ptr<RelayService> relay_;
 };
 
-/// @brief config.system of a run: --system when given, else "local" or
+/// @brief config.system of a run: --system when given, else (SMPI flavour) "smpi-<platform
+/// name>", else "local" or
 /// "emulated-<bandwidth>-<latency>" (or "emulated-<platform file stem>"), with "-relay"
 /// appended when messages go through gateways.
 std::string system_label(const RunOptions& options, const WideArea* wide_area);
