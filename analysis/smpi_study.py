@@ -59,6 +59,8 @@ def main(argv):
                    help="the paper's tables (default ../shared/reference/das2-study)")
     p.add_argument("--tables", metavar="CSV",
                    help="mcb-calibrate's runtimes.csv of the full-count runs (Table 4)")
+    p.add_argument("--tables-scale", type=float, default=1.0, metavar="F",
+                   help="--tables times are for F times the paper's iterations (default 1)")
     p.add_argument("--full-system", metavar="LABEL",
                    help="config.system of the runs of all the paper's iterations (scaling check)")
     p.add_argument("--sweep", action="append", default=[], metavar="NAME=DIR",
@@ -80,7 +82,9 @@ def main(argv):
     tables = [study.table2(ref, measured), study.table3(ref, measured), ratio_table,
               study.table9(ref, measured), study.table10(ref, measured)]
     if args.tables:
-        tables.append(study.service_times(args.reference, args.tables)[0])
+        if not args.tables_scale > 0:
+            raise cli.BadInput(f"--tables-scale: '{args.tables_scale}' is not positive")
+        tables.append(study.service_times(args.reference, args.tables, args.tables_scale)[0])
     if args.full_system:
         full = study.Measured(args.records, {"PBS": args.full_system,
                                              "Globus": args.full_system})

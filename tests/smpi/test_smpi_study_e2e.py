@@ -48,7 +48,7 @@ class TinyStudy(unittest.TestCase):
         env = dict(os.environ, MCB_SMPI_BUILD_DIR=SMPI_BUILD, MCB_BUILD_DIR=os.path.dirname(BIN),
                    MCB_STUDY_REFERENCE=REFERENCE, MCB_STUDY_GRIDS="50",
                    MCB_STUDY_T2_GRIDS="100", MCB_STUDY_T4_GRID="100",
-                   MCB_STUDY_T4_ITERATIONS="20", MCB_STUDY_ITERATIONS="10", MCB_SIM_JOBS="300",
+                   MCB_STUDY_ITERATIONS="10", MCB_SIM_JOBS="300",
                    OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
                    PYTHONDONTWRITEBYTECODE="1")
         cls.run = subprocess.run([os.path.join(SOURCE, "scripts", "smpi-study.sh"), cls.out],
