@@ -45,7 +45,8 @@ def summary(tables, verdicts, measured, labels):
             lines.append(f"- Globus-{c}: yes, at every step over {n} grid sizes")
         else:
             steps = ", ".join(f"{a} to {b}" for a, b in rises)
-            lines.append(f"- Globus-{c}: no, it rises from {steps} ({n} grid sizes)")
+            lines.append(f"- Globus-{c}: no, it rises from {steps} ({n} grid sizes); it falls "
+                         f"at every step from grid {rises[-1][1]} up")
     return "\n".join(lines) + "\n"
 
 
