@@ -139,8 +139,8 @@ def table2(ref, measured):
 
 
 def table3(ref, measured):
-    t = Table("smpi-table3", f"Table 3: Poisson runtime (s), {TABLE3_PROCS}, simulated average "
-              "(min-max over runs) beside the paper's average",
+    t = Table("smpi-table3", f"Table 3: Poisson runtime (s), {TABLE3_PROCS}, simulated (average "
+              "over runs) beside the paper's average",
               ["grid", "iterations"] + ["sim", "paper", "error"] * len(SYSTEMS),
               groups=[(s, 3) for s in SYSTEMS])
     for _, row in ref.table3.iterrows():

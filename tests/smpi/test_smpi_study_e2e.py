@@ -51,7 +51,7 @@ class TinyStudy(unittest.TestCase):
                    MCB_STUDY_ITERATIONS="10", MCB_SIM_JOBS="300",
                    OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
                    PYTHONDONTWRITEBYTECODE="1")
-        cls.run = subprocess.run([os.path.join(SOURCE, "scripts", "smpi-study.sh"), cls.out],
+        cls.proc = subprocess.run([os.path.join(SOURCE, "scripts", "smpi-study.sh"), cls.out],
                                  capture_output=True, text=True, env=env, timeout=1500)
 
     @classmethod
@@ -59,7 +59,7 @@ class TinyStudy(unittest.TestCase):
         cls.dir.cleanup()
 
     def test_every_run_is_valid_and_says_its_simulated_system(self):
-        self.assertEqual(self.run.returncode, 0, self.run.stdout + self.run.stderr)
+        self.assertEqual(self.proc.returncode, 0, self.proc.stdout + self.proc.stderr)
         records = read_records(os.path.join(self.out, "records.jsonl"))
         # Table 2 at one grid: 15 configurations; 4x4 at grid 50, non-synchronized and
         # synchronized, on 4 systems: 8; Table 4's: 8.
@@ -70,10 +70,10 @@ class TinyStudy(unittest.TestCase):
                                                   "smpi-das2"))
             self.assertTrue(r["config"]["fixed_iterations"])
             self.assertEqual(r["config"]["sample"], 10)
-        self.assertIn("31 of 31 runs valid", self.run.stdout)
+        self.assertIn("31 of 31 runs valid", self.proc.stdout)
 
     def test_tables_beside_the_paper_and_a_report(self):
-        self.assertEqual(self.run.returncode, 0, self.run.stderr)
+        self.assertEqual(self.proc.returncode, 0, self.proc.stderr)
         analysis = os.path.join(self.out, "analysis")
         row = [r for r in read_csv(os.path.join(analysis, "smpi-table2.csv"))
                if r["grid"] == "100" and r["procs"] == "4x4"][0]
