@@ -40,7 +40,8 @@ constexpr const char* kUsage =
     "mcb-campaign COMMAND SPEC [options]\n\n"
     "Commands:\n"
     "  dry-run   expand SPEC and print every run with its id; invalid combinations with why\n"
-    "  run       run the campaign with its executor: local runs now; slurm and pbs write a\n"
+    "  run       run the campaign with its executor: local and smpi run now; slurm and pbs write "
+    "a\n"
     "            jobscript per run (or group) and submit it. Runs that already have a record\n"
     "            are skipped, so running it again goes on where it stopped\n"
     "  scripts   write the slurm or pbs jobscripts without submitting them\n"
@@ -193,7 +194,7 @@ void preflight(const CampaignSpec& spec, const Plan& plan) {
     const std::string why = e.what();
     throw UsageError(spec.where("", "folder") + ": folder" + why.substr(why.find(':')));
   }
-  if (spec.executor == "local") {
+  if (spec.executor == "local" || spec.executor == "smpi") {
     check_local_launcher(spec);
   } else {
     check_jobscripts(spec, plan);
@@ -209,7 +210,7 @@ int body(int argc, char** argv) {
         << "Usage: " << kUsage << "\n\nOptions:\n"
         << "  --folder DIR           campaign folder (default: the spec's 'folder', else\n"
         << "                         campaigns/<name> beside the spec)\n"
-        << "  --executor NAME        local, slurm or pbs instead of the spec's\n"
+        << "  --executor NAME        local, smpi, slurm or pbs instead of the spec's\n"
         << "  --json                 dry-run: print the plan as JSON; status: the per-run\n"
         << "                         table as JSON\n"
         << "  --history PATH         dry-run: estimate also from these records (a JSON Lines\n"
@@ -231,7 +232,7 @@ int body(int argc, char** argv) {
   Options o;
   po::options_description desc("mcb-campaign options");
   desc.add_options()("folder", po::value(&o.folder)->value_name("DIR"), "campaign folder")(
-      "executor", po::value(&o.executor)->value_name("NAME"), "local, slurm or pbs")(
+      "executor", po::value(&o.executor)->value_name("NAME"), "local, smpi, slurm or pbs")(
       "history", po::value(&o.history)->composing()->value_name("PATH"),
       "dry-run: earlier records to estimate from")(
       "json", po::bool_switch(&o.json),
@@ -286,10 +287,10 @@ int body(int argc, char** argv) {
   }
   if (command == "run" || command == "scripts") preflight(spec, plan);
 
-  if (spec.executor == "local") {
+  if (spec.executor == "local" || spec.executor == "smpi") {
     if (command == "scripts") {
-      throw UsageError(spec.where("", "executor") +
-                       ": executor: 'local' writes no jobscripts "
+      throw UsageError(spec.where("", "executor") + ": executor: '" + spec.executor +
+                       "' writes no jobscripts "
                        "(scripts is for slurm and pbs)");
     }
     if (command == "run") {

@@ -4,6 +4,7 @@
 #include "common/files.hpp"
 #include "jobscripts/process.hpp"
 #include "jobscripts/record_book.hpp"
+#include "jobscripts/smpi_executor.hpp"
 
 #include <signal.h>
 #include <unistd.h>
@@ -122,6 +123,7 @@ std::string program_name(const CampaignSpec& spec) {
 
 std::vector<std::string> local_command(const CampaignSpec& spec, const Plan& plan,
                                        const PlannedRun& run, const CampaignFolder& folder) {
+  if (spec.executor == "smpi") return smpi_command(spec, plan, run, folder);
   const Configuration& c = plan.of(run);
   std::vector<std::string> argv = spec.local.launcher;
   if (!spec.local.np_flag.empty()) {
@@ -140,6 +142,7 @@ std::vector<std::string> local_command(const CampaignSpec& spec, const Plan& pla
 }
 
 void check_local_launcher(const CampaignSpec& spec) {
+  if (spec.executor == "smpi") return check_smpi_launcher(spec);
   const std::string& launcher = spec.local.launcher.front();
   if (!on_path(launcher)) {
     throw UsageError(spec.where("local", "launcher") + ": launcher: '" + launcher +

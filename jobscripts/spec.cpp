@@ -35,6 +35,8 @@ const std::map<std::string, std::map<std::string, KeyRule>>& known_keys() {
         {"timeout", {}},
         {"env", {true}}}},
       {"local", {{"launcher", {}}, {"np-flag", {}}}},
+      {"smpi",
+       {{"platform", {}}, {"clusters", {}}, {"per-node", {}}, {"binary", {}}, {"config", {}}}},
       {"slurm",
        {{"partitions", {}},
         {"tasks-per-node", {}},
@@ -103,7 +105,7 @@ class SpecReader {
       const auto section = known_keys().find(e.section);
       if (section == known_keys().end()) {
         throw UsageError(where + ": unknown section [" + e.section +
-                         "] (known: options, local, slurm, pbs)");
+                         "] (known: options, local, smpi, slurm, pbs)");
       }
       const auto rule = section->second.find(e.key);
       if (rule == section->second.end()) {
@@ -259,6 +261,52 @@ void read_batch_settings(const SpecReader& reader, const std::string& section,
   reader.set_seconds(section, "linger", settings.linger, true);
 }
 
+bool known_executor(const std::string& name) {
+  return name == "local" || name == "smpi" || name == "slurm" || name == "pbs";
+}
+
+// [smpi]: the platform by name (platforms/smpi/NAME.xml of the source tree the programs were
+// built from) or as a file, the zones of its clusters, and the SMPI build of the app.
+void read_smpi_settings(const SpecReader& reader, CampaignSpec& spec) {
+  SmpiSettings& smpi = spec.smpi;
+  const fs::path source = fs::path(program_directory()).parent_path().parent_path();
+  if (const ini::Entry* e = reader.find("smpi", "platform")) {
+    const std::string value = reader.text(*e);
+    const bool named = value.find('/') == std::string::npos && !value.ends_with(".xml");
+    smpi.platform = named ? (source / "platforms" / "smpi" / (value + ".xml")).string()
+                          : absolute_from(spec.dir, value);
+    if (!fs::is_regular_file(smpi.platform)) {
+      throw reader.error(*e, "'" + value + "': no platform file '" + smpi.platform + "'");
+    }
+  }
+  reader.set_words("smpi", "clusters", smpi.clusters);
+  reader.set_int("smpi", "per-node", smpi.per_node, 1);
+  reader.set_words("smpi", "config", smpi.config);
+  if (const ini::Entry* e = reader.find("smpi", "binary")) {
+    smpi.binary = absolute_from(spec.dir, reader.text(*e));
+  } else {
+    smpi.binary = (source / "build-smpi" / "bin" / ("mcb-" + spec.app)).string();
+  }
+  if (spec.executor != "smpi") return;
+  if (smpi.platform.empty()) {
+    throw UsageError(spec.file.path +
+                     ": [smpi] platform: missing (a name in platforms/smpi/, e.g. "
+                     "'platform = das2-globus', or a SimGrid platform file)");
+  }
+  if (smpi.clusters.empty()) {
+    throw UsageError(spec.file.path +
+                     ": [smpi] clusters: missing (the platform's cluster of each cluster of "
+                     "a run, e.g. 'clusters = fs0 fs1 fs2 fs3')");
+  }
+  if (::access(smpi.binary.c_str(), X_OK) != 0) {
+    const ini::Entry* e = reader.find("smpi", "binary");
+    const std::string why =
+        "'" + smpi.binary + "' is not an executable SMPI build (./mcb smpi-build)";
+    if (e) throw reader.error(*e, why);
+    throw UsageError(spec.file.path + ": [smpi] binary: " + why);
+  }
+}
+
 void check_executor_settings(const SpecReader& reader, const CampaignSpec& spec) {
   if (spec.executor == "slurm") {
     if (spec.slurm.partitions.empty()) {
@@ -355,6 +403,7 @@ const OptionAxis* CampaignSpec::axis(const std::string& key) const {
 }
 
 int CampaignSpec::executor_clusters() const {
+  if (executor == "smpi") return static_cast<int>(smpi.clusters.size());
   if (executor == "slurm") return static_cast<int>(slurm.partitions.size());
   if (executor == "pbs") return pbs.clusters.empty() ? 1 : static_cast<int>(pbs.clusters.size());
   return 0;
@@ -414,13 +463,13 @@ CampaignSpec load_spec(const std::string& path, const SpecOverrides& overrides) 
   reader.set_int("", "repetitions", spec.repetitions, 1);
   if (!overrides.executor.empty()) {
     spec.executor = overrides.executor;
-    if (spec.executor != "local" && spec.executor != "slurm" && spec.executor != "pbs") {
-      throw UsageError("--executor: '" + spec.executor + "' is not one of local, slurm, pbs");
+    if (!known_executor(spec.executor)) {
+      throw UsageError("--executor: '" + spec.executor + "' is not one of local, smpi, slurm, pbs");
     }
   } else if (const ini::Entry* e = reader.find("", "executor")) {
     spec.executor = reader.text(*e);
-    if (spec.executor != "local" && spec.executor != "slurm" && spec.executor != "pbs") {
-      throw reader.error(*e, "'" + spec.executor + "' is not one of local, slurm, pbs");
+    if (!known_executor(spec.executor)) {
+      throw reader.error(*e, "'" + spec.executor + "' is not one of local, smpi, slurm, pbs");
     }
   }
   if (const ini::Entry* e = reader.find("", "on-invalid")) {
@@ -447,6 +496,8 @@ CampaignSpec load_spec(const std::string& path, const SpecOverrides& overrides) 
 
   reader.set_words("local", "launcher", spec.local.launcher);
   reader.set_string("local", "np-flag", spec.local.np_flag);
+
+  read_smpi_settings(reader, spec);
 
   reader.set_words("slurm", "partitions", spec.slurm.partitions);
   reader.set_int("slurm", "tasks-per-node", spec.slurm.tasks_per_node, 1);

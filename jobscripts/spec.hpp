@@ -30,6 +30,18 @@ struct LocalSettings {
   std::string np_flag = "-np";                  //!< flag before the process count
 };
 
+/// @brief [smpi]: smpirun on this machine, each run on a simulated platform (docs/smpi.md).
+struct SmpiSettings {
+  std::string platform;               //!< the platform file (absolute)
+  std::vector<std::string> clusters;  //!< zone prefix of cluster 0, 1, ... ("fs0", "c0")
+  int per_node = 1;                   //!< ranks placed on one simulated node
+  std::string binary;                 //!< the SMPI build of the app (absolute)
+  /// smpirun options before the program: the network model that represents the links as the
+  /// emulation books them, and a host speed equal to the platform's (docs/smpi.md).
+  std::vector<std::string> config{"--cfg=network/model:CM02", "--cfg=network/crosstraffic:0",
+                                  "--cfg=smpi/host-speed:1Gf", "--log=root.thres:warning"};
+};
+
 /// @brief What [slurm] and [pbs] share: how runs are launched and grouped into jobscripts.
 struct BatchSettings {
   std::string account;                  //!< --account, -A
@@ -81,6 +93,7 @@ struct CampaignSpec {
   std::vector<std::pair<std::string, std::string>> env;  //!< exported to every run
   std::vector<OptionAxis> options;                       //!< in file order; the sweep's axes
   LocalSettings local;
+  SmpiSettings smpi;
   SlurmSettings slurm;
   PbsSettings pbs;
 

@@ -5,6 +5,7 @@
 #include "jobscripts/expansion.hpp"
 #include "jobscripts/record_book.hpp"
 #include "jobscripts/shell.hpp"
+#include "jobscripts/smpi_executor.hpp"
 #include "jobscripts/spec.hpp"
 #include "tests/support/command.hpp"
 
@@ -95,6 +96,23 @@ TEST(SpecFile, SplitsWordsWithQuotesAndEscapes) {
   EXPECT_EQ(ini::single_value("x $(y) 'z'"), "x $(y) 'z'");
 }
 
+// The smpi executor: what it needs is named, and ranks land on clusters in the harness's blocks.
+TEST(SmpiExecutor, NamesMissingSettingsAndPlacesRanksInBlocks) {
+  EXPECT_NE(spec_error(head("executor = smpi\n[smpi]\nclusters = c0 c1\n"))
+                .find("[smpi] platform: missing"),
+            std::string::npos);
+  EXPECT_NE(spec_error(head("executor = smpi\n[smpi]\nplatform = no-such-platform\n"))
+                .find("'no-such-platform': no platform file"),
+            std::string::npos);
+  EXPECT_NE(spec_error(head("[smpi]\nper-node = 0\n")).find("per-node: '0'"), std::string::npos);
+  mcb::campaign::SmpiSettings smpi;
+  smpi.clusters = {"fs0", "fs1"};
+  EXPECT_EQ(mcb::campaign::smpi_hostfile(smpi, 4, 2), "fs0-0\nfs0-1\nfs1-0\nfs1-1\n");
+  smpi.per_node = 2;
+  EXPECT_EQ(mcb::campaign::smpi_hostfile(smpi, 4, 2), "fs0-0\nfs0-0\nfs1-0\nfs1-0\n");
+  EXPECT_EQ(mcb::campaign::smpi_hostfile(smpi, 4, 1), "fs0-0\nfs0-0\nfs0-1\nfs0-1\n");
+}
+
 TEST(Spec, ParsesDurations) {
   EXPECT_DOUBLE_EQ(parse_seconds("90"), 90);
   EXPECT_DOUBLE_EQ(parse_seconds("90s"), 90);
@@ -116,8 +134,9 @@ TEST(Spec, RefusesBadKeysAndValuesNamingThem) {
   EXPECT_NE(
       spec_error(head("repetitions = 2\nrepetitions = 3\n")).find("set twice (first on line 4)"),
       std::string::npos);
-  EXPECT_NE(spec_error(head("executor = lsf\n")).find("'lsf' is not one of local, slurm, pbs"),
-            std::string::npos);
+  EXPECT_NE(
+      spec_error(head("executor = lsf\n")).find("'lsf' is not one of local, smpi, slurm, pbs"),
+      std::string::npos);
   EXPECT_NE(spec_error(head("repetitions = 0\n")).find("repetitions: '0'"), std::string::npos);
   EXPECT_NE(spec_error(head("timeout = soon\n")).find("timeout"), std::string::npos);
   EXPECT_NE(spec_error(head("on-invalid = ignore\n")).find("'ignore' is not one of skip, refuse"),
