@@ -39,7 +39,10 @@ json config_json(const PoissonConfig& c, const harness::ClusterMap& map,
           {"sync", o.sync},
           {"omega", c.solver.omega},
           {"tolerance", o.tolerance},
-          {"max_iterations", o.max_iterations},
+          {"max_iterations", c.solver.max_iterations},
+          {"fixed_iterations", c.solver.fixed_iterations},
+          {"sample", o.sample},
+          {"sweep_rate", o.sweep_rate},
           {"kernel", name_of(o.kernel)},
           {"instrumented", c.solver.instrumented},
           {"seed", o.run.seed},
@@ -106,9 +109,12 @@ class PoissonRun : public harness::Measurement {
     harness::Judgement j;
     if (!check_.finite) {
       j.reason = "the solution holds non-finite values";
-    } else if (!outcome_.converged) {
+    } else if (config_.solver.fixed_iterations && outcome_.iterations != o.iterations) {
+      j.reason = "ran " + std::to_string(outcome_.iterations) + " of the " +
+                 std::to_string(o.iterations) + " iterations asked for";
+    } else if (!config_.solver.fixed_iterations && !outcome_.converged) {
       j.reason = "did not converge in " + std::to_string(outcome_.iterations) + " iterations";
-    } else if (check_.residual > residual_limit_) {
+    } else if (!config_.solver.fixed_iterations && check_.residual > residual_limit_) {
       j.reason = "final residual above its limit";
     } else if (check_.error > check_.error_bound) {
       j.reason = "error against the manufactured solution above its bound";

@@ -30,6 +30,31 @@ static void check_memory(int grid, const harness::ProcessGrid& procs) {
   }
 }
 
+// --iterations replays a measured count; --sample skips sweeps, so without a fixed count the
+// frozen solution would never converge. Sampling needs SimGrid, hence the SMPI build.
+static void check_replay_options(const PoissonOptions& o, const po::variables_map& vm) {
+  if (vm.count("iterations")) cli::require_positive("iterations", o.iterations);
+  if (vm.count("iterations") && !vm["max-iterations"].defaulted()) {
+    throw UsageError("--iterations: '" + std::to_string(o.iterations) +
+                     "' and --max-iterations cannot both be given");
+  }
+  if (vm.count("sweep-rate") && !vm.count("sample")) {
+    throw UsageError("--sweep-rate: given without --sample");
+  }
+  if (!vm.count("sample")) return;
+  cli::require_positive("sample", o.sample);
+#ifndef MCB_SMPI
+  throw UsageError("--sample: '" + std::to_string(o.sample) +
+                   "' needs the SMPI build (./mcb smpi-build); this build runs every sweep");
+#endif
+  if (o.iterations == 0) {
+    throw UsageError("--sample: '" + std::to_string(o.sample) +
+                     "' needs --iterations (skipped sweeps leave the solution unconverged)");
+  }
+  if (!vm.count("sweep-rate")) throw UsageError("--sample: needs --sweep-rate");
+  cli::require_positive_real("sweep-rate", o.sweep_rate);
+}
+
 harness::ProcessGrid default_process_grid(int ranks, int clusters) {
   // The squarest split (h >= v) whose columns divide into the clusters; else the squarest.
   int squarest = 0;
@@ -82,6 +107,15 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
       ("max-iterations",
        po::value(&o.max_iterations)->default_value(o.max_iterations)->value_name("K"),
        "iteration cap; a run that reaches it without converging is INVALID")
+      ("iterations", po::value(&o.iterations)->value_name("K"),
+       "run exactly K iterations with no convergence test, replaying a measured count (the "
+       "DAS-2 paper's Table 2); judged on a finite solution within the error bound")
+      ("sample", po::value(&o.sample)->value_name("N"),
+       "SMPI build only: execute each rank's first N sweeps only, and charge every sweep to the "
+       "simulated processor at --sweep-rate; needs --iterations")
+      ("sweep-rate", po::value(&o.sweep_rate)->value_name("R"),
+       "with --sample: points per second a simulated processor sweeps (e.g. 4.28e6, the DAS-2 "
+       "rate of the paper's Table 2)")
       ("kernel", po::value(&o.kernel)->default_value(o.kernel)->value_name("tuned|reference"),
        "sweep implementation (they agree bit for bit)")
       ("no-instrument", po::bool_switch(&o.no_instrument),
@@ -95,6 +129,7 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
   harness::check_run_options(o.run, parsed.vm, is_root);
   cli::require_positive("grid", o.grid);
   cli::require_positive("max-iterations", o.max_iterations);
+  check_replay_options(o, parsed.vm);
   cli::require_positive_real("tolerance", o.tolerance);
   if (!(o.tolerance < 1)) {
     std::ostringstream os;
@@ -137,7 +172,10 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
   s.halo = o.halo;
   s.sync = o.sync;
   s.tolerance = o.tolerance;
-  s.max_iterations = o.max_iterations;
+  s.max_iterations = o.iterations > 0 ? o.iterations : o.max_iterations;
+  s.fixed_iterations = o.iterations > 0;
+  s.sample = o.sample;
+  s.sweep_rate = o.sweep_rate;
   s.tuned = o.kernel == Kernel::tuned;
   s.instrumented = !o.no_instrument;
   if (o.omega.automatic()) {

@@ -34,6 +34,9 @@ struct PoissonOptions {
   cli::NumberOrAuto omega;          //!< --omega W|auto
   double tolerance = 1e-6;          //!< --tolerance: relative residual limit
   long max_iterations = 200000;     //!< --max-iterations
+  long iterations = 0;              //!< --iterations K: exactly K, no convergence test (0: off)
+  int sample = 0;                   //!< --sample N: SMPI sampling of the sweep (0: off)
+  double sweep_rate = 0;            //!< --sweep-rate R: simulated points per second
   Kernel kernel = Kernel::tuned;    //!< --kernel tuned|reference
   bool no_instrument = false;       //!< --no-instrument: measure the harness's own cost
   harness::RunOptions run;

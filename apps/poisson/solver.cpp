@@ -7,6 +7,10 @@
 #include <cmath>
 #include <numbers>
 
+#ifdef MCB_SMPI
+#include <smpi/smpi.h>
+#endif
+
 namespace mcb::poisson {
 namespace {
 
@@ -26,6 +30,24 @@ class PhaseClock {
 double sweep_colour(LocalProblem& p, const SolverSettings& s, int colour) {
   return s.tuned ? sweep_colour_tuned(p.u, p.h2f, p.sub, colour, s.omega)
                  : sweep_colour_reference(p.u, p.h2f, p.sub, colour, s.omega);
+}
+
+// Runs one sweep of @p points points and returns its largest update. In the SMPI build with
+// --sample N, a rank executes its first N sweeps only; every sweep is charged to the simulated
+// processor as points / --sweep-rate seconds (SimGrid's smpi_execute), so the simulated compute
+// time does not depend on this host. Skipped sweeps leave the solution as it was (hence
+// --iterations) and keep the last computed update.
+template <class Sweep>
+double sweep_or_sample([[maybe_unused]] const SolverSettings& s, [[maybe_unused]] long iteration,
+                       [[maybe_unused]] double points, [[maybe_unused]] double last, Sweep sweep) {
+#ifdef MCB_SMPI
+  if (s.sample > 0) {
+    if (iteration <= s.sample) last = sweep();
+    smpi_execute(points / s.sweep_rate);
+    return last;
+  }
+#endif
+  return sweep();
 }
 
 }  // namespace
@@ -67,6 +89,8 @@ SolverOutcome solve(LocalProblem& p, HaloExchange& halo, harness::InstrumentedCo
     out.timeline.communication_done();
   };
 
+  double last_sweep = 0;  // the last executed sweep's update (kept while sampling)
+  const double points = static_cast<double>(p.sub.nx) * p.sub.ny;
   MPI_Barrier(comm.mpi());
   const double start = MPI_Wtime();
   for (long it = 1; it <= s.max_iterations; ++it) {
@@ -74,15 +98,20 @@ SolverOutcome solve(LocalProblem& p, HaloExchange& halo, harness::InstrumentedCo
     if (s.halo == HaloMode::paper) {
       {
         PhaseClock clock(s.instrumented);
-        local_max = staged ? sweep_both_tuned(p.u, p.h2f, p.sub, s.omega, halo.column_borders())
-                           : sweep_both_reference(p.u, p.h2f, p.sub, s.omega);
+        local_max = sweep_or_sample(s, it, points, last_sweep, [&] {
+          return staged ? sweep_both_tuned(p.u, p.h2f, p.sub, s.omega, halo.column_borders())
+                        : sweep_both_reference(p.u, p.h2f, p.sub, s.omega);
+        });
+        last_sweep = local_max;
         clock.add_to(out.compute_time);
       }
       communicate(-1);
     } else {
       for (int colour : {kBlack, kRed}) {
         PhaseClock clock(s.instrumented);
-        local_max = std::max(local_max, sweep_colour(p, s, colour));
+        last_sweep = sweep_or_sample(s, it, points / 2, last_sweep,
+                                     [&] { return sweep_colour(p, s, colour); });
+        local_max = std::max(local_max, last_sweep);
         clock.add_to(out.compute_time);
         communicate(colour);
       }
@@ -98,7 +127,7 @@ SolverOutcome solve(LocalProblem& p, HaloExchange& halo, harness::InstrumentedCo
     if (!std::isfinite(global_max)) break;
     if (global_max <= delta_limit) {
       out.converged = true;
-      break;
+      if (!s.fixed_iterations) break;
     }
   }
   out.wall_time = MPI_Wtime() - start;

@@ -28,8 +28,11 @@ struct SolverSettings {
   double omega = 1.0;       //!< over-relaxation factor; 1 = Gauss-Seidel
   double tolerance = 1e-6;  //!< stop when residual max-norm <= tolerance * max|f|
   long max_iterations = 100000;
-  bool tuned = true;         //!< tuned kernels (false: the frozen reference)
-  bool instrumented = true;  //!< time compute phases and stamp the timeline
+  bool fixed_iterations = false;  //!< run all max_iterations, no convergence stop
+  int sample = 0;                 //!< SMPI build: execute the first N sweeps per rank only
+  double sweep_rate = 0;          //!< SMPI build with sample: simulated points per second
+  bool tuned = true;              //!< tuned kernels (false: the frozen reference)
+  bool instrumented = true;       //!< time compute phases and stamp the timeline
 };
 
 struct SolverOutcome {
