@@ -125,6 +125,15 @@ void InstrumentedComm::recv(int channel, void* buffer, std::size_t bytes, int sr
 }
 
 void InstrumentedComm::Batch::clear() {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (persistent_ && !finalized) {
+    for (MPI_Request& r : requests_) {
+      if (r != MPI_REQUEST_NULL) MPI_Request_free(&r);
+    }
+  }
+  persistent_ = false;
+  persistent_sends_.clear();
   requests_.clear();
   recv_peers_.clear();
   recv_slots_.clear();
@@ -174,7 +183,39 @@ void InstrumentedComm::complete(int channel, Batch& batch) {
       count_recv(channel, batch.recv_peers_[i], statuses[batch.recv_slots_[i]]);
     }
   }
-  batch.clear();
+  if (!batch.persistent_) batch.clear();
+}
+
+void InstrumentedComm::init_send(Batch& batch, const void* buffer, std::size_t bytes, int dest,
+                                 int tag) {
+  if (dest == kNoPeer) return;
+  if (wan_ && route(dest) != Route::plain) {
+    throw std::logic_error("persistent sends take plain MPI, not the wide area");
+  }
+  batch.persistent_ = true;
+  batch.requests_.emplace_back();
+  MPI_Send_init(buffer, as_count(bytes), MPI_BYTE, dest, tag, comm_, &batch.requests_.back());
+  batch.persistent_sends_.emplace_back(dest, bytes);
+  batch.any_inter_ = batch.any_inter_ || peer_class(dest) == PeerClass::inter;
+}
+
+void InstrumentedComm::init_recv(Batch& batch, void* buffer, std::size_t bytes, int src, int tag) {
+  if (src == kNoPeer) return;
+  if (wan_ && route(src) != Route::plain) {
+    throw std::logic_error("persistent receives take plain MPI, not the wide area");
+  }
+  batch.persistent_ = true;
+  batch.recv_slots_.push_back(batch.requests_.size());
+  batch.recv_peers_.push_back(src);
+  batch.requests_.emplace_back();
+  MPI_Recv_init(buffer, as_count(bytes), MPI_BYTE, src, tag, comm_, &batch.requests_.back());
+  batch.any_inter_ = batch.any_inter_ || peer_class(src) == PeerClass::inter;
+}
+
+void InstrumentedComm::start(int channel, Batch& batch) {
+  if (batch.requests_.empty()) return;
+  MPI_Startall(static_cast<int>(batch.requests_.size()), batch.requests_.data());
+  for (const auto& [dest, bytes] : batch.persistent_sends_) count_send(channel, dest, bytes);
 }
 
 double InstrumentedComm::total_time() const {

@@ -101,10 +101,14 @@ class InstrumentedComm {
   /// any of its peers is in another cluster.
   class Batch {
    public:
+    /// @brief Forgets the operations (and frees persistent ones; see init_send).
     void clear();
+    bool persistent() const { return persistent_; }
 
    private:
     friend class InstrumentedComm;
+    bool persistent_ = false;  // persistent requests, kept by complete() for the next start()
+    std::vector<std::pair<int, std::size_t>> persistent_sends_;  // dest, bytes: booked per start
     std::vector<MPI_Request> requests_;
     std::vector<int> recv_peers_;
     std::vector<std::size_t> recv_slots_;  // index into requests_ of each receive
@@ -121,7 +125,18 @@ class InstrumentedComm {
                  int tag);
   void post_recv(int channel, Batch& batch, void* buffer, std::size_t bytes, int src, int tag);
   /// @brief Waits for every operation of the batch and books the wait and received bytes.
+  /// A persistent batch keeps its operations for the next start().
   void complete(int channel, Batch& batch);
+
+  /// @brief Persistent operations (MPI_Send_init, MPI_Recv_init) for a batch that carries the
+  /// same messages between the same buffers every time: set up once, then start() and
+  /// complete() as often as needed, and clear() to free them. They skip the per-message setup
+  /// of post_send and post_recv. Plain MPI only.
+  /// @throws std::logic_error for a peer in another cluster over a wide area.
+  void init_send(Batch& batch, const void* buffer, std::size_t bytes, int dest, int tag);
+  void init_recv(Batch& batch, void* buffer, std::size_t bytes, int src, int tag);
+  /// @brief Starts every operation of a persistent batch (MPI_Startall) and books its sends.
+  void start(int channel, Batch& batch);
 
   /// @brief Maximum of @p value over all ranks, on every rank; and a barrier. Not booked to
   /// any channel. Without a wide area these are MPI_Allreduce and MPI_Barrier; with one, a

@@ -145,14 +145,7 @@ probe_pairs() {  # probe_pairs LATENCY BANDWIDTH FILE
 }
 # The fastest time per iteration on 1 and on 2 clusters in FILE: "T1 T2".
 probe_times() {
-  "$python" - "$1" <<'PY'
-import json, sys
-best = {}
-for r in map(json.loads, open(sys.argv[1]).read().splitlines()):
-    c, res = r["config"]["components"], r["result"]
-    best[c] = min(best.get(c, float("inf")), res["wall_time"] / res["iterations"])
-print(f"{best[1]:.6g} {best[2]:.6g}")
-PY
+  "$python" "$root/analysis/main_job_records.py" probe "$1"
 }
 link_for() {  # link_for SCALE: "LATENCY BANDWIDTH", the reference link scaled
   "$python" -c "import sys; s = float(sys.argv[1]); lat = max(1000.0 * s, 5.0)
@@ -216,16 +209,8 @@ done
 took[measure]=$((SECONDS - t))
 # Runs that did not verify stay out of every table (the calibration uses valid runs only).
 # The system label each application's records carry says whether its links were emulated.
-read -r records not_valid systems < <("$python" - "${folders[@]/%//records.jsonl}" <<'PY'
-import json, os, sys
-runs = [json.loads(l) for f in sys.argv[1:] if os.path.exists(f) for l in open(f) if l.strip()]
-systems = {}
-for r in runs:
-    systems.setdefault(r.get("app"), set()).add(str((r.get("config") or {}).get("system")))
-print(len(runs), sum(r.get("status") != "valid" for r in runs),
-      ";".join(f"{app}:{','.join(sorted(s))}" for app, s in sorted(systems.items())))
-PY
-)
+read -r records not_valid systems < <("$python" "$root/analysis/main_job_records.py" summary \
+  "${folders[@]/%//records.jsonl}")
 echo "  $records records, $not_valid not VALID; systems recorded: ${systems//;/ }"
 [ "$failed" -eq 0 ] || echo "  (a campaign reported failures; the calibration uses valid runs only)"
 

@@ -2,6 +2,8 @@
 the simulated sizes beside the paper's Table 4, and the load of the host while the runs were
 made (their records). Reads runtimes.csv and the records through inputs.py."""
 
+import os
+
 from .inputs import read_csv, read_records
 
 # Table 4 of the paper (Poisson 4000x4000), runtimes in seconds on 1, 2 and 4 clusters by
@@ -86,3 +88,29 @@ def penalty_section(runtimes, app, problem, statistic, cores, record_files):
     col = _runtimes(runtimes, app, problem)
     records = [r for path in record_files for r in read_records(path)]
     return "\n".join(_penalty_table(col, problem, statistic) + _load_note(records, cores))
+
+
+def record_summary(record_files):
+    """(records, not valid, systems) of the campaigns' record files (missing ones skipped, as a
+    campaign that made no run has none): systems maps each app to the sorted system labels its
+    records carry, which say whether its links were emulated."""
+    records = [r for path in record_files if os.path.exists(path) for r in read_records(path)]
+    systems = {}
+    for r in records:
+        systems.setdefault(str(r.get("app")), set()).add(str((r.get("config") or {}).get("system")))
+    not_valid = sum(r.get("status") != "valid" for r in records)
+    return len(records), not_valid, {app: sorted(s) for app, s in sorted(systems.items())}
+
+
+def fastest_iteration(record_file):
+    """The fastest time per iteration of the Poisson records in `record_file` on each number of
+    clusters, {clusters: seconds}: the link probe's figure, the least disturbed by other work."""
+    best = {}
+    for r in read_records(record_file):
+        result, clusters = r.get("result") or {}, (r.get("config") or {}).get("components")
+        wall, iterations = result.get("wall_time"), result.get("iterations")
+        if not isinstance(clusters, int) or not isinstance(wall, (int, float)) \
+                or not isinstance(iterations, int) or iterations <= 0:
+            continue
+        best[clusters] = min(best.get(clusters, float("inf")), wall / iterations)
+    return best

@@ -103,45 +103,65 @@ void HaloExchange::unpack(Field& u, Direction d, int colour, const double* in) c
   }
 }
 
-void HaloExchange::exchange(harness::InstrumentedComm& comm, Field& u, int colour, bool staged) {
-  // Whole rows go straight from and into the field; staged columns from and into their
-  // buffers; other columns and colour subsets are packed.
-  auto direct = [&](Line line) { return line.is_row && colour < 0; };
-  auto staged_in = [&](Direction d) -> double* {
-    return d == Direction::left ? east_in_.data() : west_in_.data();
-  };
-  auto staged_out = [&](Direction d) -> const double* {
+HaloExchange::~HaloExchange() { release_persistent(); }
+
+void HaloExchange::set_persistent(bool on) {
+  use_persistent_ = on;
+  if (!on) release_persistent();
+}
+
+void HaloExchange::release_persistent() {
+  for (auto& b : standing_sends_) b.clear();
+  for (auto& b : standing_receives_) b.clear();
+  standing_comm_ = MPI_COMM_NULL;
+  standing_field_ = nullptr;
+}
+
+// Whole rows go straight from and into the field; staged columns from and into their buffers;
+// other columns and colour subsets are packed.
+double* HaloExchange::receive_buffer(Field& u, Direction d, int colour, bool staged) {
+  const Line in = halo_line(sub_, d);
+  if (in.is_row && colour < 0) return u.row(in.index) + 1;
+  if (staged && !in.is_row) return d == Direction::left ? east_in_.data() : west_in_.data();
+  return recv_[static_cast<size_t>(d)].data();
+}
+
+const double* HaloExchange::send_buffer(const Field& u, Direction d, int colour, bool staged,
+                                        int& count) {
+  const Line out = send_line(sub_, d);
+  if (out.is_row && colour < 0) {
+    count = sub_.nx;
+    return u.row(out.index) + 1;
+  }
+  if (staged && !out.is_row) {
+    count = sub_.ny;
     return d == Direction::left ? west_out_.data() : east_out_.data();
-  };
+  }
+  count = pack(u, d, colour, send_[static_cast<size_t>(d)].data());
+  return send_[static_cast<size_t>(d)].data();
+}
+
+void HaloExchange::exchange(harness::InstrumentedComm& comm, Field& u, int colour, bool staged) {
+  if (colour < 0 && use_persistent_ && comm.wide_area() == nullptr) {
+    exchange_persistent(comm, u, staged);
+    return;
+  }
   // Receives first, so that no message waits for its buffer.
   for (int d = 0; d < harness::kDirections; ++d) {
     const auto dir = static_cast<Direction>(d);
     const int src = neighbour(opposite(dir));
     if (src == kNoPeer) continue;
     const Line in = halo_line(sub_, dir);
-    double* recv = direct(in)             ? u.row(in.index) + 1
-                   : staged && !in.is_row ? staged_in(dir)
-                                          : recv_[static_cast<size_t>(d)].data();
     const size_t capacity = static_cast<size_t>(in.is_row ? sub_.nx : sub_.ny);
-    comm.post_recv(d, receives_[static_cast<size_t>(d)], recv, sizeof(double) * capacity, src,
-                   kHaloTag + d);
+    comm.post_recv(d, receives_[static_cast<size_t>(d)], receive_buffer(u, dir, colour, staged),
+                   sizeof(double) * capacity, src, kHaloTag + d);
   }
   for (int d = 0; d < harness::kDirections; ++d) {
     const auto dir = static_cast<Direction>(d);
     const int dest = neighbour(dir);
     if (dest == kNoPeer) continue;
-    const Line out = send_line(sub_, dir);
-    const double* send = send_[static_cast<size_t>(d)].data();
     int count = 0;
-    if (direct(out)) {
-      send = u.row(out.index) + 1;
-      count = sub_.nx;
-    } else if (staged && !out.is_row) {
-      send = staged_out(dir);
-      count = sub_.ny;
-    } else {
-      count = pack(u, dir, colour, send_[static_cast<size_t>(d)].data());
-    }
+    const double* send = send_buffer(u, dir, colour, staged, count);
     comm.post_send(d, sends_[static_cast<size_t>(d)], send,
                    sizeof(double) * static_cast<size_t>(count), dest, kHaloTag + d);
   }
@@ -151,13 +171,57 @@ void HaloExchange::exchange(harness::InstrumentedComm& comm, Field& u, int colou
     const auto dir = static_cast<Direction>(d);
     if (neighbour(opposite(dir)) == kNoPeer) continue;
     comm.complete(d, receives_[static_cast<size_t>(d)]);
-    const Line in = halo_line(sub_, dir);
-    if (!direct(in) && !(staged && !in.is_row)) {
+    if (receive_buffer(u, dir, colour, staged) == recv_[static_cast<size_t>(d)].data()) {
       unpack(u, dir, colour, recv_[static_cast<size_t>(d)].data());
     }
   }
   for (int d = 0; d < harness::kDirections; ++d) {
     if (has(static_cast<Direction>(d))) comm.complete(d, sends_[static_cast<size_t>(d)]);
+  }
+}
+
+void HaloExchange::exchange_persistent(harness::InstrumentedComm& comm, Field& u, bool staged) {
+  if (standing_comm_ != comm.mpi() || standing_field_ != u.values().data() ||
+      standing_staged_ != staged) {
+    release_persistent();
+    for (int d = 0; d < harness::kDirections; ++d) {
+      const auto dir = static_cast<Direction>(d);
+      const Line in = halo_line(sub_, dir);
+      const size_t capacity = static_cast<size_t>(in.is_row ? sub_.nx : sub_.ny);
+      comm.init_recv(standing_receives_[static_cast<size_t>(d)], receive_buffer(u, dir, -1, staged),
+                     sizeof(double) * capacity, neighbour(opposite(dir)), kHaloTag + d);
+      int count = 0;  // a column not staged is packed before every start
+      const double* send = send_buffer(u, dir, -1, staged, count);
+      comm.init_send(standing_sends_[static_cast<size_t>(d)], send,
+                     sizeof(double) * static_cast<size_t>(count), neighbour(dir), kHaloTag + d);
+    }
+    standing_comm_ = comm.mpi();
+    standing_field_ = u.values().data();
+    standing_staged_ = staged;
+  }
+  // Receives first, then the sends (columns not staged are packed first); the completions are
+  // booked direction by direction as in exchange().
+  for (int d = 0; d < harness::kDirections; ++d) {
+    comm.start(d, standing_receives_[static_cast<size_t>(d)]);
+  }
+  for (int d = 0; d < harness::kDirections; ++d) {
+    const auto dir = static_cast<Direction>(d);
+    if (!has(dir)) continue;
+    if (!staged && !send_line(sub_, dir).is_row) {
+      pack(u, dir, -1, send_[static_cast<size_t>(d)].data());
+    }
+    comm.start(d, standing_sends_[static_cast<size_t>(d)]);
+  }
+  for (int d = 0; d < harness::kDirections; ++d) {
+    const auto dir = static_cast<Direction>(d);
+    if (neighbour(opposite(dir)) == kNoPeer) continue;
+    comm.complete(d, standing_receives_[static_cast<size_t>(d)]);
+    if (!staged && !halo_line(sub_, dir).is_row) {
+      unpack(u, dir, -1, recv_[static_cast<size_t>(d)].data());
+    }
+  }
+  for (int d = 0; d < harness::kDirections; ++d) {
+    if (has(static_cast<Direction>(d))) comm.complete(d, standing_sends_[static_cast<size_t>(d)]);
   }
 }
 

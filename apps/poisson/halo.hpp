@@ -7,7 +7,9 @@
 /// eight messages are posted at once and travel together; the waits are then completed
 /// direction by direction, receives first, and each is booked to its direction: the time
 /// booked to "left" is how long the rank still waited for its right neighbour's border once
-/// the top and bottom ones were in.
+/// the top and bottom ones were in. Whole-border exchanges over plain MPI use persistent
+/// requests (MPI_Send_init, MPI_Recv_init), set up on first use and started each time, so
+/// each exchange skips the per-message setup.
 
 #include "apps/poisson/decomposition.hpp"
 #include "apps/poisson/kernels.hpp"
@@ -22,6 +24,14 @@ namespace mcb::poisson {
 class HaloExchange {
  public:
   HaloExchange(const Subdomain& sub, const harness::ProcessGrid& grid, int rank);
+  ~HaloExchange();
+  // The persistent requests point into this object and the field: neither copied nor moved.
+  HaloExchange(const HaloExchange&) = delete;
+  HaloExchange& operator=(const HaloExchange&) = delete;
+
+  /// @brief Whether whole-border exchanges over plain MPI use persistent requests (default
+  /// true); false posts every message afresh (wan_bench compares the two).
+  void set_persistent(bool on);
 
   /// @brief Whole borders (the paper's one exchange per iteration).
   void exchange_all(harness::InstrumentedComm& comm, Field& u);
@@ -46,6 +56,15 @@ class HaloExchange {
   // Posts every direction's receive and send, then completes them (colour < 0: all points;
   // staged: the columns travel between the staged buffers).
   void exchange(harness::InstrumentedComm& comm, Field& u, int colour, bool staged);
+  // The buffer each direction receives into and sends from (count: the points sent), packing
+  // the send when it must.
+  double* receive_buffer(Field& u, harness::Direction d, int colour, bool staged);
+  const double* send_buffer(const Field& u, harness::Direction d, int colour, bool staged,
+                            int& count);
+  // The same exchange over persistent requests, set up on first use for this communicator,
+  // field and mode.
+  void exchange_persistent(harness::InstrumentedComm& comm, Field& u, bool staged);
+  void release_persistent();
   bool has(harness::Direction d) const { return neighbour(d) != harness::kNoPeer; }
   int pack(const Field& u, harness::Direction d, int colour, double* out) const;
   void unpack(Field& u, harness::Direction d, int colour, const double* in) const;
@@ -56,6 +75,13 @@ class HaloExchange {
   std::array<std::vector<double>, harness::kDirections> send_;
   std::array<std::vector<double>, harness::kDirections> recv_;
   std::array<harness::InstrumentedComm::Batch, harness::kDirections> sends_, receives_;
+  // Persistent requests and what they were set up for.
+  bool use_persistent_ = true;
+  std::array<harness::InstrumentedComm::Batch, harness::kDirections> standing_sends_,
+      standing_receives_;
+  MPI_Comm standing_comm_ = MPI_COMM_NULL;
+  const double* standing_field_ = nullptr;
+  bool standing_staged_ = false;
   // Staged columns, index j - 1 for local row j.
   std::vector<double> west_out_, east_out_, west_in_, east_in_;
 };

@@ -1,11 +1,11 @@
 // Tuned sweeps. Same updates in the same order per point as kernels_reference.cpp; faster by
-// having no colour tests (unit-stride vectors that keep the other colour's points, or a
-// stride-2 loop without AVX) and, for a whole iteration, by updating black row j and red row
+// having no colour tests (vectors of one colour's points packed from unit-stride loads, or a
+// stride-2 loop without AVX2) and, for a whole iteration, by updating black row j and red row
 // j - 1 in one pass over memory, which halves the traffic per site update.
 #include <algorithm>
 #include <cmath>
 
-#if defined(__AVX__)
+#if defined(__AVX2__)
 #include <immintrin.h>
 #endif
 
@@ -29,36 +29,28 @@ inline double update_row_strided(double* __restrict row, const double* __restric
   return max_delta;
 }
 
-#if defined(__AVX__)
-// The vector form: unit-stride vectors over every column of a row, and the other colour's
-// points keep their old value (a blend). The compiler's stride-2 form needs two loads and two
-// shuffles per operand and four scalar stores per vector, which cost more than the wasted
-// lanes (poisson_bench measures both). The wasted lanes may read points already updated, but
-// their results are dropped, and our points read only the other colour's points, which the
-// pass never changes: the result is bit for bit that of the strided loop.
+#if defined(__AVX2__)
+// The vector form works on eight columns b .. b + 7 at a time, b of our colour, and packs our
+// four points (columns b, b + 4, b + 2, b + 6, in this lane order) and the other colour's four
+// (b + 1, b + 5, b + 3, b + 7) into one vector each, so that every lane does useful work. Every
+// operand is brought into the same lane order, so each point gets exactly the update of the
+// strided loop, bit for bit. Columns are put back in order before the store.
 struct Lanes {
   __m256d quarter = _mm256_set1_pd(0.25);
   __m256d omega;
-  __m256d ours;               // all ones in the lanes of the colour being updated
-  __m256d magnitude_of_ours;  // clears the sign bit and the other colour's lanes
+  __m256d magnitude = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7fffffffffffffff));
   __m256d largest = _mm256_setzero_pd();
 
-  // Vectors start at i = 1, 5, 9, ...: their lanes hold columns of parity 1, 0, 1, 0.
-  Lanes(double w, int first)
-      : omega(_mm256_set1_pd(w)),
-        ours((first & 1) != 0 ? _mm256_castsi256_pd(_mm256_set_epi64x(0, -1, 0, -1))
-                              : _mm256_castsi256_pd(_mm256_set_epi64x(-1, 0, -1, 0))),
-        magnitude_of_ours(
-            _mm256_and_pd(ours, _mm256_castsi256_pd(_mm256_set1_epi64x(0x7fffffffffffffff)))) {}
+  explicit Lanes(double w) : omega(_mm256_set1_pd(w)) {}
 
-  // The point update of kernels.hpp on four columns; returns the new values.
+  // The point update of kernels.hpp on four points; returns the new values.
   __m256d update(__m256d old, __m256d west, __m256d east, __m256d south, __m256d north, __m256d f) {
     const __m256d gs = _mm256_mul_pd(
         quarter,
         _mm256_add_pd(_mm256_add_pd(_mm256_add_pd(west, east), _mm256_add_pd(south, north)), f));
     const __m256d delta = _mm256_sub_pd(gs, old);
-    largest = _mm256_max_pd(largest, _mm256_and_pd(delta, magnitude_of_ours));
-    return _mm256_blendv_pd(old, _mm256_add_pd(old, _mm256_mul_pd(omega, delta)), ours);
+    largest = _mm256_max_pd(largest, _mm256_and_pd(delta, magnitude));
+    return _mm256_add_pd(old, _mm256_mul_pd(omega, delta));
   }
   double max_delta() const {
     alignas(32) double lanes[4];
@@ -67,62 +59,79 @@ struct Lanes {
   }
 };
 
-// [previous[3], now[0], now[1], now[2]]: the west neighbours of `now`. Taken from registers, not
-// loaded from row[i - 1 .. i + 2], which would overlap the store just made to row[i - 4 ..
-// i - 1]; the CPU cannot forward such a store, and every iteration would stall on it.
-inline __m256d west_of(__m256d previous, __m256d now) {
-  return _mm256_shuffle_pd(_mm256_permute2f128_pd(previous, now, 0x21), now, 0b0101);
+// Our colour's points of columns b .. b + 7 of a row, in lane order b, b + 4, b + 2, b + 6.
+inline __m256d ours_of(const double* line, int b) {
+  return _mm256_unpacklo_pd(_mm256_loadu_pd(line + b), _mm256_loadu_pd(line + b + 4));
 }
 
-// The first column of our colour at or after column i.
-inline int ours_from(int i, int first) { return i + ((i ^ first) & 1); }
+// One row's eight columns: our points, their east neighbours (the other colour's points of
+// b + 1 .. b + 7) and west neighbours (b - 1 .. b + 5). The west ones come from registers, the
+// east vector rotated to (b + 7, b + 3, b + 1, b + 5) with lane 0 taken from the previous
+// block's rotation (b - 1): loading them from memory would overlap the store just made to
+// b - 8 .. b - 1, which the CPU cannot forward, and every block would stall on it.
+struct Block {
+  __m256d ours, east, west, rotated;
+  Block(const double* line, int b, __m256d previous_rotated) {
+    const __m256d low = _mm256_loadu_pd(line + b);
+    const __m256d high = _mm256_loadu_pd(line + b + 4);
+    ours = _mm256_unpacklo_pd(low, high);
+    east = _mm256_unpackhi_pd(low, high);
+    rotated = _mm256_permute4x64_pd(east, 0b01001011);  // lanes 3, 2, 0, 1
+    west = _mm256_blend_pd(rotated, previous_rotated, 0b0001);
+  }
+  // Writes back the eight columns in order: our new points between the other colour's.
+  void store(double* line, int b, __m256d updated) const {
+    _mm256_storeu_pd(line + b, _mm256_unpacklo_pd(updated, east));
+    _mm256_storeu_pd(line + b + 4, _mm256_unpackhi_pd(updated, east));
+  }
+};
+
+// The rotation whose lane 0 is the west neighbour of column b.
+inline __m256d west_start(const double* line, int b) { return _mm256_set_pd(0, 0, 0, line[b - 1]); }
 
 inline double update_row(double* __restrict row, const double* __restrict south,
                          const double* __restrict north, const double* __restrict f, int first,
                          int nx, double omega) {
-  Lanes lanes(omega, first);
-  __m256d previous = _mm256_set_pd(row[0], 0.0, 0.0, 0.0);
-  int i = 1;
-  for (; i + 3 <= nx; i += 4) {
-    const __m256d old = _mm256_loadu_pd(row + i);
-    _mm256_storeu_pd(row + i, lanes.update(old, west_of(previous, old),
-                                           _mm256_loadu_pd(row + i + 1), _mm256_loadu_pd(south + i),
-                                           _mm256_loadu_pd(north + i), _mm256_loadu_pd(f + i)));
-    previous = old;
+  Lanes lanes(omega);
+  __m256d rotated = west_start(row, first);
+  int b = first;
+  for (; b + 7 <= nx; b += 8) {
+    const Block here(row, b, rotated);
+    here.store(row, b,
+               lanes.update(here.ours, here.west, here.east, ours_of(south, b), ours_of(north, b),
+                            ours_of(f, b)));
+    rotated = here.rotated;
   }
-  return std::max(lanes.max_delta(),
-                  update_row_strided(row, south, north, f, ours_from(i, first), nx, omega));
+  return std::max(lanes.max_delta(), update_row_strided(row, south, north, f, b, nx, omega));
 }
 
 // Black row j and red row j - 1 in one pass over the columns (row j's black points have the
-// same column parity as row j - 1's red ones). Column block i of red row j - 1 reads its north
-// neighbours, black points of row j, from the block just computed; everything else it reads
-// is final. Black row j reads the red points of row j - 1 before this pass reaches them.
+// same column parity as row j - 1's red ones, so both rows' blocks hold our points in the same
+// lanes). Red row j - 1 reads its north neighbours, black points of row j, from the block just
+// computed; everything else it reads is final. Black row j reads the red points of row j - 1
+// (its south neighbours) before they are updated.
 inline double update_row_pair(double* __restrict row, double* __restrict below,
                               const double* __restrict above, const double* __restrict below2,
                               const double* __restrict f, const double* __restrict f_below,
                               int first, int nx, double omega) {
-  Lanes lanes(omega, first);
-  __m256d previous = _mm256_set_pd(row[0], 0.0, 0.0, 0.0);
-  __m256d previous_below = _mm256_set_pd(below[0], 0.0, 0.0, 0.0);
-  int i = 1;
-  for (; i + 3 <= nx; i += 4) {
-    const __m256d old = _mm256_loadu_pd(row + i);
-    const __m256d old_below = _mm256_loadu_pd(below + i);
+  Lanes lanes(omega);
+  __m256d rotated = west_start(row, first);
+  __m256d rotated_below = west_start(below, first);
+  int b = first;
+  for (; b + 7 <= nx; b += 8) {
+    const Block here(row, b, rotated);
+    const Block under(below, b, rotated_below);
     const __m256d black =
-        lanes.update(old, west_of(previous, old), _mm256_loadu_pd(row + i + 1), old_below,
-                     _mm256_loadu_pd(above + i), _mm256_loadu_pd(f + i));
-    _mm256_storeu_pd(row + i, black);
-    _mm256_storeu_pd(
-        below + i,
-        lanes.update(old_below, west_of(previous_below, old_below), _mm256_loadu_pd(below + i + 1),
-                     _mm256_loadu_pd(below2 + i), black, _mm256_loadu_pd(f_below + i)));
-    previous = old;
-    previous_below = old_below;
+        lanes.update(here.ours, here.west, here.east, under.ours, ours_of(above, b), ours_of(f, b));
+    here.store(row, b, black);
+    under.store(below, b,
+                lanes.update(under.ours, under.west, under.east, ours_of(below2, b), black,
+                             ours_of(f_below, b)));
+    rotated = here.rotated;
+    rotated_below = under.rotated;
   }
-  const int tail = ours_from(i, first);
-  const double black = update_row_strided(row, below, above, f, tail, nx, omega);
-  const double red = update_row_strided(below, below2, row, f_below, tail, nx, omega);
+  const double black = update_row_strided(row, below, above, f, b, nx, omega);
+  const double red = update_row_strided(below, below2, row, f_below, b, nx, omega);
   return std::max(lanes.max_delta(), std::max(black, red));
 }
 #else

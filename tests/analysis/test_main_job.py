@@ -107,6 +107,60 @@ class MainJobPenalty(unittest.TestCase):
         self.assertIn("records.jsonl:4", proc.stderr)
 
 
+class MainJobRecords(unittest.TestCase):
+    """The figures main-job.sh takes from run records, read by the analysis package's reader."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="mcb-main-records-test-")
+        self.records = os.path.join(self.tmp, "records.jsonl")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def write(self, *records):
+        with open(self.records, "w", encoding="utf-8") as f:
+            for r in records:
+                f.write(json.dumps(r) + "\n")
+
+    def run_records(self, *args):
+        return subprocess.run(["/usr/bin/python3", os.path.join(SOURCE, "analysis",
+                                                                "main_job_records.py"), *args],
+                              capture_output=True, text=True)
+
+    @staticmethod
+    def poisson(clusters, wall, iterations, status="valid", system="emulated"):
+        return {"schema": "mcb-run/2", "app": "poisson", "status": status,
+                "config": {"components": clusters, "system": system},
+                "result": {"wall_time": wall, "iterations": iterations}}
+
+    def test_summary_counts_records_invalid_runs_and_systems(self):
+        self.write(self.poisson(1, 1.0, 10), self.poisson(2, 2.0, 10, status="invalid"),
+                   dict(self.poisson(1, 1.0, 10), app="ensflow", system="local"))
+        missing = os.path.join(self.tmp, "none", "records.jsonl")
+        proc = self.run_records("summary", self.records, missing)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(proc.stdout.strip(), "3 1 ensflow:emulated;poisson:emulated")
+
+    def test_probe_gives_the_fastest_iteration_per_cluster_count(self):
+        self.write(self.poisson(1, 3.0, 300), self.poisson(1, 1.5, 300),
+                   self.poisson(2, 6.0, 300), self.poisson(2, 4.5, 300))
+        proc = self.run_records("probe", self.records)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(proc.stdout.strip(), "0.005 0.015")
+
+    def test_probe_without_two_clusters_or_with_a_bad_record_ends_with_code_2(self):
+        self.write(self.poisson(1, 3.0, 300))
+        proc = self.run_records("probe", self.records)
+        self.assertEqual(proc.returncode, 2)
+        self.assertEqual(len(proc.stderr.strip().splitlines()), 1, proc.stderr)
+        self.assertIn("2 cluster", proc.stderr)
+        with open(self.records, "a", encoding="utf-8") as f:
+            f.write("{not json\n")
+        proc = self.run_records("summary", self.records)
+        self.assertEqual(proc.returncode, 2)
+        self.assertIn("records.jsonl:2", proc.stderr)
+
+
 @unittest.skipUnless(HAVE, f"needs {', '.join(NEEDED)} in MCB_BIN_DIR")
 class MainJob(unittest.TestCase):
     @classmethod

@@ -122,15 +122,19 @@ TEST_P(KernelAgreement, SweepChangesOnlyItsColour) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Shapes, KernelAgreement,
-                         ::testing::Values(Case{1, 1, 0, 0, 1.0}, Case{2, 3, 0, 0, 1.0},
-                                           Case{17, 9, 4, 7, 1.0}, Case{16, 16, 3, 0, 1.7},
-                                           Case{33, 20, 10, 11, 1.95}, Case{257, 64, 128, 65, 1.3},
-                                           // Every remainder of the 4-wide vectors and both
-                                           // column parities of the first vector.
-                                           Case{4, 5, 1, 0, 1.0}, Case{5, 4, 0, 1, 1.3},
-                                           Case{6, 7, 1, 1, 1.0}, Case{7, 6, 2, 3, 1.5},
-                                           Case{8, 3, 0, 1, 1.0}, Case{9, 8, 3, 3, 1.9}));
+INSTANTIATE_TEST_SUITE_P(
+    Shapes, KernelAgreement,
+    ::testing::Values(Case{1, 1, 0, 0, 1.0}, Case{2, 3, 0, 0, 1.0}, Case{17, 9, 4, 7, 1.0},
+                      Case{16, 16, 3, 0, 1.7}, Case{33, 20, 10, 11, 1.95},
+                      Case{257, 64, 128, 65, 1.3},
+                      // Every remainder of the 8-column blocks, each
+                      // with both column parities of the first block.
+                      Case{4, 5, 1, 0, 1.0}, Case{5, 4, 0, 1, 1.3}, Case{6, 7, 1, 1, 1.0},
+                      Case{7, 6, 2, 3, 1.5}, Case{8, 3, 0, 1, 1.0}, Case{9, 8, 3, 3, 1.9},
+                      Case{10, 5, 0, 0, 1.0}, Case{10, 6, 1, 0, 1.2}, Case{11, 4, 1, 0, 1.0},
+                      Case{12, 6, 0, 1, 1.4}, Case{13, 7, 1, 1, 1.0}, Case{14, 3, 2, 1, 1.6},
+                      Case{15, 6, 0, 0, 1.0}, Case{15, 5, 0, 1, 1.1}, Case{16, 4, 1, 0, 1.0},
+                      Case{23, 9, 1, 0, 1.8}, Case{8, 5, 1, 0, 1.3}, Case{9, 4, 1, 0, 1.0}));
 
 // Solves the manufactured problem on one process to a residual far below the discretisation
 // error and returns the max-norm error against the exact solution.

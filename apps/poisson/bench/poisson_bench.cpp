@@ -2,7 +2,9 @@
 //  - the frozen reference sweep and the tuned sweep on grids far larger than the caches,
 //    in lattice-site updates per second;
 //  - STREAM triad bandwidth (a = b + s c, 24 bytes per element), the memory roofline of a
-//    sweep that moves 24 bytes per site update (read u, read h^2 f, write u);
+//    sweep that moves 24 bytes per site update (read u, read h^2 f, write u). The tuned sweep
+//    does: it updates black row j and red row j - 1 in one pass, so each iteration streams u
+//    and h^2 f once, the rows in between staying in cache, and writes u back in place;
 //  - the ceiling of the sweep's own access pattern: two read streams, one of them written back
 //    in place (a = a + s b, 24 bytes per element). The triad writes a third array, whose lines
 //    the cache must first read (write-allocate: 32 bytes moved for 24 counted); the sweep

@@ -69,10 +69,12 @@ void ping_pong_round(std::vector<char>& buffer, int rank) {
 // every iteration and in alternating order, so that the host's drift (other work on a shared
 // host) hits both alike. Each moves 2N bytes per round (one border each way). The exchange on
 // a 1x2 grid moves rows (straight from the field), on a 2x1 grid columns (staged in contiguous
-// buffers by the solver's sweep, as mcb-poisson's paper mode does). Manual time: the
-// exchange's; counters: both bandwidths at their median block time and the median over the
-// iterations of their ratio, which one descheduled block cannot move as it moves a sum.
-void border_exchange_vs_ping_pong(benchmark::State& state, bool rows) {
+// buffers by the solver's sweep, as mcb-poisson's paper mode does). The exchange uses persistent
+// requests (its default over plain MPI); the "Posted" variants post every message afresh, for
+// comparison. Manual time: the exchange's; counters: both bandwidths at their median block
+// time and the median over the iterations of their ratio, which one descheduled block cannot
+// move as it moves a sum.
+void border_exchange_vs_ping_pong(benchmark::State& state, bool rows, bool persistent) {
   if (!two_ranks(state)) return;
   const int rank = rank_of();
   const auto bytes = static_cast<size_t>(state.range(0));
@@ -85,6 +87,7 @@ void border_exchange_vs_ping_pong(benchmark::State& state, bool rows) {
   sub.h = 1.0 / (points + 1);
   poisson::Field u(sub.nx, sub.ny);
   poisson::HaloExchange halo(sub, grid, rank);
+  halo.set_persistent(persistent);
   harness::InstrumentedComm comm(MPI_COMM_WORLD, harness::ClusterMap::single(2),
                                  {"top", "bottom", "left", "right"}, true);
   if (!rows) halo.stage_columns(u);
@@ -130,8 +133,16 @@ void border_exchange_vs_ping_pong(benchmark::State& state, bool rows) {
   state.counters["exchange_Bps"] = moved / median(exchanges);
   state.counters["exchange_over_ping_pong"] = median(ratios);
 }
-void BM_ExchangeRows(benchmark::State& state) { border_exchange_vs_ping_pong(state, true); }
-void BM_ExchangeColumns(benchmark::State& state) { border_exchange_vs_ping_pong(state, false); }
+void BM_ExchangeRows(benchmark::State& state) { border_exchange_vs_ping_pong(state, true, true); }
+void BM_ExchangeColumns(benchmark::State& state) {
+  border_exchange_vs_ping_pong(state, false, true);
+}
+void BM_ExchangeRowsPosted(benchmark::State& state) {
+  border_exchange_vs_ping_pong(state, true, false);
+}
+void BM_ExchangeColumnsPosted(benchmark::State& state) {
+  border_exchange_vs_ping_pong(state, false, false);
+}
 
 void BM_EmulatedLink(benchmark::State& state) {
   if (!two_ranks(state)) return;
@@ -167,6 +178,20 @@ BENCHMARK(BM_ExchangeRows)
     ->ReportAggregatesOnly(true)
     ->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_ExchangeColumns)
+    ->Apply(sizes)
+    ->UseManualTime()
+    ->Iterations(21)
+    ->Repetitions(5)
+    ->ReportAggregatesOnly(true)
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_ExchangeRowsPosted)
+    ->Apply(sizes)
+    ->UseManualTime()
+    ->Iterations(21)
+    ->Repetitions(5)
+    ->ReportAggregatesOnly(true)
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_ExchangeColumnsPosted)
     ->Apply(sizes)
     ->UseManualTime()
     ->Iterations(21)
