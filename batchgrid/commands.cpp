@@ -222,9 +222,9 @@ int study_command(int argc, const char* const* argv) {
   const std::string dir = vm["output"].as<std::string>();
   check_creatable_folder("output", dir);
   csv::Writer table({"experiment", "bandwidth_mbps", "queue_sizes", "disciplines", "largest_size",
-                     "request", "request_ratio", "mean_queue_size", "mean_request", "single_wait",
-                     "multi_wait", "single_rar", "multi_rar", "single_days_per_day",
-                     "multi_days_per_day", "throughput_gain_pct"});
+                     "request", "largest_request", "request_ratio", "mean_queue_size",
+                     "mean_request", "single_wait", "multi_wait", "single_rar", "multi_rar",
+                     "single_days_per_day", "multi_days_per_day", "throughput_gain_pct"});
   std::uint64_t jobs = 0;
   int invalid = 0;
   const auto t0 = std::chrono::steady_clock::now();
@@ -252,6 +252,7 @@ int study_command(int argc, const char* const* argv) {
                               : NAN;
       table.row({std::to_string(e), csv::number(out.bandwidth / 1e6), sizes, disciplines,
                  std::to_string(largest), std::to_string(g.request),
+                 std::to_string(c.requests[static_cast<size_t>(c.largest)]),
                  csv::number(static_cast<double>(g.request) / largest), csv::number(mean_size),
                  csv::number(mean_request), csv::number(c.single_wait), csv::number(c.multi_wait),
                  csv::number(out.single.rar), csv::number(out.multi.rar),
