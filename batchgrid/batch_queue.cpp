@@ -71,7 +71,7 @@ class QueueSource final : public sim::JobSource, public sim::Observer {
     return true;
   }
 
-  void on_start(const Job& job, const sim::Sim& sim) override {
+  void on_start(const Job& job, const sim::Sim& /*sim*/) override {
     if (!is_app(job)) {
       run_.external_wait_sum += job.start - job.submit;
       return;
@@ -79,7 +79,6 @@ class QueueSource final : public sim::JobSource, public sim::Observer {
     AppSubmission& s = run_.app[static_cast<size_t>(-job.id - 1)];
     s.start = job.start;
     s.end = job.start + spec_.limit;
-    (void)sim;
     // Killed at the limit and resubmitted at that instant.
     if (s.end < spec_.app_horizon) submit_app(s.end);
   }

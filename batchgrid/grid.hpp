@@ -25,9 +25,9 @@ struct QueueConfig {
   std::string trace;  //!< SWF file; empty: Lublin-Feitelson with @ref mix
 };
 
-/// @brief "SIZE:DISCIPLINE[:MIX or trace FILE]" for each queue, comma-separated: e.g.
-/// "256:easy:0,1,0,1,0,128:cons,64:fcfs:trace=x.swf" is not allowed (commas); the mix is given
-/// as m/s/l/n/w weights separated by '/'. @throws UsageError naming --queues.
+/// @brief Queues from "SIZE:DISCIPLINE[:MIX|:trace=FILE]" items, comma-separated; MIX is the
+/// m/s/l/n/w weights separated by '/', e.g. "256:easy:0/1/1/1/1,64:fcfs:trace=x.swf".
+/// @throws UsageError naming --queues and the bad item.
 std::vector<QueueConfig> parse_queues(const std::string& text);
 
 /// @brief Everything an experiment needs.
