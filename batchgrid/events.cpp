@@ -10,9 +10,9 @@ namespace mcb::batchgrid {
 namespace {
 
 int rank(const std::string& event) {
-  static const char* const kOrder[] = {"kill", "submit", "activate", "idle", "remap"};
+  static const char* const kinds[] = {"kill", "submit", "activate", "idle", "remap"};
   for (int i = 0; i < 5; ++i) {
-    if (event == kOrder[i]) return i;
+    if (event == kinds[i]) return i;
   }
   return 5;
 }

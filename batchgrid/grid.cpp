@@ -192,12 +192,12 @@ GridSpec random_grid(std::uint64_t seed, const GridSpec& defaults) {
   GridSpec g = defaults;
   g.seed = seed;
   g.queues.clear();
-  static const char* const kDisciplines[] = {"fcfs", "cons", "easy"};
+  static const char* const disciplines[] = {"fcfs", "cons", "easy"};
   int largest = 0;
   for (int q = 0; q < 4; ++q) {
     QueueConfig c;
     c.size = 32 << rng.below(5);
-    c.discipline = kDisciplines[rng.below(3)];
+    c.discipline = disciplines[rng.below(3)];
     // Random numbers of S, L, N and W jobs (section 4.1); no jobs of the untuned model.
     c.mix = {0, rng.uniform(), rng.uniform(), rng.uniform(), rng.uniform()};
     largest = std::max(largest, c.size);

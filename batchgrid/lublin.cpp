@@ -46,8 +46,8 @@ void check_spec(const LublinSpec& s) {
 }  // namespace
 
 const char* class_name(JobClass c) {
-  static const char* const kNames[] = {"model", "short", "long", "narrow", "wide"};
-  return kNames[static_cast<int>(c)];
+  static const char* const names[] = {"model", "short", "long", "narrow", "wide"};
+  return names[static_cast<int>(c)];
 }
 
 double gamma_draw(sim::Rng& rng, double shape, double scale) {
