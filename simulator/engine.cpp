@@ -167,6 +167,7 @@ RunEnd Sim::run(JobSource& source, Observer& observer) {
   bool more = source.next(store_[pending]);
   if (!more) observer.on_arrivals_end(*this);
   while (true) {
+    if (source.earlier(store_[pending], more)) more = true;
     const Time t_arrival = more ? store_[pending].submit : kNever;
     const Time t_departure = departures_.empty() ? kNever : departures_.top().time;
     const Time t_wakeup = discipline_->next_wakeup(*this);

@@ -32,6 +32,11 @@ class JobSource {
   virtual ~JobSource() = default;
   /// False at the end of the workload.
   virtual bool next(Job& job) = 0;
+  /// @brief A job that became known after the pending one was drawn (a resubmission decided by
+  /// the run itself) and is due before it: the source puts it in @p pending, keeping the other,
+  /// and returns true. @p have_pending is false once next() has returned false (the
+  /// observer has then had on_arrivals_end already).
+  virtual bool earlier(Job& /*pending*/, bool /*have_pending*/) { return false; }
 };
 
 /// @brief Watches a run (statistics, per-job output).

@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <stdexcept>
 #include <utility>
 
 namespace mcb::sim {
@@ -161,6 +162,55 @@ bool SwfReader::next(SwfRecord& r) {
     }
   }
   return true;
+}
+
+namespace {
+
+std::string exact_text(double v) {
+  char buf[32];
+  auto [p, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  return ec == std::errc() ? std::string(buf, p) : std::string("-1");
+}
+
+}  // namespace
+
+std::string swf_line(const SwfRecord& r) {
+  const double fields[18] = {static_cast<double>(r.job),
+                             r.submit,
+                             r.wait,
+                             r.run,
+                             static_cast<double>(r.procs),
+                             r.cpu,
+                             r.memory,
+                             static_cast<double>(r.req_procs),
+                             r.req_time,
+                             r.req_memory,
+                             static_cast<double>(r.status),
+                             static_cast<double>(r.user),
+                             static_cast<double>(r.group),
+                             static_cast<double>(r.executable),
+                             static_cast<double>(r.queue),
+                             static_cast<double>(r.partition),
+                             static_cast<double>(r.preceding),
+                             r.think};
+  std::string line;
+  for (double v : fields) {
+    if (!line.empty()) line += ' ';
+    line += exact_text(v);
+  }
+  return line;
+}
+
+std::string swf_header(const std::vector<std::pair<std::string, std::string>>& fields) {
+  std::string text;
+  for (const auto& [key, value] : fields) {
+    if (key.empty() || key.find_first_of(" :\n") != std::string::npos ||
+        value.find('\n') != std::string::npos) {
+      throw std::invalid_argument("SWF header field '" + key + "' cannot be written");
+    }
+    text += "; " + key + ": " + value + "\n";
+  }
+  return text;
 }
 
 }  // namespace mcb::sim

@@ -9,6 +9,8 @@
 #include <fstream>
 #include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace mcb::sim {
 
@@ -39,6 +41,15 @@ struct SwfHeader {
   long long max_jobs = -1;                    //!< MaxJobs
   long long unix_start = -1;                  //!< UnixStartTime
 };
+
+/// @brief One record as an SWF line: 18 fields, each number in its shortest exact form, so a
+/// reader gets back the same values.
+std::string swf_line(const SwfRecord& record);
+
+/// @brief Header comments, "; Key: value" a line, in the given order (Version first by SWF's
+/// definition). @throws std::invalid_argument for a key with a space or colon, or a value with a
+/// line break.
+std::string swf_header(const std::vector<std::pair<std::string, std::string>>& fields);
 
 /// @brief Streams an SWF file.
 class SwfReader {

@@ -1,0 +1,212 @@
+#include "batchgrid/grid.hpp"
+
+#include "common/errors.hpp"
+#include "common/text.hpp"
+#include "simulator/rng.hpp"
+#include "simulator/swf.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <numeric>
+
+namespace mcb::batchgrid {
+namespace {
+
+double parse_number(const std::string& option, const std::string& text) {
+  double v = 0;
+  auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || p != text.data() + text.size() || !(v >= 0)) {
+    throw UsageError(option + ": '" + text + "' is not a non-negative number");
+  }
+  return v;
+}
+
+std::vector<std::string> split_on(const std::string& text, char sep) {
+  std::vector<std::string> parts;
+  size_t start = 0;
+  while (true) {
+    const size_t end = text.find(sep, start);
+    parts.push_back(text.substr(start, end - start));
+    if (end == std::string::npos) return parts;
+    start = end + 1;
+  }
+}
+
+}  // namespace
+
+std::vector<QueueConfig> parse_queues(const std::string& text) {
+  std::vector<QueueConfig> queues;
+  for (const std::string& item : split_on(text, ',')) {
+    const auto parts = split_on(item, ':');
+    if (parts.size() < 2 || parts.size() > 3) {
+      throw UsageError("--queues: '" + item + "' is not SIZE:DISCIPLINE[:MIX|trace=FILE]");
+    }
+    QueueConfig q;
+    const double size = parse_number("--queues", parts[0]);
+    if (size < 1 || size != static_cast<int>(size)) {
+      throw UsageError("--queues: size '" + parts[0] + "' is not a positive whole number");
+    }
+    q.size = static_cast<int>(size);
+    q.discipline = parts[1];
+    if (q.discipline != "fcfs" && q.discipline != "easy" && q.discipline != "cons") {
+      throw UsageError("--queues: discipline '" + parts[1] + "' is not fcfs, easy or cons");
+    }
+    if (parts.size() == 3 && parts[2].rfind("trace=", 0) == 0) {
+      q.trace = parts[2].substr(6);
+    } else if (parts.size() == 3) {
+      const auto w = split_on(parts[2], '/');
+      if (w.size() != kClasses) {
+        throw UsageError("--queues: mix '" + parts[2] + "' is not 5 weights m/s/l/n/w");
+      }
+      for (size_t i = 0; i < w.size(); ++i) q.mix[i] = parse_number("--queues", w[i]);
+      if (std::accumulate(q.mix.begin(), q.mix.end(), 0.0) <= 0) {
+        throw UsageError("--queues: mix '" + parts[2] + "' sums to 0");
+      }
+    }
+    if (q.trace.empty() && q.size < 16) {
+      throw UsageError("--queues: size '" + parts[0] + "' is below 16 (the model's wide jobs)");
+    }
+    queues.push_back(q);
+  }
+  return queues;
+}
+
+std::vector<ExternalJob> queue_workload(const QueueConfig& q, double interarrival,
+                                        std::uint64_t seed, double until) {
+  std::vector<ExternalJob> jobs;
+  if (!q.trace.empty()) {
+    sim::SwfReader reader(q.trace);
+    sim::SwfRecord r;
+    while (reader.next(r)) {
+      const long long procs = r.procs > 0 ? r.procs : r.req_procs;
+      if (procs <= 0 || r.run < 0) continue;  // unknown size or runtime: not a job to replay
+      jobs.push_back({r.submit, static_cast<int>(procs), r.run, r.req_time});
+    }
+    return jobs;
+  }
+  LublinSpec spec;
+  spec.max_size = q.size;
+  spec.mean_interarrival = interarrival;
+  spec.mix = q.mix;
+  spec.seed = seed;
+  LublinGenerator gen(spec);
+  while (true) {
+    const LublinJob j = gen.next();
+    if (j.submit > until) break;
+    // The model has no user estimates: backfilling plans with the runtime (exact estimates).
+    jobs.push_back({j.submit, j.size, j.runtime, j.runtime});
+  }
+  return jobs;
+}
+
+namespace {
+
+// Queue requests of the multiple batch execution: the base allocation's components, largest
+// first, dealt to the queues, largest first, so the processors add up to the single request.
+std::vector<int> split_request(const std::vector<int>& base, const std::vector<QueueConfig>& qs) {
+  std::vector<size_t> order(qs.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return qs[a].size > qs[b].size; });
+  std::vector<int> sizes = base;
+  std::sort(sizes.rbegin(), sizes.rend());
+  std::vector<int> requests(qs.size(), 0);
+  for (size_t i = 0; i < sizes.size(); ++i) requests[order[i % order.size()]] += sizes[i];
+  for (size_t q = 0; q < qs.size(); ++q) requests[q] = std::min(requests[q], qs[q].size);
+  return requests;
+}
+
+double mean_wait(const std::vector<AppSubmission>& subs, double horizon) {
+  double sum = 0;
+  int n = 0;
+  for (const AppSubmission& s : subs) {
+    if (s.submit >= horizon) continue;
+    // A submission still waiting at the horizon counts with its wait so far.
+    sum += (s.start >= 0 ? std::min(s.start, horizon) : horizon) - s.submit;
+    ++n;
+  }
+  return n ? sum / n : 0;
+}
+
+}  // namespace
+
+Comparison compare(const GridSpec& spec, std::vector<Event>* multi_events,
+                   std::vector<Event>* single_events) {
+  Comparison c;
+  const auto& qs = spec.queues;
+  if (qs.empty()) throw UsageError("--queues: no queue given");
+  c.largest = static_cast<int>(
+      std::max_element(qs.begin(), qs.end(),
+                       [](const QueueConfig& a, const QueueConfig& b) { return a.size < b.size; }) -
+      qs.begin());
+  const int largest_size = qs[static_cast<size_t>(c.largest)].size;
+  if (spec.request > largest_size ||
+      spec.request < static_cast<int>(spec.model.components.size())) {
+    throw UsageError("--request: '" + std::to_string(spec.request) + "' is not between " +
+                     std::to_string(spec.model.components.size()) + " and the largest queue (" +
+                     std::to_string(largest_size) + ")");
+  }
+  c.base = best_single(spec.model, spec.request).procs;
+  c.requests = split_request(c.base, qs);
+
+  // The workloads run past the horizon by one limit, so the queues stay loaded to the end.
+  std::vector<std::vector<AppSubmission>> multi(qs.size());
+  std::vector<AppSubmission> single;
+  for (size_t q = 0; q < qs.size(); ++q) {
+    QueueSpec run;
+    run.name = std::to_string(q);
+    run.size = qs[q].size;
+    run.discipline = qs[q].discipline;
+    run.limit = spec.limit;
+    run.jobs = queue_workload(qs[q], spec.interarrival, sim::derive_seed(spec.seed, q),
+                              spec.horizon + spec.limit);
+    run.app_horizon = spec.horizon;
+    run.app_request = c.requests[q];
+    QueueRun r = run_queue(run);
+    c.simulated_jobs += r.simulated_jobs;
+    multi[q] = std::move(r.app);
+    if (static_cast<int>(q) == c.largest) {
+      run.app_request = spec.request;
+      QueueRun s = run_queue(run);
+      c.simulated_jobs += s.simulated_jobs;
+      single = std::move(s.app);
+    }
+  }
+  c.multi_wait = mean_wait(multi[static_cast<size_t>(c.largest)], spec.horizon);
+  c.single_wait = mean_wait(single, spec.horizon);
+
+  for (size_t b = 0; b < spec.bandwidths.size(); ++b) {
+    Outcome o;
+    o.bandwidth = spec.bandwidths[b];
+    ExecutionSpec m{spec.model, c.requests, multi, c.base, o.bandwidth, spec.horizon};
+    o.multi = execute(m, b == 0 ? multi_events : nullptr);
+    ExecutionSpec s{spec.model, {spec.request}, {single}, c.base, o.bandwidth, spec.horizon};
+    o.single = execute(s, b == 0 ? single_events : nullptr);
+    c.outcomes.push_back(o);
+  }
+  return c;
+}
+
+GridSpec random_grid(std::uint64_t seed, const GridSpec& defaults) {
+  sim::Rng rng(seed);
+  GridSpec g = defaults;
+  g.seed = seed;
+  g.queues.clear();
+  static const char* const disciplines[] = {"fcfs", "cons", "easy"};
+  int largest = 0;
+  for (int q = 0; q < 4; ++q) {
+    QueueConfig c;
+    c.size = 32 << rng.below(5);
+    c.discipline = disciplines[rng.below(3)];
+    // Random numbers of S, L, N and W jobs (section 4.1); no jobs of the untuned model.
+    c.mix = {0, rng.uniform(), rng.uniform(), rng.uniform(), rng.uniform()};
+    largest = std::max(largest, c.size);
+    g.queues.push_back(c);
+  }
+  std::vector<int> choices;
+  for (int r = 16; r <= largest; r *= 2) choices.push_back(r);
+  g.request = choices[rng.below(choices.size())];
+  return g;
+}
+
+}  // namespace mcb::batchgrid

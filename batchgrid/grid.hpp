@@ -1,0 +1,75 @@
+#pragma once
+/// @file
+/// @brief A batch grid experiment (seed 003, section 4.1): B queues with their workloads, the
+/// application on all of them against the application on the largest alone, and the study of
+/// many random grids that Figures 4-7 summarise.
+
+#include "batchgrid/application.hpp"
+#include "batchgrid/batch_queue.hpp"
+#include "batchgrid/events.hpp"
+#include "batchgrid/execution.hpp"
+#include "batchgrid/lublin.hpp"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mcb::batchgrid {
+
+/// @brief One queue of a grid: size, discipline and workload (an SWF trace, else the model).
+struct QueueConfig {
+  int size = 0;
+  std::string discipline = "fcfs";
+  std::array<double, kClasses> mix{1, 0, 0, 0, 0};
+  std::string trace;  //!< SWF file; empty: Lublin-Feitelson with @ref mix
+};
+
+/// @brief Queues from "SIZE:DISCIPLINE[:MIX|:trace=FILE]" items, comma-separated; MIX is the
+/// m/s/l/n/w weights separated by '/', e.g. "256:easy:0/1/1/1/1,64:fcfs:trace=x.swf".
+/// @throws UsageError naming --queues and the bad item.
+std::vector<QueueConfig> parse_queues(const std::string& text);
+
+/// @brief Everything an experiment needs.
+struct GridSpec {
+  std::vector<QueueConfig> queues;
+  int request = 64;               //!< processors the application asks of the largest queue
+  double limit = 2 * 86400.0;     //!< every queue's maximum execution time (s)
+  double horizon = 60 * 86400.0;  //!< wall-clock seconds evaluated
+  double interarrival = 3000;     //!< mean, seconds
+  std::vector<double> bandwidths{10e6, 100e6, 1e9};
+  std::uint64_t seed = 1;
+  AppModel model = ccsm_model();
+};
+
+/// @brief Single (largest queue) against multiple batch execution at one bandwidth.
+struct Outcome {
+  double bandwidth = 0;
+  ExecutionResult single, multi;
+};
+
+/// @brief One experiment's results.
+struct Comparison {
+  int largest = 0;                         //!< index of the largest queue
+  std::vector<int> requests;               //!< per queue, in the multiple batch execution
+  std::vector<int> base;                   //!< single-system best allocation
+  double single_wait = 0, multi_wait = 0;  //!< mean wait of the application in the largest queue
+  std::vector<Outcome> outcomes;           //!< per bandwidth
+  std::uint64_t simulated_jobs = 0;        //!< jobs through all queue runs
+};
+
+/// @brief The external workload of a queue, until @p until seconds.
+std::vector<ExternalJob> queue_workload(const QueueConfig& q, double interarrival,
+                                        std::uint64_t seed, double until);
+
+/// @brief Runs one experiment. Events of the multiple (single) execution at the first bandwidth
+/// go to @p multi_events (@p single_events) when given.
+Comparison compare(const GridSpec& spec, std::vector<Event>* multi_events,
+                   std::vector<Event>* single_events);
+
+/// @brief A random grid as section 4.1 draws it: 4 queues, sizes from {32, ..., 512},
+/// disciplines from FCFS, CONS and EASY, random numbers of S, L, N and W jobs, and an
+/// application request of a power of two from 16 to the largest size.
+GridSpec random_grid(std::uint64_t seed, const GridSpec& defaults);
+
+}  // namespace mcb::batchgrid

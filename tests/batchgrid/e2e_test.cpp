@@ -1,0 +1,91 @@
+// mcb-batchgrid as a user runs it: the generator's SWF replays in mcb-sim, a run writes its
+// event files and says VALID, and bad input ends with exit code 2 and one line.
+#include "batchgrid/events.hpp"
+#include "tests/support/command.hpp"
+#include "tests/support/records.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+
+namespace mcb::testing {
+namespace {
+
+TEST(BatchgridE2e, GeneratedSwfReplaysInMcbSim) {
+  TempDir dir;
+  const auto g =
+      run_program("mcb-batchgrid", {"generate", "--size", "64", "--jobs", "2000", "--seed", "4",
+                                    "--mix", "0/1/1/1/1", "--output", dir / "lf.swf"});
+  ASSERT_EQ(g.exit_code, 0) << g.err;
+  const auto s = run_program("mcb-sim", {"--trace", dir / "lf.swf", "--clusters", "1x64", "--queue",
+                                         "easy", "--output", dir / "replay"});
+  ASSERT_EQ(s.exit_code, 0) << s.err;
+  EXPECT_NE((s.out + s.err).find("2000 measured jobs"), std::string::npos) << s.out << s.err;
+  const auto summary = nlohmann::json::parse(slurp(dir / "replay/summary.json"));
+  EXPECT_FALSE(summary.empty());
+  // The same seed writes the same file.
+  const auto again =
+      run_program("mcb-batchgrid", {"generate", "--size", "64", "--jobs", "2000", "--seed", "4",
+                                    "--mix", "0/1/1/1/1", "--output", dir / "again.swf"});
+  ASSERT_EQ(again.exit_code, 0);
+  EXPECT_EQ(slurp(dir / "lf.swf"), slurp(dir / "again.swf"));
+}
+
+TEST(BatchgridE2e, ARunWritesItsEventsAndIsValid) {
+  TempDir dir;
+  const auto r =
+      run_program("mcb-batchgrid",
+                  {"run", "--queues", "128:easy:0/1/1/1/1,64:cons,32:fcfs,32:easy", "--request",
+                   "32", "--horizon-days", "10", "--limit", "43200", "--output", dir / "out"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("VALID"), std::string::npos);
+  const auto events = batchgrid::read_events(dir / "out/multi-events.jsonl");
+  int kills = 0, resubmits = 0, remaps = 0;
+  for (const auto& e : events) {
+    kills += e.event == "kill";
+    remaps += e.event == "remap";
+    resubmits += e.event == "submit" && e.t > 0;
+  }
+  // 12-hour limits over 10 days: every started submission that ends in time is killed and
+  // resubmitted at that instant.
+  EXPECT_GT(kills, 0);
+  EXPECT_EQ(resubmits, kills);
+  EXPECT_GT(remaps, kills / 2);
+  const auto summary = nlohmann::json::parse(slurp(dir / "out/summary.json"));
+  EXPECT_EQ(summary["verdict"], "VALID");
+  EXPECT_EQ(summary["config"]["seed"], 1);
+}
+
+TEST(BatchgridE2e, BadInputIsOneLineAndExitCode2) {
+  for (const BadInput& input : std::vector<BadInput>{
+           {"1|generate --size 8", "--size: '8'"},
+           {"1|generate --size 64 --mix 1/2", "--queues: mix '1/2'"},
+           {"1|generate --size 64 --interarrival -3", "--interarrival"},
+           {"1|run --queues 64:lifo", "discipline 'lifo'"},
+           {"1|run --queues 64:easy --request 128", "--request: '128'"},
+           {"1|run --queues 64:easy --bandwidths 10,x", "--bandwidths: 'x'"},
+           {"1|run --queues 64:easy:trace=/nonexistent.swf", "/nonexistent.swf"},
+           {"1|study --experiments 0", "--experiments: '0'"},
+           {"1|frobnicate", "command: 'frobnicate'"},
+       }) {
+    expect_usage_error("mcb-batchgrid", input);
+  }
+}
+
+TEST(BatchgridE2e, ABadTraceLineIsNamedWithItsLine) {
+  TempDir dir;
+  std::ofstream(dir / "bad.swf")
+      << "; MaxProcs: 64\n1 0 -1 10 4 -1 -1 4 -1 -1 1 -1 -1 -1 1 -1 -1 -1\n"
+         "2 x -1 10 4 -1 -1 4 -1 -1 1 -1 -1 -1 1 -1 -1 -1\n";
+  const auto r =
+      run_program("mcb-batchgrid", {"run", "--queues", "64:fcfs:trace=" + dir / "bad.swf",
+                                    "--request", "16", "--output", dir / "out"});
+  EXPECT_EQ(r.exit_code, 2);
+  ASSERT_EQ(r.err_lines().size(), 1u) << r.err;
+  EXPECT_NE(r.err.find("bad.swf:3"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "out"));
+}
+
+}  // namespace
+}  // namespace mcb::testing
