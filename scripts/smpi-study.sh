@@ -20,7 +20,7 @@
 #   MCB_STUDY_REFERENCE  the paper's tables (default ../shared/reference/das2-study)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-here="$root/scripts/smpi-study"
+platforms="$root/platforms/smpi"
 smpi_build="${MCB_SMPI_BUILD_DIR:-$root/build-smpi}"
 build="${MCB_BUILD_DIR:-$root/build}"
 out="${1:-${MCB_RESULTS_DIR:-$root/results/smpi-study}}"
@@ -59,10 +59,16 @@ mkdir -p "$out/hosts" "$out/logs"
 runs="$out/runs.txt"
 : >"$runs"
 ranks_of() { echo $((${1%x*} * ${1#*x})); }
+# The DAS-2 clusters a run takes: the first C of platforms/smpi/ (fs0 has 72 dual nodes, the
+# others 32), with two processes on each dual node, one per processor (seed 000, section 3.2:
+# "we assign only one process to a processor").
+clusters_of() {
+  case "$1" in 1) echo fs0 ;; 2) echo fs0,fs1 ;; 4) echo fs0,fs1,fs2,fs3 ;; *) die "no DAS-2 placement for $1 clusters" ;; esac
+}
 add() {  # grid procs clusters network sync iterations system
-  local hostfile="$out/hosts/$2-$3" n per r
-  n=$(ranks_of "$2"); per=$((n / $3))
-  [ -e "$hostfile" ] || for ((r = 0; r < n; r++)); do echo "c$((r / per))-$((r % per))"; done >"$hostfile"
+  local hostfile="$out/hosts/$2-$3" n
+  n=$(ranks_of "$2")
+  [ -e "$hostfile" ] || "$root/scripts/smpi-hostfile.sh" "$(clusters_of "$3")" "$n" 2 >"$hostfile"
   echo "$1 $2 $n $3 $4 $5 $6 $7" >>"$runs"
 }
 iterations_of() {  # the paper's iteration count of a cell: Table 2 (grid, procs) or Table 9 (grid)
@@ -105,8 +111,9 @@ measure_one() {  # the fields of one line of runs.txt
   local grid=$1 procs=$2 n=$3 clusters=$4 net=$5 sync=$6 its=$7 system=$8
   local name="$system-$grid-$procs-$clusters-$sync-$its" flag=()
   [ "$sync" = on ] && flag=(--sync)
-  smpirun -np "$n" -platform "$here/das2-$net.xml" -hostfile "$out/hosts/$procs-$clusters" \
-    --cfg=smpi/host-speed:1Gf --log=root.thres:error \
+  smpirun -np "$n" -platform "$platforms/das2-$net.xml" -hostfile "$out/hosts/$procs-$clusters" \
+    --cfg=network/model:CM02 --cfg=network/crosstraffic:0 --cfg=smpi/host-speed:1Gf \
+    --log=root.thres:error \
     "$smpi_build/bin/mcb-poisson" --grid "$grid" --procs "$procs" --clusters "$clusters" \
     --iterations "$its" --sample "$sample" --sweep-rate "$das2_rate" ${flag[@]+"${flag[@]}"} --system "$system" \
     --campaign smpi-study --run-id "smpi-study-$name" \
@@ -114,7 +121,7 @@ measure_one() {  # the fields of one line of runs.txt
     || echo "smpi-study: run $name failed (see $out/logs/$name.log)" >&2
 }
 export -f measure_one
-export out here smpi_build sample das2_rate
+export out platforms smpi_build sample das2_rate
 mkdir -p "$out/records"
 measure_start=$SECONDS
 xargs -P 2 -L 1 bash -c 'measure_one "$@"' _ <"$runs"
@@ -145,8 +152,8 @@ echo "[3/4 $((SECONDS - start))s] analysis: the paper's tables beside the simula
   --output "$out/analysis" $calibrated | sed 's/^/    /'
 cat >"$out/intro.md" <<INTRO
 The DAS-2 paper's Poisson measurements (Banen, Bucur and Epema, JSSPP 2003: Tables 2, 3, 9 and 10)
-replayed with the unchanged mcb-poisson on a simulated DAS-2 (SimGrid SMPI; platforms
-scripts/smpi-study/das2-pbs.xml and das2-globus.xml, docs/smpi-study.md). Each configuration ran
+replayed with the unchanged mcb-poisson on a simulated DAS-2 (SimGrid SMPI, network model CM02;
+platforms platforms/smpi/das2-pbs.xml and das2-globus.xml, docs/smpi.md and docs/smpi-study.md). Each configuration ran
 $iterations iterations; each rank executed its first $sample sweeps, and every sweep was charged
 at $das2_rate points per second (a DAS-2 processor, from Table 2); times are scaled to the
 paper's iteration count of each cell. $valid of $total runs valid; the

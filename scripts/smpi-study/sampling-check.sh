@@ -8,7 +8,8 @@
 #   scripts/smpi-study/sampling-check.sh [OUT]   (MCB_SMPI_BUILD_DIR: the SMPI build)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-here="$root/scripts/smpi-study"
+platforms="$root/platforms/smpi"
+model=(--cfg=network/model:CM02 --cfg=network/crosstraffic:0)
 smpi_build="${MCB_SMPI_BUILD_DIR:-$root/build-smpi}"
 out="${1:-$root/results/smpi-sampling-check}"
 poisson="$smpi_build/bin/mcb-poisson"
@@ -16,20 +17,21 @@ poisson="$smpi_build/bin/mcb-poisson"
 das2_rate=$(awk 'BEGIN { printf "%.6g", 4000 * 4000 / 8 * 2630 / 1230 }')
 mkdir -p "$out"
 rm -f "$out/records.jsonl"
-echo c0-0 >"$out/bench.hosts"
-for c in 1 2; do for r in $(seq 0 15); do echo "c$((r / (16 / c)))-$((r % (16 / c)))"; done >"$out/$c.hosts"; done
+echo fs0-0 >"$out/bench.hosts"
+"$root/scripts/smpi-hostfile.sh" fs0 16 2 >"$out/1.hosts"
+"$root/scripts/smpi-hostfile.sh" fs0,fs1 16 2 >"$out/2.hosts"
 run() {  # platform clusters host-speed grid [options]
   local platform=$1 clusters=$2 speed=$3 grid=$4
   shift 4
-  smpirun -np 16 -platform "$here/$platform.xml" -hostfile "$out/$clusters.hosts" \
-    --cfg=smpi/host-speed:"$speed" --log=root.thres:error "$poisson" --grid "$grid" --procs 4x4 \
+  smpirun -np 16 -platform "$platforms/$platform.xml" -hostfile "$out/$clusters.hosts" \
+    "${model[@]}" --cfg=smpi/host-speed:"$speed" --log=root.thres:error "$poisson" --grid "$grid" --procs 4x4 \
     --clusters "$clusters" --iterations 100 --system "$platform" --output "$out/records.jsonl" \
     --quiet "$@" >/dev/null
 }
 for grid in 1000 2000; do
   # This host's sweep rate at this grid's per-rank size, from one simulated rank at 1Gf.
-  smpirun -np 1 -platform "$here/das2-pbs.xml" -hostfile "$out/bench.hosts" \
-    --cfg=smpi/host-speed:1Gf --log=root.thres:error "$poisson" --grid $((grid / 4)) \
+  smpirun -np 1 -platform "$platforms/das2-pbs.xml" -hostfile "$out/bench.hosts" \
+    "${model[@]}" --cfg=smpi/host-speed:1Gf --log=root.thres:error "$poisson" --grid $((grid / 4)) \
     --iterations 200 --no-instrument --output "$out/bench-$grid.jsonl" --quiet >/dev/null
   rate=$(/usr/bin/python3 - "$out/bench-$grid.jsonl" "$root/analysis" <<'PY'
 import sys
