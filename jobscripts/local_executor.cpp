@@ -132,13 +132,18 @@ std::vector<std::string> local_command(const CampaignSpec& spec, const Plan& pla
   }
   argv.push_back(spec.binary);
   argv.insert(argv.end(), c.app_args.begin(), c.app_args.end());
+  append_run_identity(argv, spec, run, folder);
+  return argv;
+}
+
+void append_run_identity(std::vector<std::string>& argv, const CampaignSpec& spec,
+                         const PlannedRun& run, const CampaignFolder& folder) {
   for (const std::string& word :
        {std::string("--run-id"), run.id, std::string("--campaign"), spec.name,
         std::string("--repetition"), std::to_string(run.repetition), std::string("--output"),
         folder.records()}) {
     argv.push_back(word);
   }
-  return argv;
 }
 
 void check_local_launcher(const CampaignSpec& spec) {

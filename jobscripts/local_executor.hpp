@@ -33,4 +33,9 @@ int run_local(const CampaignSpec& spec, const Plan& plan, const LocalRunOptions&
 std::vector<std::string> local_command(const CampaignSpec& spec, const Plan& plan,
                                        const PlannedRun& run, const CampaignFolder& folder);
 
+/// @brief Appends the options that name and place one run's record (run id, campaign,
+/// repetition, records file): every executor passes them the same way.
+void append_run_identity(std::vector<std::string>& argv, const CampaignSpec& spec,
+                         const PlannedRun& run, const CampaignFolder& folder);
+
 }  // namespace mcb::campaign

@@ -2,6 +2,7 @@
 
 #include "common/errors.hpp"
 #include "common/files.hpp"
+#include "jobscripts/local_executor.hpp"
 #include "jobscripts/process.hpp"
 
 namespace mcb::campaign {
@@ -35,12 +36,7 @@ std::vector<std::string> smpi_command(const CampaignSpec& spec, const Plan& plan
     }
     argv.push_back(c.app_args[i]);
   }
-  for (const std::string& word :
-       {std::string("--run-id"), run.id, std::string("--campaign"), spec.name,
-        std::string("--repetition"), std::to_string(run.repetition), std::string("--output"),
-        folder.records()}) {
-    argv.push_back(word);
-  }
+  append_run_identity(argv, spec, run, folder);
   return argv;
 }
 

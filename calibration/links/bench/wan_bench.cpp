@@ -170,34 +170,20 @@ void sizes(benchmark::internal::Benchmark* b) {
   for (long n : {1024L, 8192L, 65536L, 524288L}) b->Arg(n);
 }
 
-BENCHMARK(BM_ExchangeRows)
-    ->Apply(sizes)
-    ->UseManualTime()
-    ->Iterations(21)
-    ->Repetitions(5)
-    ->ReportAggregatesOnly(true)
-    ->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_ExchangeColumns)
-    ->Apply(sizes)
-    ->UseManualTime()
-    ->Iterations(21)
-    ->Repetitions(5)
-    ->ReportAggregatesOnly(true)
-    ->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_ExchangeRowsPosted)
-    ->Apply(sizes)
-    ->UseManualTime()
-    ->Iterations(21)
-    ->Repetitions(5)
-    ->ReportAggregatesOnly(true)
-    ->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_ExchangeColumnsPosted)
-    ->Apply(sizes)
-    ->UseManualTime()
-    ->Iterations(21)
-    ->Repetitions(5)
-    ->ReportAggregatesOnly(true)
-    ->Unit(benchmark::kMicrosecond);
+// Every border-exchange benchmark: the same sizes, repetitions and manual (slowest-rank) time.
+void exchange_settings(benchmark::internal::Benchmark* b) {
+  b->Apply(sizes)
+      ->UseManualTime()
+      ->Iterations(21)
+      ->Repetitions(5)
+      ->ReportAggregatesOnly(true)
+      ->Unit(benchmark::kMicrosecond);
+}
+
+BENCHMARK(BM_ExchangeRows)->Apply(exchange_settings);
+BENCHMARK(BM_ExchangeColumns)->Apply(exchange_settings);
+BENCHMARK(BM_ExchangeRowsPosted)->Apply(exchange_settings);
+BENCHMARK(BM_ExchangeColumnsPosted)->Apply(exchange_settings);
 BENCHMARK(BM_EmulatedLink)
     ->RangeMultiplier(16)
     ->Range(1, 4 << 20)
