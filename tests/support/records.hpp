@@ -45,6 +45,9 @@ struct BadInput {
   std::string names;           // text the one line must contain
 };
 
+// Names a case by its arguments in test listings (GoogleTest would print the object's bytes).
+inline void PrintTo(const BadInput& input, std::ostream* os) { *os << input.ranks_and_args; }
+
 // Runs `program` as `input` says (one rank as an MPI singleton, without mpirun, as a user may
 // run it) with --output in a fresh folder unless the arguments name their own, and checks the
 // promise about bad input.
