@@ -85,7 +85,7 @@ std::string check(const GridSpec& g, const Comparison& c, const std::vector<Even
   int total = 0;
   for (int r : c.requests) total += r;
   for (const Outcome& o : c.outcomes) {
-    if (o.multi.rar > total + 1e-9 || o.single.rar > g.request + 1e-9) return "RAR above requests";
+    if (o.multi.rar > total + 1e-9 || o.single.rar > c.request + 1e-9) return "RAR above requests";
     if (o.multi.simulated_days < 0 || o.single.simulated_days < 0) return "negative progress";
     if (o.multi.active_seconds > g.horizon + 1e-6) return "active longer than the horizon";
   }
@@ -153,9 +153,10 @@ int run_command(int argc, const char* const* argv) {
   po::options_description o("run options");
   o.add_options()("queues", po::value<std::string>()->required(),
                   "SIZE:DISCIPLINE[:m/s/l/n/w|trace=FILE], comma-separated")(
-      "request", po::value<int>()->default_value(64),
-      "processors the application asks of the largest queue")(
-      "output", po::value<std::string>()->required(), "folder for summary.json and events");
+      "request", po::value<int>()->default_value(0),
+      "processors the application asks of the largest queue alone (0: its single-system best "
+      "schedule there)")("output", po::value<std::string>()->required(),
+                         "folder for summary.json and events");
   add_grid_options(o);
   const auto parsed = cli::parse(argc, argv, o, "mcb-batchgrid run [options]");
   if (parsed.help_printed) return 0;
@@ -187,7 +188,7 @@ int run_command(int argc, const char* const* argv) {
   const nlohmann::json summary{{"schema", "mcb-batchgrid-run/1"},
                                {"config",
                                 {{"queues", vm["queues"].as<std::string>()},
-                                 {"request", g.request},
+                                 {"request", c.request},
                                  {"limit", g.limit},
                                  {"horizon", g.horizon},
                                  {"seed", g.seed},
@@ -239,11 +240,13 @@ int study_command(int argc, const char* const* argv) {
     }
     std::string sizes, disciplines;
     double mean_size = 0, mean_request = 0;
+    int submitted = 0;
     for (size_t q = 0; q < g.queues.size(); ++q) {
       sizes += (q ? "/" : "") + std::to_string(g.queues[q].size);
       disciplines += (q ? "/" : "") + g.queues[q].discipline;
       mean_size += g.queues[q].size / static_cast<double>(g.queues.size());
-      mean_request += c.requests[q] / static_cast<double>(g.queues.size());
+      mean_request += c.requests[q];
+      submitted += c.requests[q] > 0;
     }
     const int largest = g.queues[static_cast<size_t>(c.largest)].size;
     for (const Outcome& out : c.outcomes) {
@@ -251,11 +254,11 @@ int study_command(int argc, const char* const* argv) {
                               ? 100 * (out.multi.days_per_day / out.single.days_per_day - 1)
                               : NAN;
       table.row({std::to_string(e), csv::number(out.bandwidth / 1e6), sizes, disciplines,
-                 std::to_string(largest), std::to_string(g.request),
+                 std::to_string(largest), std::to_string(c.request),
                  std::to_string(c.requests[static_cast<size_t>(c.largest)]),
-                 csv::number(static_cast<double>(g.request) / largest), csv::number(mean_size),
-                 csv::number(mean_request), csv::number(c.single_wait), csv::number(c.multi_wait),
-                 csv::number(out.single.rar), csv::number(out.multi.rar),
+                 csv::number(static_cast<double>(c.request) / largest), csv::number(mean_size),
+                 csv::number(mean_request / submitted), csv::number(c.single_wait),
+                 csv::number(c.multi_wait), csv::number(out.single.rar), csv::number(out.multi.rar),
                  csv::number(out.single.days_per_day), csv::number(out.multi.days_per_day),
                  std::isfinite(gain) ? csv::number(gain) : ""});
     }
