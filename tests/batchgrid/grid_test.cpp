@@ -95,6 +95,20 @@ TEST(Scheduler, TheBestMappingIsTheKnownOptimum) {
   EXPECT_FALSE(best_schedule(two_components(), {4, 4}, {0, 0}, Schedule{}, 1e8).valid());
 }
 
+TEST(Scheduler, TheApplicationRunsOnAnActiveQueueTooSmallForAnAllocationNearTheBase) {
+  // Base 64 + 64; only a queue of 4 is active. Nothing from base / 8 = 8 up fits, but section 2
+  // runs the components "on the corresponding subset of active batch systems", whichever it is:
+  // x = 100/P and y = 50/P on 4 processors do best at 50 s, first found as 2 + 1 (2 + 2 ties;
+  // 1 + 2 gives 100 s).
+  const Schedule s = best_schedule(two_components(), {64, 64}, {0, 4}, Schedule{}, 1e8);
+  ASSERT_TRUE(s.valid());
+  EXPECT_EQ(s.procs, (std::vector<int>{2, 1}));
+  EXPECT_EQ(s.site, (std::vector<int>{1, 1}));
+  EXPECT_DOUBLE_EQ(s.day_seconds, 50);
+  // One processor for two components: nothing fits.
+  EXPECT_FALSE(best_schedule(two_components(), {64, 64}, {0, 1}, Schedule{}, 1e8).valid());
+}
+
 TEST(Scheduler, CommunicationAcrossSitesCountsInTheDayTime) {
   AppModel m = two_components();
   m.components[1].couplings_per_day = 10;
