@@ -40,7 +40,8 @@ PAPER = {
 
 
 def load(study):
-    frame, _ = read_csv(os.path.join(study, "study.csv"), NUMERIC + ["queue_sizes", "disciplines"],
+    frame, _ = read_csv(os.path.join(study, "study.csv"),
+                        NUMERIC + ["queue_sizes", "disciplines", "largest_mix"],
                         numeric=NUMERIC, strings=("throughput_gain_pct",))
     meta, _ = read_json(os.path.join(study, "study.json"), ["verdict", "config"],
                         schema="mcb-batchgrid-study/1")
@@ -58,6 +59,9 @@ def per_experiment(frame):
     one["largest_ratio"] = one.largest_request / one.largest_size
     # Share of the horizon the single submission held its processors.
     one["single_active"] = one.single_rar / one.request
+    # Short plus narrow share of the largest queue's jobs (largest_mix is s/l/n/w).
+    shares = one.largest_mix.str.split("/", expand=True).astype(float)
+    one["narrow_short"] = shares[0] + shares[2]
     return one
 
 
@@ -161,6 +165,13 @@ def evidence(frame, one):
             continue
         lines.append(f"| {lo:.1f}-{hi:.1f} | {len(d)} | {d.single_wait.mean() / 3600:.1f} | "
                      f"{d.multi_wait.mean() / 3600:.1f} | {gain.reindex(d.index).mean():.1f} |")
+    lines += ["", "| short and narrow share of the largest queue's jobs | experiments | "
+              "wait reduction (%) | gain (%) |", "|---|---:|---:|---:|"]
+    for (lo, hi) in [(0, 0.4), (0.4, 0.5), (0.5, 0.6), (0.6, 1.0)]:
+        d = one[(one.narrow_short > lo) & (one.narrow_short <= hi)]
+        if not d.empty:
+            lines.append(f"| {lo:.1f}-{hi:.1f} | {len(d)} | {d.wait_reduction_pct.mean():.1f} | "
+                         f"{gain.reindex(d.index).mean():.1f} |")
     return lines
 
 

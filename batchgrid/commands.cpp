@@ -225,7 +225,8 @@ int study_command(int argc, const char* const* argv) {
   csv::Writer table({"experiment", "bandwidth_mbps", "queue_sizes", "disciplines", "largest_size",
                      "request", "largest_request", "request_ratio", "mean_queue_size",
                      "mean_request", "single_wait", "multi_wait", "single_rar", "multi_rar",
-                     "single_days_per_day", "multi_days_per_day", "throughput_gain_pct"});
+                     "single_days_per_day", "multi_days_per_day", "throughput_gain_pct",
+                     "largest_mix"});
   std::uint64_t jobs = 0;
   int invalid = 0;
   const auto t0 = std::chrono::steady_clock::now();
@@ -249,6 +250,13 @@ int study_command(int argc, const char* const* argv) {
       submitted += c.requests[q] > 0;
     }
     const int largest = g.queues[static_cast<size_t>(c.largest)].size;
+    // The largest queue's share of short, long, narrow and wide jobs (section 4.1's classes).
+    const auto& mix = g.queues[static_cast<size_t>(c.largest)].mix;
+    const double weights = mix[1] + mix[2] + mix[3] + mix[4];
+    std::string shares;
+    for (int k = 1; k < kClasses; ++k) {
+      shares += (k > 1 ? "/" : "") + csv::number(weights > 0 ? mix[k] / weights : 0);
+    }
     for (const Outcome& out : c.outcomes) {
       const double gain = out.single.days_per_day > 0
                               ? 100 * (out.multi.days_per_day / out.single.days_per_day - 1)
@@ -260,7 +268,7 @@ int study_command(int argc, const char* const* argv) {
                  csv::number(mean_request / submitted), csv::number(c.single_wait),
                  csv::number(c.multi_wait), csv::number(out.single.rar), csv::number(out.multi.rar),
                  csv::number(out.single.days_per_day), csv::number(out.multi.days_per_day),
-                 std::isfinite(gain) ? csv::number(gain) : ""});
+                 std::isfinite(gain) ? csv::number(gain) : "", shares});
     }
   }
   const double seconds =
