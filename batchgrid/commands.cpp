@@ -209,8 +209,9 @@ int run_command(int argc, const char* const* argv) {
 
 int study_command(int argc, const char* const* argv) {
   po::options_description o("study options");
-  o.add_options()("experiments", po::value<int>()->default_value(100), "random grids")(
-      "output", po::value<std::string>()->required(), "folder for study.csv and study.json");
+  o.add_options()("experiments", po::value<int>()->default_value(1000),
+                  "random grids (seed 003: 1000)")("output", po::value<std::string>()->required(),
+                                                   "folder for study.csv and study.json");
   add_grid_options(o);
   const auto parsed = cli::parse(argc, argv, o, "mcb-batchgrid study [options]");
   if (parsed.help_printed) return 0;
