@@ -11,11 +11,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include <atomic>
 #include <chrono>
 #include <cmath>
+#include <exception>
 #include <filesystem>
 #include <iostream>
+#include <mutex>
 #include <sstream>
+#include <thread>
 
 namespace mcb::batchgrid {
 namespace {
@@ -207,11 +211,55 @@ int run_command(int argc, const char* const* argv) {
   return problem.empty() ? 0 : 1;
 }
 
+namespace {
+
+// One experiment of the study, run on a worker thread.
+struct Experiment {
+  GridSpec grid;
+  Comparison result;
+  bool valid = false;
+};
+
+// Runs the experiments on @p threads workers; the results are in experiment order, so the
+// table does not depend on the number of threads.
+std::vector<Experiment> run_experiments(const GridSpec& defaults, int experiments, int threads) {
+  std::vector<Experiment> out(static_cast<size_t>(experiments));
+  std::atomic<int> next{0};
+  std::exception_ptr failure;
+  std::mutex failure_lock;
+  auto work = [&] {
+    for (int e = next++; e < experiments; e = next++) {
+      try {
+        Experiment& x = out[static_cast<size_t>(e)];
+        x.grid =
+            random_grid(sim::derive_seed(defaults.seed, static_cast<std::uint64_t>(e)), defaults);
+        std::vector<Event> events;
+        x.result = compare(x.grid, &events, nullptr);
+        x.valid = check(x.grid, x.result, events).empty();
+      } catch (...) {
+        const std::lock_guard<std::mutex> hold(failure_lock);
+        if (!failure) failure = std::current_exception();
+        next = experiments;
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int t = 1; t < threads; ++t) pool.emplace_back(work);
+  work();
+  for (std::thread& t : pool) t.join();
+  if (failure) std::rethrow_exception(failure);
+  return out;
+}
+
+}  // namespace
+
 int study_command(int argc, const char* const* argv) {
   po::options_description o("study options");
   o.add_options()("experiments", po::value<int>()->default_value(1000),
-                  "random grids (seed 003: 1000)")("output", po::value<std::string>()->required(),
-                                                   "folder for study.csv and study.json");
+                  "random grids (seed 003: 1000)")(
+      "threads", po::value<int>()->default_value(0),
+      "experiments run at once (0: one per hardware thread); the results do not depend on it")(
+      "output", po::value<std::string>()->required(), "folder for study.csv and study.json");
   add_grid_options(o);
   const auto parsed = cli::parse(argc, argv, o, "mcb-batchgrid study [options]");
   if (parsed.help_printed) return 0;
@@ -221,6 +269,9 @@ int study_command(int argc, const char* const* argv) {
   if (experiments < 1) {
     throw UsageError("--experiments: '" + std::to_string(experiments) + "' is not positive");
   }
+  int threads = vm["threads"].as<int>();
+  if (threads < 0) throw UsageError("--threads: '" + std::to_string(threads) + "' is negative");
+  if (threads == 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   const std::string dir = vm["output"].as<std::string>();
   check_creatable_folder("output", dir);
   csv::Writer table({"experiment", "bandwidth_mbps", "queue_sizes", "disciplines", "largest_size",
@@ -231,12 +282,12 @@ int study_command(int argc, const char* const* argv) {
   std::uint64_t jobs = 0;
   int invalid = 0;
   const auto t0 = std::chrono::steady_clock::now();
+  const std::vector<Experiment> runs = run_experiments(defaults, experiments, threads);
   for (int e = 0; e < experiments; ++e) {
-    const GridSpec g = random_grid(sim::derive_seed(defaults.seed, e), defaults);
-    std::vector<Event> events;
-    const Comparison c = compare(g, &events, nullptr);
+    const GridSpec& g = runs[static_cast<size_t>(e)].grid;
+    const Comparison& c = runs[static_cast<size_t>(e)].result;
     jobs += c.simulated_jobs;
-    if (!check(g, c, events).empty()) {
+    if (!runs[static_cast<size_t>(e)].valid) {
       ++invalid;  // left out of the table
       continue;
     }
@@ -286,6 +337,7 @@ int study_command(int argc, const char* const* argv) {
                                  {"bandwidths", vm["bandwidths"].as<std::string>()}}},
                                {"environment", environment_block(argc, argv)},
                                {"simulated_jobs", jobs},
+                               {"threads", threads},
                                {"wall_seconds", seconds},
                                {"jobs_per_second", jobs / seconds},
                                {"invalid_experiments", invalid},
