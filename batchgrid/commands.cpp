@@ -251,6 +251,41 @@ std::vector<Experiment> run_experiments(const GridSpec& defaults, int experiment
   return out;
 }
 
+// The study's rows of one experiment, one per bandwidth.
+void add_rows(csv::Writer& table, int e, const GridSpec& g, const Comparison& c) {
+  std::string sizes, disciplines;
+  double mean_size = 0, mean_request = 0;
+  int submitted = 0;
+  for (size_t q = 0; q < g.queues.size(); ++q) {
+    sizes += (q ? "/" : "") + std::to_string(g.queues[q].size);
+    disciplines += (q ? "/" : "") + g.queues[q].discipline;
+    mean_size += g.queues[q].size / static_cast<double>(g.queues.size());
+    mean_request += c.requests[q];
+    submitted += c.requests[q] > 0;
+  }
+  const int largest = g.queues[static_cast<size_t>(c.largest)].size;
+  // The largest queue's share of short, long, narrow and wide jobs (section 4.1's classes).
+  const auto& mix = g.queues[static_cast<size_t>(c.largest)].mix;
+  const double weights = mix[1] + mix[2] + mix[3] + mix[4];
+  std::string shares;
+  for (int k = 1; k < kClasses; ++k) {
+    shares += (k > 1 ? "/" : "") + csv::number(weights > 0 ? mix[k] / weights : 0);
+  }
+  for (const Outcome& out : c.outcomes) {
+    const double gain = out.single.days_per_day > 0
+                            ? 100 * (out.multi.days_per_day / out.single.days_per_day - 1)
+                            : NAN;
+    table.row({std::to_string(e), csv::number(out.bandwidth / 1e6), sizes, disciplines,
+               std::to_string(largest), std::to_string(c.request),
+               std::to_string(c.requests[static_cast<size_t>(c.largest)]),
+               csv::number(static_cast<double>(c.request) / largest), csv::number(mean_size),
+               csv::number(mean_request / submitted), csv::number(c.single_wait),
+               csv::number(c.multi_wait), csv::number(out.single.rar), csv::number(out.multi.rar),
+               csv::number(out.single.days_per_day), csv::number(out.multi.days_per_day),
+               std::isfinite(gain) ? csv::number(gain) : "", shares});
+  }
+}
+
 }  // namespace
 
 int study_command(int argc, const char* const* argv) {
@@ -291,37 +326,7 @@ int study_command(int argc, const char* const* argv) {
       ++invalid;  // left out of the table
       continue;
     }
-    std::string sizes, disciplines;
-    double mean_size = 0, mean_request = 0;
-    int submitted = 0;
-    for (size_t q = 0; q < g.queues.size(); ++q) {
-      sizes += (q ? "/" : "") + std::to_string(g.queues[q].size);
-      disciplines += (q ? "/" : "") + g.queues[q].discipline;
-      mean_size += g.queues[q].size / static_cast<double>(g.queues.size());
-      mean_request += c.requests[q];
-      submitted += c.requests[q] > 0;
-    }
-    const int largest = g.queues[static_cast<size_t>(c.largest)].size;
-    // The largest queue's share of short, long, narrow and wide jobs (section 4.1's classes).
-    const auto& mix = g.queues[static_cast<size_t>(c.largest)].mix;
-    const double weights = mix[1] + mix[2] + mix[3] + mix[4];
-    std::string shares;
-    for (int k = 1; k < kClasses; ++k) {
-      shares += (k > 1 ? "/" : "") + csv::number(weights > 0 ? mix[k] / weights : 0);
-    }
-    for (const Outcome& out : c.outcomes) {
-      const double gain = out.single.days_per_day > 0
-                              ? 100 * (out.multi.days_per_day / out.single.days_per_day - 1)
-                              : NAN;
-      table.row({std::to_string(e), csv::number(out.bandwidth / 1e6), sizes, disciplines,
-                 std::to_string(largest), std::to_string(c.request),
-                 std::to_string(c.requests[static_cast<size_t>(c.largest)]),
-                 csv::number(static_cast<double>(c.request) / largest), csv::number(mean_size),
-                 csv::number(mean_request / submitted), csv::number(c.single_wait),
-                 csv::number(c.multi_wait), csv::number(out.single.rar), csv::number(out.multi.rar),
-                 csv::number(out.single.days_per_day), csv::number(out.multi.days_per_day),
-                 std::isfinite(gain) ? csv::number(gain) : "", shares});
-    }
+    add_rows(table, e, g, c);
   }
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
