@@ -83,13 +83,17 @@ Schedule best_single(const AppModel& m, int total) {
   return best;
 }
 
-Schedule best_schedule(const AppModel& m, const std::vector<int>& base,
-                       const std::vector<int>& capacity, const Schedule& previous,
-                       double bandwidth) {
+namespace {
+
+// The best allocation with each component a power of two from base / shrink to 2 x base, and
+// its mapping onto the active sites.
+Schedule best_within(const AppModel& m, const std::vector<int>& base,
+                     const std::vector<int>& capacity, const Schedule& previous, double bandwidth,
+                     int shrink) {
   const size_t n = m.components.size();
   std::vector<std::vector<int>> options(n);
   for (size_t i = 0; i < n; ++i) {
-    for (int p = std::max(1, base[i] / 8); p <= 2 * base[i]; p *= 2) options[i].push_back(p);
+    for (int p = std::max(1, base[i] / shrink); p <= 2 * base[i]; p *= 2) options[i].push_back(p);
   }
   std::vector<int> active;
   for (size_t q = 0; q < capacity.size(); ++q) {
@@ -122,6 +126,22 @@ Schedule best_schedule(const AppModel& m, const std::vector<int>& base,
       }
     }
   });
+  return best;
+}
+
+}  // namespace
+
+Schedule best_schedule(const AppModel& m, const std::vector<int>& base,
+                       const std::vector<int>& capacity, const Schedule& previous,
+                       double bandwidth) {
+  Schedule best = best_within(m, base, capacity, previous, bandwidth, 8);
+  // Seed 003 runs on any active subset ("can proceed when at least one of the clusters become
+  // available"): when nothing near the base fits, the components shrink as far as they must.
+  if (!best.valid()) {
+    int largest = 1;
+    for (int b : base) largest = std::max(largest, b);
+    best = best_within(m, base, capacity, previous, bandwidth, largest);
+  }
   return best;
 }
 

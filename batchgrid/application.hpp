@@ -56,7 +56,8 @@ Schedule best_single(const AppModel& m, int total);
 
 /// @brief Best allocation near @p base (each size a power of two from base / 8 to base x 2)
 /// and mapping onto the active sites, whose capacities are @p capacity (0: inactive), chosen
-/// by plan_days x day time + restart-file moves from @p previous. Invalid if nothing fits.
+/// by plan_days x day time + restart-file moves from @p previous. If nothing near the base
+/// fits, sizes down to 1 are allowed. Invalid only if no site is active or even that fails.
 Schedule best_schedule(const AppModel& m, const std::vector<int>& base,
                        const std::vector<int>& capacity, const Schedule& previous,
                        double bandwidth);

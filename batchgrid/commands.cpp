@@ -11,11 +11,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include <atomic>
 #include <chrono>
 #include <cmath>
+#include <exception>
 #include <filesystem>
 #include <iostream>
+#include <mutex>
 #include <sstream>
+#include <thread>
 
 namespace mcb::batchgrid {
 namespace {
@@ -85,7 +89,7 @@ std::string check(const GridSpec& g, const Comparison& c, const std::vector<Even
   int total = 0;
   for (int r : c.requests) total += r;
   for (const Outcome& o : c.outcomes) {
-    if (o.multi.rar > total + 1e-9 || o.single.rar > g.request + 1e-9) return "RAR above requests";
+    if (o.multi.rar > total + 1e-9 || o.single.rar > c.request + 1e-9) return "RAR above requests";
     if (o.multi.simulated_days < 0 || o.single.simulated_days < 0) return "negative progress";
     if (o.multi.active_seconds > g.horizon + 1e-6) return "active longer than the horizon";
   }
@@ -153,9 +157,10 @@ int run_command(int argc, const char* const* argv) {
   po::options_description o("run options");
   o.add_options()("queues", po::value<std::string>()->required(),
                   "SIZE:DISCIPLINE[:m/s/l/n/w|trace=FILE], comma-separated")(
-      "request", po::value<int>()->default_value(64),
-      "processors the application asks of the largest queue")(
-      "output", po::value<std::string>()->required(), "folder for summary.json and events");
+      "request", po::value<int>()->default_value(0),
+      "processors the application asks of the largest queue alone (0: its single-system best "
+      "schedule there)")("output", po::value<std::string>()->required(),
+                         "folder for summary.json and events");
   add_grid_options(o);
   const auto parsed = cli::parse(argc, argv, o, "mcb-batchgrid run [options]");
   if (parsed.help_printed) return 0;
@@ -187,7 +192,7 @@ int run_command(int argc, const char* const* argv) {
   const nlohmann::json summary{{"schema", "mcb-batchgrid-run/1"},
                                {"config",
                                 {{"queues", vm["queues"].as<std::string>()},
-                                 {"request", g.request},
+                                 {"request", c.request},
                                  {"limit", g.limit},
                                  {"horizon", g.horizon},
                                  {"seed", g.seed},
@@ -206,9 +211,89 @@ int run_command(int argc, const char* const* argv) {
   return problem.empty() ? 0 : 1;
 }
 
+namespace {
+
+// One experiment of the study, run on a worker thread.
+struct Experiment {
+  GridSpec grid;
+  Comparison result;
+  bool valid = false;
+};
+
+// Runs the experiments on @p threads workers; the results are in experiment order, so the
+// table does not depend on the number of threads.
+std::vector<Experiment> run_experiments(const GridSpec& defaults, int experiments, int threads) {
+  std::vector<Experiment> out(static_cast<size_t>(experiments));
+  std::atomic<int> next{0};
+  std::exception_ptr failure;
+  std::mutex failure_lock;
+  auto work = [&] {
+    for (int e = next++; e < experiments; e = next++) {
+      try {
+        Experiment& x = out[static_cast<size_t>(e)];
+        x.grid =
+            random_grid(sim::derive_seed(defaults.seed, static_cast<std::uint64_t>(e)), defaults);
+        std::vector<Event> events;
+        x.result = compare(x.grid, &events, nullptr);
+        x.valid = check(x.grid, x.result, events).empty();
+      } catch (...) {
+        const std::lock_guard<std::mutex> hold(failure_lock);
+        if (!failure) failure = std::current_exception();
+        next = experiments;
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int t = 1; t < threads; ++t) pool.emplace_back(work);
+  work();
+  for (std::thread& t : pool) t.join();
+  if (failure) std::rethrow_exception(failure);
+  return out;
+}
+
+// The study's rows of one experiment, one per bandwidth.
+void add_rows(csv::Writer& table, int e, const GridSpec& g, const Comparison& c) {
+  std::string sizes, disciplines;
+  double mean_size = 0, mean_request = 0;
+  int submitted = 0;
+  for (size_t q = 0; q < g.queues.size(); ++q) {
+    sizes += (q ? "/" : "") + std::to_string(g.queues[q].size);
+    disciplines += (q ? "/" : "") + g.queues[q].discipline;
+    mean_size += g.queues[q].size / static_cast<double>(g.queues.size());
+    mean_request += c.requests[q];
+    submitted += c.requests[q] > 0;
+  }
+  const int largest = g.queues[static_cast<size_t>(c.largest)].size;
+  // The largest queue's share of short, long, narrow and wide jobs (section 4.1's classes).
+  const auto& mix = g.queues[static_cast<size_t>(c.largest)].mix;
+  const double weights = mix[1] + mix[2] + mix[3] + mix[4];
+  std::string shares;
+  for (int k = 1; k < kClasses; ++k) {
+    shares += (k > 1 ? "/" : "") + csv::number(weights > 0 ? mix[k] / weights : 0);
+  }
+  for (const Outcome& out : c.outcomes) {
+    const double gain = out.single.days_per_day > 0
+                            ? 100 * (out.multi.days_per_day / out.single.days_per_day - 1)
+                            : NAN;
+    table.row({std::to_string(e), csv::number(out.bandwidth / 1e6), sizes, disciplines,
+               std::to_string(largest), std::to_string(c.request),
+               std::to_string(c.requests[static_cast<size_t>(c.largest)]),
+               csv::number(static_cast<double>(c.request) / largest), csv::number(mean_size),
+               csv::number(mean_request / submitted), csv::number(c.single_wait),
+               csv::number(c.multi_wait), csv::number(out.single.rar), csv::number(out.multi.rar),
+               csv::number(out.single.days_per_day), csv::number(out.multi.days_per_day),
+               std::isfinite(gain) ? csv::number(gain) : "", shares});
+  }
+}
+
+}  // namespace
+
 int study_command(int argc, const char* const* argv) {
   po::options_description o("study options");
-  o.add_options()("experiments", po::value<int>()->default_value(100), "random grids")(
+  o.add_options()("experiments", po::value<int>()->default_value(1000),
+                  "random grids (seed 003: 1000)")(
+      "threads", po::value<int>()->default_value(0),
+      "experiments run at once (0: one per hardware thread); the results do not depend on it")(
       "output", po::value<std::string>()->required(), "folder for study.csv and study.json");
   add_grid_options(o);
   const auto parsed = cli::parse(argc, argv, o, "mcb-batchgrid study [options]");
@@ -219,46 +304,29 @@ int study_command(int argc, const char* const* argv) {
   if (experiments < 1) {
     throw UsageError("--experiments: '" + std::to_string(experiments) + "' is not positive");
   }
+  int threads = vm["threads"].as<int>();
+  if (threads < 0) throw UsageError("--threads: '" + std::to_string(threads) + "' is negative");
+  if (threads == 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   const std::string dir = vm["output"].as<std::string>();
   check_creatable_folder("output", dir);
   csv::Writer table({"experiment", "bandwidth_mbps", "queue_sizes", "disciplines", "largest_size",
                      "request", "largest_request", "request_ratio", "mean_queue_size",
                      "mean_request", "single_wait", "multi_wait", "single_rar", "multi_rar",
-                     "single_days_per_day", "multi_days_per_day", "throughput_gain_pct"});
+                     "single_days_per_day", "multi_days_per_day", "throughput_gain_pct",
+                     "largest_mix"});
   std::uint64_t jobs = 0;
   int invalid = 0;
   const auto t0 = std::chrono::steady_clock::now();
+  const std::vector<Experiment> runs = run_experiments(defaults, experiments, threads);
   for (int e = 0; e < experiments; ++e) {
-    const GridSpec g = random_grid(sim::derive_seed(defaults.seed, e), defaults);
-    std::vector<Event> events;
-    const Comparison c = compare(g, &events, nullptr);
+    const GridSpec& g = runs[static_cast<size_t>(e)].grid;
+    const Comparison& c = runs[static_cast<size_t>(e)].result;
     jobs += c.simulated_jobs;
-    if (!check(g, c, events).empty()) {
+    if (!runs[static_cast<size_t>(e)].valid) {
       ++invalid;  // left out of the table
       continue;
     }
-    std::string sizes, disciplines;
-    double mean_size = 0, mean_request = 0;
-    for (size_t q = 0; q < g.queues.size(); ++q) {
-      sizes += (q ? "/" : "") + std::to_string(g.queues[q].size);
-      disciplines += (q ? "/" : "") + g.queues[q].discipline;
-      mean_size += g.queues[q].size / static_cast<double>(g.queues.size());
-      mean_request += c.requests[q] / static_cast<double>(g.queues.size());
-    }
-    const int largest = g.queues[static_cast<size_t>(c.largest)].size;
-    for (const Outcome& out : c.outcomes) {
-      const double gain = out.single.days_per_day > 0
-                              ? 100 * (out.multi.days_per_day / out.single.days_per_day - 1)
-                              : NAN;
-      table.row({std::to_string(e), csv::number(out.bandwidth / 1e6), sizes, disciplines,
-                 std::to_string(largest), std::to_string(g.request),
-                 std::to_string(c.requests[static_cast<size_t>(c.largest)]),
-                 csv::number(static_cast<double>(g.request) / largest), csv::number(mean_size),
-                 csv::number(mean_request), csv::number(c.single_wait), csv::number(c.multi_wait),
-                 csv::number(out.single.rar), csv::number(out.multi.rar),
-                 csv::number(out.single.days_per_day), csv::number(out.multi.days_per_day),
-                 std::isfinite(gain) ? csv::number(gain) : ""});
-    }
+    add_rows(table, e, g, c);
   }
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -274,6 +342,7 @@ int study_command(int argc, const char* const* argv) {
                                  {"bandwidths", vm["bandwidths"].as<std::string>()}}},
                                {"environment", environment_block(argc, argv)},
                                {"simulated_jobs", jobs},
+                               {"threads", threads},
                                {"wall_seconds", seconds},
                                {"jobs_per_second", jobs / seconds},
                                {"invalid_experiments", invalid},

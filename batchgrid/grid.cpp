@@ -99,22 +99,37 @@ std::vector<ExternalJob> queue_workload(const QueueConfig& q, double interarriva
   return jobs;
 }
 
-namespace {
-
-// Queue requests of the multiple batch execution: the base allocation's components, largest
-// first, dealt to the queues, largest first, so the processors add up to the single request.
 std::vector<int> split_request(const std::vector<int>& base, const std::vector<QueueConfig>& qs) {
-  std::vector<size_t> order(qs.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(),
-                   [&](size_t a, size_t b) { return qs[a].size > qs[b].size; });
   std::vector<int> sizes = base;
   std::sort(sizes.rbegin(), sizes.rend());
   std::vector<int> requests(qs.size(), 0);
-  for (size_t i = 0; i < sizes.size(); ++i) requests[order[i % order.size()]] += sizes[i];
-  for (size_t q = 0; q < qs.size(); ++q) requests[q] = std::min(requests[q], qs[q].size);
+  for (int p : sizes) {
+    // The largest queue without a component that holds this one, else the queue with the most
+    // room left (the largest queue holds the rest, since the base allocation fits in it).
+    int pick = -1, best_room = -1;
+    for (size_t q = 0; q < qs.size(); ++q) {
+      if (requests[q] == 0 && qs[q].size >= p &&
+          (pick < 0 || qs[q].size > qs[static_cast<size_t>(pick)].size)) {
+        pick = static_cast<int>(q);
+      }
+    }
+    for (size_t q = 0; q < qs.size() && pick < 0; ++q) {
+      const int room = qs[q].size - requests[q];
+      if (room >= p && room > best_room) best_room = room;
+    }
+    for (size_t q = 0; q < qs.size() && pick < 0; ++q) {
+      if (best_room >= 0 && qs[q].size - requests[q] == best_room) pick = static_cast<int>(q);
+    }
+    if (pick < 0) {
+      throw UsageError("--request: a component of " + std::to_string(p) +
+                       " processors fits in no queue");
+    }
+    requests[static_cast<size_t>(pick)] += p;
+  }
   return requests;
 }
+
+namespace {
 
 double mean_wait(const std::vector<AppSubmission>& subs, double horizon) {
   double sum = 0;
@@ -140,13 +155,16 @@ Comparison compare(const GridSpec& spec, std::vector<Event>* multi_events,
                        [](const QueueConfig& a, const QueueConfig& b) { return a.size < b.size; }) -
       qs.begin());
   const int largest_size = qs[static_cast<size_t>(c.largest)].size;
-  if (spec.request > largest_size ||
-      spec.request < static_cast<int>(spec.model.components.size())) {
-    throw UsageError("--request: '" + std::to_string(spec.request) + "' is not between " +
+  if (spec.request != 0 && (spec.request > largest_size ||
+                            spec.request < static_cast<int>(spec.model.components.size()))) {
+    throw UsageError("--request: '" + std::to_string(spec.request) + "' is not 0 or between " +
                      std::to_string(spec.model.components.size()) + " and the largest queue (" +
                      std::to_string(largest_size) + ")");
   }
-  c.base = best_single(spec.model, spec.request).procs;
+  // Section 3.2: the single-system best schedule over all valid allocations on the largest
+  // queue; its processors are the single execution's request.
+  c.base = best_single(spec.model, spec.request ? spec.request : largest_size).procs;
+  c.request = spec.request ? spec.request : std::accumulate(c.base.begin(), c.base.end(), 0);
   c.requests = split_request(c.base, qs);
 
   // The workloads run past the horizon by one limit, so the queues stay loaded to the end.
@@ -166,7 +184,7 @@ Comparison compare(const GridSpec& spec, std::vector<Event>* multi_events,
     c.simulated_jobs += r.simulated_jobs;
     multi[q] = std::move(r.app);
     if (static_cast<int>(q) == c.largest) {
-      run.app_request = spec.request;
+      run.app_request = c.request;
       QueueRun s = run_queue(run);
       c.simulated_jobs += s.simulated_jobs;
       single = std::move(s.app);
@@ -180,7 +198,7 @@ Comparison compare(const GridSpec& spec, std::vector<Event>* multi_events,
     o.bandwidth = spec.bandwidths[b];
     ExecutionSpec m{spec.model, c.requests, multi, c.base, o.bandwidth, spec.horizon};
     o.multi = execute(m, b == 0 ? multi_events : nullptr);
-    ExecutionSpec s{spec.model, {spec.request}, {single}, c.base, o.bandwidth, spec.horizon};
+    ExecutionSpec s{spec.model, {c.request}, {single}, c.base, o.bandwidth, spec.horizon};
     o.single = execute(s, b == 0 ? single_events : nullptr);
     c.outcomes.push_back(o);
   }
@@ -193,19 +211,17 @@ GridSpec random_grid(std::uint64_t seed, const GridSpec& defaults) {
   g.seed = seed;
   g.queues.clear();
   static const char* const disciplines[] = {"fcfs", "cons", "easy"};
-  int largest = 0;
   for (int q = 0; q < 4; ++q) {
     QueueConfig c;
     c.size = 32 << rng.below(5);
     c.discipline = disciplines[rng.below(3)];
     // Random numbers of S, L, N and W jobs (section 4.1); no jobs of the untuned model.
     c.mix = {0, rng.uniform(), rng.uniform(), rng.uniform(), rng.uniform()};
-    largest = std::max(largest, c.size);
     g.queues.push_back(c);
   }
-  std::vector<int> choices;
-  for (int r = 16; r <= largest; r *= 2) choices.push_back(r);
-  g.request = choices[rng.below(choices.size())];
+  // Section 4.1 draws queues, sizes, workloads and policies, not the request: the application
+  // asks for its single-system best schedule on the largest queue (section 3.2).
+  g.request = 0;
   return g;
 }
 

@@ -33,7 +33,9 @@ std::vector<QueueConfig> parse_queues(const std::string& text);
 /// @brief Everything an experiment needs.
 struct GridSpec {
   std::vector<QueueConfig> queues;
-  int request = 64;               //!< processors the application asks of the largest queue
+  /// Processors the application asks of the largest queue in the single execution; 0: its
+  /// single-system best schedule on the largest queue (seed 003, section 3.2).
+  int request = 0;
   double limit = 2 * 86400.0;     //!< every queue's maximum execution time (s)
   double horizon = 60 * 86400.0;  //!< wall-clock seconds evaluated
   double interarrival = 3000;     //!< mean, seconds
@@ -51,6 +53,7 @@ struct Outcome {
 /// @brief One experiment's results.
 struct Comparison {
   int largest = 0;                         //!< index of the largest queue
+  int request = 0;                         //!< of the single execution
   std::vector<int> requests;               //!< per queue, in the multiple batch execution
   std::vector<int> base;                   //!< single-system best allocation
   double single_wait = 0, multi_wait = 0;  //!< mean wait of the application in the largest queue
@@ -62,14 +65,20 @@ struct Comparison {
 std::vector<ExternalJob> queue_workload(const QueueConfig& q, double interarrival,
                                         std::uint64_t seed, double until);
 
+/// @brief Requests of the multiple batch execution: the base allocation's components, largest
+/// first, each to the largest queue without a component that holds it, else to the queue with
+/// the most room left. They add up to the base allocation; a queue may get none.
+/// @throws UsageError if a component fits in no queue.
+std::vector<int> split_request(const std::vector<int>& base, const std::vector<QueueConfig>& qs);
+
 /// @brief Runs one experiment. Events of the multiple (single) execution at the first bandwidth
 /// go to @p multi_events (@p single_events) when given.
 Comparison compare(const GridSpec& spec, std::vector<Event>* multi_events,
                    std::vector<Event>* single_events);
 
 /// @brief A random grid as section 4.1 draws it: 4 queues, sizes from {32, ..., 512},
-/// disciplines from FCFS, CONS and EASY, random numbers of S, L, N and W jobs, and an
-/// application request of a power of two from 16 to the largest size.
+/// disciplines from FCFS, CONS and EASY, random numbers of S, L, N and W jobs; the request is
+/// left to the single-system best schedule (0).
 GridSpec random_grid(std::uint64_t seed, const GridSpec& defaults);
 
 }  // namespace mcb::batchgrid

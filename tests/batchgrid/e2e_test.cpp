@@ -57,6 +57,20 @@ TEST(BatchgridE2e, ARunWritesItsEventsAndIsValid) {
   EXPECT_EQ(summary["config"]["seed"], 1);
 }
 
+TEST(BatchgridE2e, AStudyIsTheSameOnOneThreadAndOnThree) {
+  TempDir dir;
+  for (const char* threads : {"1", "3"}) {
+    const auto r = run_program("mcb-batchgrid",
+                               {"study", "--experiments", "5", "--horizon-days", "6", "--threads",
+                                threads, "--output", dir / (std::string("t") + threads)});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  }
+  EXPECT_EQ(slurp(dir / "t1/study.csv"), slurp(dir / "t3/study.csv"));
+  const auto summary = nlohmann::json::parse(slurp(dir / "t3/study.json"));
+  EXPECT_EQ(summary["threads"], 3);
+  EXPECT_EQ(summary["verdict"], "VALID");
+}
+
 TEST(BatchgridE2e, BadInputIsOneLineAndExitCode2) {
   for (const BadInput& input : std::vector<BadInput>{
            {"1|generate --size 8", "--size: '8'"},
@@ -67,6 +81,7 @@ TEST(BatchgridE2e, BadInputIsOneLineAndExitCode2) {
            {"1|run --queues 64:easy --bandwidths 10,x", "--bandwidths: 'x'"},
            {"1|run --queues 64:easy:trace=/nonexistent.swf", "/nonexistent.swf"},
            {"1|study --experiments 0", "--experiments: '0'"},
+           {"1|study --threads -1", "--threads: '-1'"},
            {"1|frobnicate", "command: 'frobnicate'"},
        }) {
     expect_usage_error("mcb-batchgrid", input);

@@ -1,6 +1,7 @@
 // Hand-worked cases of the batch grid: a kill at the limit and the resubmission, the best
 // mapping where the optimum is known, a remap on an activation with its restart cost, and the
 // event file read back.
+#include "batchgrid/grid.hpp"
 #include "batchgrid/application.hpp"
 #include "batchgrid/batch_queue.hpp"
 #include "batchgrid/events.hpp"
@@ -94,6 +95,20 @@ TEST(Scheduler, TheBestMappingIsTheKnownOptimum) {
   EXPECT_FALSE(best_schedule(two_components(), {4, 4}, {0, 0}, Schedule{}, 1e8).valid());
 }
 
+TEST(Scheduler, TheApplicationRunsOnAnActiveQueueTooSmallForAnAllocationNearTheBase) {
+  // Base 64 + 64; only a queue of 4 is active. Nothing from base / 8 = 8 up fits, but section 2
+  // runs the components "on the corresponding subset of active batch systems", whichever it is:
+  // x = 100/P and y = 50/P on 4 processors do best at 50 s, first found as 2 + 1 (2 + 2 ties;
+  // 1 + 2 gives 100 s).
+  const Schedule s = best_schedule(two_components(), {64, 64}, {0, 4}, Schedule{}, 1e8);
+  ASSERT_TRUE(s.valid());
+  EXPECT_EQ(s.procs, (std::vector<int>{2, 1}));
+  EXPECT_EQ(s.site, (std::vector<int>{1, 1}));
+  EXPECT_DOUBLE_EQ(s.day_seconds, 50);
+  // One processor for two components: nothing fits.
+  EXPECT_FALSE(best_schedule(two_components(), {64, 64}, {0, 1}, Schedule{}, 1e8).valid());
+}
+
 TEST(Scheduler, CommunicationAcrossSitesCountsInTheDayTime) {
   AppModel m = two_components();
   m.components[1].couplings_per_day = 10;
@@ -181,6 +196,45 @@ TEST(Execution, AKillRemapsOntoTheQueuesLeftAndIdlesWhenNoneIs) {
     if (e.t == 600 || e.t == 800) kinds.push_back(e.event + std::to_string(e.queue));
   }
   EXPECT_EQ(kinds, (std::vector<std::string>{"kill1", "submit1", "remap-1", "kill0", "idle-1"}));
+}
+
+std::vector<QueueConfig> queues_of(const std::vector<int>& sizes) {
+  std::vector<QueueConfig> qs;
+  for (int size : sizes) qs.push_back({size, "fcfs", {1, 0, 0, 0, 0}, ""});
+  return qs;
+}
+
+TEST(Grid, MultipleBatchRequestsKeepEveryProcessorOfTheBaseAllocation) {
+  // Base 256 + 128 + 32 + 8 = 424 on queues of 512, 64, 32 and 32. One component a queue,
+  // largest first: 256 on the 512; 128 fits in no other queue, so it joins the 512 (most room);
+  // 32 goes to the 64, 8 to the first 32. Cutting 128 down to the 64's size would lose
+  // processors the single execution has ("without increasing the number of processors", not
+  // decreasing it either).
+  EXPECT_EQ(split_request({32, 256, 8, 128}, queues_of({512, 64, 32, 32})),
+            (std::vector<int>{384, 32, 8, 0}));
+  // Queues that hold their components: one component each, largest to largest.
+  EXPECT_EQ(split_request({64, 32, 16, 8}, queues_of({32, 128, 64, 32})),
+            (std::vector<int>{16, 64, 32, 8}));
+}
+
+TEST(Grid, TheRequestIsTheSingleSystemBestScheduleOnTheLargestQueue) {
+  // Section 4.1 draws no request; section 3.2 evaluates all valid allocations on the largest
+  // queue, and that best schedule is what the single execution runs (and so asks for).
+  GridSpec defaults;
+  for (std::uint64_t seed = 1; seed <= 20; ++seed)
+    EXPECT_EQ(random_grid(seed, defaults).request, 0);
+  GridSpec g;
+  g.queues = queues_of({64, 32});
+  g.horizon = 86400;
+  g.bandwidths = {1e8};
+  const Comparison c = compare(g, nullptr, nullptr);
+  const Schedule best = best_single(g.model, 64);
+  EXPECT_EQ(c.base, best.procs);
+  int total = 0;
+  for (int p : best.procs) total += p;
+  EXPECT_EQ(c.request, total);
+  EXPECT_LE(c.request, 64);
+  EXPECT_GT(c.request, 32);
 }
 
 TEST(Swf, GeneratedRecordsReadBackExactly) {
