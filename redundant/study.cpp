@@ -54,6 +54,41 @@ void require_fraction(const std::string& option, double v) {
   }
 }
 
+/// The synchronization methods of --sync and the bound of --coalloc-lower.
+void parse_syncs(const std::string& text, StudyOptions& o) {
+  for (const auto& name : split(text, ',')) {
+    cli::require_choice("sync", name, sync_names());
+    o.syncs.push_back(parse_sync(name));
+  }
+  if (o.syncs.empty()) throw ValueError("sync", "--sync: '' is empty");
+  const double lower = o.base.coalloc_lower;
+  if (!(lower > 0 && lower <= 1)) {
+    throw ValueError("coalloc-lower",
+                     "--coalloc-lower: '" + csv::exact(lower) + "' must be in (0, 1]");
+  }
+}
+
+/// Every site holds some size, some site every size, and two sites every co-allocated part.
+void check_sizes(const GridConfig& c, const std::vector<Sync>& syncs, const std::string& sizes) {
+  const int smallest = *std::min_element(c.sites.begin(), c.sites.end());
+  if (*std::min_element(c.work.sizes.begin(), c.work.sizes.end()) > smallest) {
+    throw ValueError("sizes", "--sizes: '" + sizes + "' has no size that fits the smallest site");
+  }
+  if (*std::max_element(c.work.sizes.begin(), c.work.sizes.end()) >
+      *std::max_element(c.sites.begin(), c.sites.end())) {
+    throw ValueError("sizes", "--sizes: '" + sizes + "' has a size no site can hold");
+  }
+  const bool coalloc =
+      std::any_of(syncs.begin(), syncs.end(), [](Sync y) { return y != Sync::kNone; });
+  std::vector<int> by_size = c.sites;
+  std::sort(by_size.begin(), by_size.end(), std::greater<>());
+  if (coalloc && (by_size.size() < 2 ||
+                  *std::max_element(c.work.sizes.begin(), c.work.sizes.end()) > by_size[1])) {
+    throw ValueError("sizes", "--sizes: '" + sizes + "' has a size (a co-allocated part) that " +
+                                  "no two sites can hold");
+  }
+}
+
 }  // namespace
 
 std::vector<int> parse_duplicates(const std::string& text) {
@@ -140,32 +175,8 @@ bool parse_study(int argc, const char* const* argv, StudyOptions& o) {
     throw ValueError("estimate-max",
                      "--estimate-max: '" + csv::exact(c.work.estimate_max) + "' must be >= 1");
   }
-  const int smallest = *std::min_element(c.sites.begin(), c.sites.end());
-  if (*std::min_element(c.work.sizes.begin(), c.work.sizes.end()) > smallest) {
-    throw ValueError("sizes", "--sizes: '" + sizes + "' has no size that fits the smallest site");
-  }
-  if (*std::max_element(c.work.sizes.begin(), c.work.sizes.end()) >
-      *std::max_element(c.sites.begin(), c.sites.end())) {
-    throw ValueError("sizes", "--sizes: '" + sizes + "' has a size no site can hold");
-  }
-  for (const auto& name : split(syncs, ',')) {
-    cli::require_choice("sync", name, sync_names());
-    o.syncs.push_back(parse_sync(name));
-  }
-  if (o.syncs.empty()) throw ValueError("sync", "--sync: '' is empty");
-  if (!(c.coalloc_lower > 0 && c.coalloc_lower <= 1)) {
-    throw ValueError("coalloc-lower",
-                     "--coalloc-lower: '" + csv::exact(c.coalloc_lower) + "' must be in (0, 1]");
-  }
-  const bool coalloc =
-      std::any_of(o.syncs.begin(), o.syncs.end(), [](Sync y) { return y != Sync::kNone; });
-  std::vector<int> by_size = c.sites;
-  std::sort(by_size.begin(), by_size.end(), std::greater<>());
-  if (coalloc && (by_size.size() < 2 ||
-                  *std::max_element(c.work.sizes.begin(), c.work.sizes.end()) > by_size[1])) {
-    throw ValueError("sizes", "--sizes: '" + sizes + "' has a size (a co-allocated part) that " +
-                                  "no two sites can hold");
-  }
+  parse_syncs(syncs, o);
+  check_sizes(c, o.syncs, sizes);
   if (o.output.empty()) throw UsageError("--output: missing (the folder for the results)");
   check_creatable_folder("output", o.output);
   return true;
