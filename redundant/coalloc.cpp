@@ -38,8 +38,8 @@ namespace {
 /// hibernated part: with this one allocated, the requirement is met once that one is again.
 PartDecision first_free_part(Group& g, int site, Sync sync) {
   PartDecision d;
-  d.role = PartRole::kHold;
-  if (sync == Sync::kHibernation && g.released_site >= 0 && g.released_site != site) {
+  d.role = PartRole::hold;
+  if (sync == Sync::hibernation && g.released_site >= 0 && g.released_site != site) {
     d.resubmit_site = g.released_site;
     g.released_site = -1;
   }
@@ -49,17 +49,17 @@ PartDecision first_free_part(Group& g, int site, Sync sync) {
 }  // namespace
 
 bool releases_holder(const Group& g, Sync sync) {
-  return g.holder != sim::kNoJob && !g.released && sync != Sync::kStopAndWait;
+  return g.holder != sim::kNoJob && !g.released && sync != Sync::stop_and_wait;
 }
 
 PartDecision decide_part(Group& g, int site, Sync sync) {
   PartDecision d;
   if (g.winner >= 0 || site == g.holder_site) {
-    d.role = PartRole::kRedundant;
+    d.role = PartRole::redundant;
     return d;
   }
   if (g.holder != sim::kNoJob) {
-    d.role = PartRole::kRun;
+    d.role = PartRole::run;
     d.partner = g.holder;
     return d;
   }

@@ -12,8 +12,8 @@ namespace mcb::redundant {
 
 /// @brief What an allocated copy does, and what else the allocation triggers.
 struct PartDecision {
-  PartRole role = PartRole::kRun;
-  sim::JobId partner = sim::kNoJob;  //!< kRun: the holding part to start with it
+  PartRole role = PartRole::run;
+  sim::JobId partner = sim::kNoJob;  //!< run: the holding part to start with it
   int resubmit_site = -1;            //!< a request to submit now at this site (-1: none)
 };
 

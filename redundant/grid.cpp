@@ -59,7 +59,7 @@ class GridPolicy final : public sim::Policy {
     int site = job.home;
     if (job.app == kGlobalJob) {
       Group& g = state_.groups()[static_cast<size_t>(job.id)];
-      const bool coalloc = state_.config().sync != Sync::kNone;
+      const bool coalloc = state_.config().sync != Sync::none;
       if (job.line == 0) {
         rank(coalloc ? g.upper / 2 : job.req.total);
         if (coalloc) choose_part(g);
@@ -129,7 +129,8 @@ void GridPolicy::choose_part(Group& g) const {
 
 void GridPolicy::set_part(sim::Job& job, const Group& g) {
   // Work is conserved: a part given fewer processors than the upper bound runs longer.
-  const double stretch = static_cast<double>(g.upper / 2) / g.part;
+  const int high = g.upper / 2;  // a part's upper bound (processors)
+  const double stretch = static_cast<double>(high) / g.part;
   job.req.sizes = {g.part};
   job.req.total = g.part;
   job.price.runtime = g.runtime * stretch;
@@ -143,15 +144,15 @@ PartDecision GridPolicy::before_start(sim::Job& job, int site, Time now) {
     ++g.started;
     ++state_.copies_started;
     const Sync sync = state_.config().sync;
-    if (sync != Sync::kNone) {
+    if (sync != Sync::none) {
       d = decide_part(g, site, sync);
     } else if (g.winner >= 0) {
-      d.role = PartRole::kRedundant;
+      d.role = PartRole::redundant;
     } else {
       g.winner = site;
       g.won = now;
     }
-    if (d.role == PartRole::kRedundant) {
+    if (d.role == PartRole::redundant) {
       ++state_.redundant_allocations;
       job.price.runtime = state_.config().cancel_cost;
     }
@@ -159,9 +160,9 @@ PartDecision GridPolicy::before_start(sim::Job& job, int site, Time now) {
   if (records_ != nullptr) {
     const std::int64_t index =
         job.app == kGlobalJob ? state_.groups()[static_cast<size_t>(job.id)].index : job.id;
-    const Time end = d.role == PartRole::kHold ? sim::kNever : now + job.price.runtime;
+    const Time end = d.role == PartRole::hold ? sim::kNever : now + job.price.runtime;
     records_->push_back(
-        {index, site, now, end, d.role == PartRole::kRedundant, d.role, job.req.total});
+        {index, site, now, end, d.role == PartRole::redundant, d.role, job.req.total});
   }
   return d;
 }
@@ -172,7 +173,7 @@ void GridPolicy::after_start(sim::Sim& sim, sim::JobId id, const PartDecision& d
   const auto group = static_cast<size_t>(job.id);
   Group& g = state_.groups()[group];
   const Time now = sim.now();
-  if (d.role == PartRole::kHold) {
+  if (d.role == PartRole::hold) {
     g.holder = id;
     g.holder_site = job.queue;
     g.hold_from = now;
@@ -208,14 +209,14 @@ void GridPolicy::release_lone_holders(sim::Sim& sim) {
     sim.close_end(g.holder, cost);
     if (g.holder_record >= 0) {
       CopyRecord& rec = (*records_)[static_cast<size_t>(g.holder_record)];
-      rec.role = PartRole::kRelease;
+      rec.role = PartRole::release;
       rec.end = now + cost;
     }
     ++state_.releases;
     g.released = true;
     // Hibernation keeps the part bound and wakes it when a partner is allocated; resubmission
     // terminates it and sends its request back to the same site at once.
-    if (sync == Sync::kResubmission) {
+    if (sync == Sync::resubmission) {
       ++g.copies;
       state_.resubmits.push_back({static_cast<std::int64_t>(group), g.holder_site, now});
     } else {
@@ -237,7 +238,7 @@ void GridPolicy::schedule(sim::Sim& sim) {
       sim::JobId id = sim::kNoJob;
       if (!sim.discipline().select(sim, q, id, alloc)) continue;
       const PartDecision d = before_start(sim.job(id), q, sim.now());
-      sim.start(id, alloc, d.role == PartRole::kHold);
+      sim.start(id, alloc, d.role == PartRole::hold);
       after_start(sim, id, d);
       progress = true;
     }
@@ -287,7 +288,7 @@ class GridObserver final : public sim::Observer {
 std::string verify(const GridState& state, const sim::RunEnd& end, const GridResult& r) {
   if (end.stopped_early) return "saturated: the jobs in the system passed the limit";
   if (!state.violation.empty()) return state.violation;
-  const bool coalloc = state.config().sync != Sync::kNone;
+  const bool coalloc = state.config().sync != Sync::none;
   // Every copy ends as a run, a release or a redundant allocation: one run per job, two when
   // it is co-allocated.
   std::uint64_t runs = 0, copies = 0;

@@ -27,10 +27,10 @@ struct WorkloadParams {
 
 /// @brief How the two parts of a co-allocated global job wait for each other (section 2.1).
 enum class Sync {
-  kNone,          //!< no co-allocation: a global job runs whole at one site
-  kStopAndWait,   //!< a part allocated first holds its processors idle until the other is
-  kHibernation,   //!< the first part releases its processors and is woken when the other is
-  kResubmission,  //!< the first part is terminated and its request resubmitted at once
+  none,           //!< no co-allocation: a global job runs whole at one site
+  stop_and_wait,  //!< a part allocated first holds its processors idle until the other is
+  hibernation,    //!< the first part releases its processors and is woken when the other is
+  resubmission,   //!< the first part is terminated and its request resubmitted at once
 };
 
 /// The option spellings of Sync, in the enum's order.
@@ -56,7 +56,7 @@ struct GridConfig {
   std::uint64_t seed = 1;
   WorkloadParams work;
   /// Co-allocation: each global job is split in two equal parts at two sites.
-  Sync sync = Sync::kNone;
+  Sync sync = Sync::none;
   /// A co-allocated job's lower bound on its processors, as a fraction of its upper bound
   /// (twice the drawn size); each part takes between half of each.
   double coalloc_lower = 1;
@@ -71,7 +71,7 @@ struct Group {
   int started = 0;         //!< copies allocated so far (the winner and redundant ones)
   bool measured = false;
   std::int64_t index = 0;  //!< the job's number in its workload
-  // Co-allocation (sync != kNone): the job runs when two parts at two sites hold processors.
+  // Co-allocation (sync != none): the job runs when two parts at two sites hold processors.
   int lower = 0, upper = 0;           //!< bounds on the job's processors (both parts)
   int part = 0;                       //!< processors per part, chosen when the job is ranked
   double runtime = 0, requested = 0;  //!< at the upper bound
@@ -160,10 +160,10 @@ struct ListedJob {
 };
 /// What an allocated copy of a global job does.
 enum class PartRole {
-  kRun,        //!< runs the job (a whole job, or a part whose partner holds)
-  kHold,       //!< a co-allocated part holding its processors idle for its partner
-  kRelease,    //!< hibernated or withdrawn: released after the cancellation cost
-  kRedundant,  //!< allocated after the job started: released after the cancellation cost
+  run,        //!< runs the job (a whole job, or a part whose partner holds)
+  hold,       //!< a co-allocated part holding its processors idle for its partner
+  release,    //!< hibernated or withdrawn: released after the cancellation cost
+  redundant,  //!< allocated after the job started: released after the cancellation cost
 };
 /// Per-copy record of a listed run, for tests.
 struct CopyRecord {
@@ -171,7 +171,7 @@ struct CopyRecord {
   int site = 0;
   Time start = 0, end = 0;  //!< a holding part's end is set when its partner starts
   bool redundant = false;
-  PartRole role = PartRole::kRun;
+  PartRole role = PartRole::run;
   int procs = 0;
 };
 GridResult run_listed(const GridConfig& config, const std::vector<ListedJob>& jobs,

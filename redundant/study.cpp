@@ -79,7 +79,7 @@ void check_sizes(const GridConfig& c, const std::vector<Sync>& syncs, const std:
     throw ValueError("sizes", "--sizes: '" + sizes + "' has a size no site can hold");
   }
   const bool coalloc =
-      std::any_of(syncs.begin(), syncs.end(), [](Sync y) { return y != Sync::kNone; });
+      std::any_of(syncs.begin(), syncs.end(), [](Sync y) { return y != Sync::none; });
   std::vector<int> by_size = c.sites;
   std::sort(by_size.begin(), by_size.end(), std::greater<>());
   if (coalloc && (by_size.size() < 2 ||

@@ -29,7 +29,7 @@ SyntheticWorkload::SyntheticWorkload(const GridConfig& config) : config_(config)
               : config.global_load *
                     (config.global_load_of_grid ? total : total / static_cast<double>(n));
     // A co-allocated job takes twice its drawn size (two parts of it).
-    const double global_work = config.sync == Sync::kNone ? work : 2 * work;
+    const double global_work = config.sync == Sync::none ? work : 2 * work;
     rates_.push_back(s < n ? config.local_load * capacity / work : capacity / global_work);
     next_.push_back(rates_.back() > 0 ? arrivals_.back().exponential(rates_.back()) : sim::kNever);
   }
@@ -56,7 +56,7 @@ bool SyntheticWorkload::next(ListedJob& job, std::int64_t& index) {
     job.kind = kGlobalJob;
     job.site = -1;
     draw(shapes_[s], *std::max_element(config_.sites.begin(), config_.sites.end()), job);
-    if (config_.sync != Sync::kNone) job.size *= 2;  // the upper bound over both parts
+    if (config_.sync != Sync::none) job.size *= 2;  // the upper bound over both parts
     if (++globals_ == config_.global_jobs) {
       horizon_ = t;
       next_[s] = sim::kNever;
@@ -75,7 +75,7 @@ ListedWorkload::ListedWorkload(const GridConfig& config, std::vector<ListedJob> 
     : jobs_(std::move(jobs)) {
   std::vector<int> sites = config.sites;
   std::sort(sites.begin(), sites.end(), std::greater<>());
-  const bool coalloc = config.sync != Sync::kNone;
+  const bool coalloc = config.sync != Sync::none;
   // A co-allocated job's part must fit two sites.
   const int largest = coalloc && sites.size() > 1 ? 2 * sites[1] : sites.front();
   for (size_t i = 0; i < jobs_.size(); ++i) {
@@ -111,7 +111,7 @@ CopySource::CopySource(GridState& state, WorkloadGenerator& generator)
 
 int CopySource::open_group(std::int64_t index) {
   const auto& config = state_.config();
-  const bool coalloc = config.sync != Sync::kNone;
+  const bool coalloc = config.sync != Sync::none;
   const int need = coalloc ? current_.size / 2 : current_.size;
   const auto& sites = config.sites;
   const auto fit =

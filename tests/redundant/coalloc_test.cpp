@@ -46,17 +46,17 @@ TEST(StopAndWait, HoldsIdleForExactlyTheWaitOfThePartner) {
   for (const bool backfilling : {false, true}) {
     std::vector<CopyRecord> copies;
     const auto r = run_listed(
-        config(backfilling, Sync::kStopAndWait),
+        config(backfilling, Sync::stop_and_wait),
         {local(0, 0, 4, 10), local(0, 1, 4, 30), coalloc(1, 4, 100), local(2, 0, 4, 5)}, &copies);
     ASSERT_TRUE(r.valid) << r.verdict;
     const auto hold = at(copies, 2, 0), run = at(copies, 2, 1);
     ASSERT_EQ(hold.size(), 1u);
     ASSERT_EQ(run.size(), 1u);
-    EXPECT_EQ(hold[0].role, PartRole::kHold);
+    EXPECT_EQ(hold[0].role, PartRole::hold);
     EXPECT_EQ(hold[0].start, 10);
     EXPECT_EQ(hold[0].end, 130);
     EXPECT_EQ(hold[0].procs, 2);
-    EXPECT_EQ(run[0].role, PartRole::kRun);
+    EXPECT_EQ(run[0].role, PartRole::run);
     EXPECT_EQ(run[0].start, 30);
     EXPECT_EQ(run[0].end, 130);
     EXPECT_DOUBLE_EQ(r.global_wait_mean, 29);      // co-allocation time: submit to both parts
@@ -74,19 +74,19 @@ TEST(Hibernation, ReleasesTheFirstPartAndWakesItWithThePartner) {
   for (const bool backfilling : {false, true}) {
     std::vector<CopyRecord> copies;
     const auto r = run_listed(
-        config(backfilling, Sync::kHibernation),
+        config(backfilling, Sync::hibernation),
         {local(0, 0, 4, 10), local(0, 1, 4, 30), coalloc(1, 4, 100), local(2, 0, 4, 5)}, &copies);
     ASSERT_TRUE(r.valid) << r.verdict;
     const auto site0 = at(copies, 2, 0), site1 = at(copies, 2, 1);
     ASSERT_EQ(site0.size(), 2u);
-    EXPECT_EQ(site0[0].role, PartRole::kRelease);
+    EXPECT_EQ(site0[0].role, PartRole::release);
     EXPECT_EQ(site0[0].start, 10);
     EXPECT_EQ(site0[0].end, 11);
-    EXPECT_EQ(site0[1].role, PartRole::kRun);  // woken
+    EXPECT_EQ(site0[1].role, PartRole::run);  // woken
     EXPECT_EQ(site0[1].start, 30);
     EXPECT_EQ(site0[1].end, 130);
     ASSERT_EQ(site1.size(), 1u);
-    EXPECT_EQ(site1[0].role, PartRole::kHold);
+    EXPECT_EQ(site1[0].role, PartRole::hold);
     EXPECT_EQ(site1[0].start, 30);
     EXPECT_EQ(site1[0].end, 130);
     EXPECT_EQ(at(copies, 3, 0).at(0).start, 11);
@@ -105,16 +105,16 @@ TEST(Resubmission, SendsTheFirstPartBackToTheQueue) {
   for (const bool backfilling : {false, true}) {
     std::vector<CopyRecord> copies;
     const auto r = run_listed(
-        config(backfilling, Sync::kResubmission),
+        config(backfilling, Sync::resubmission),
         {local(0, 0, 4, 10), local(0, 1, 4, 30), coalloc(1, 4, 100), local(2, 0, 4, 5)}, &copies);
     ASSERT_TRUE(r.valid) << r.verdict;
     const auto site0 = at(copies, 2, 0);
     ASSERT_EQ(site0.size(), 2u);
-    EXPECT_EQ(site0[0].role, PartRole::kRelease);
+    EXPECT_EQ(site0[0].role, PartRole::release);
     EXPECT_EQ(site0[0].start, 10);
     EXPECT_EQ(site0[0].end, 11);
     const Time again = backfilling ? 10 : 16;
-    EXPECT_EQ(site0[1].role, PartRole::kHold);
+    EXPECT_EQ(site0[1].role, PartRole::hold);
     EXPECT_EQ(site0[1].start, again);
     EXPECT_EQ(site0[1].end, 130);
     EXPECT_EQ(at(copies, 2, 1).at(0).start, 30);
@@ -131,7 +131,7 @@ TEST(Resubmission, SendsTheFirstPartBackToTheQueue) {
 TEST(Bounds, PartsTakeWhatIsIdleWithinTheBounds) {
   for (const bool backfilling : {false, true}) {
     std::vector<CopyRecord> copies;
-    auto r = run_listed(config(backfilling, Sync::kStopAndWait),
+    auto r = run_listed(config(backfilling, Sync::stop_and_wait),
                         {local(0, 0, 2, 50), coalloc(1, 8, 100, 2)}, &copies);
     ASSERT_TRUE(r.valid) << r.verdict;
     for (int site : {0, 1}) {
@@ -142,10 +142,10 @@ TEST(Bounds, PartsTakeWhatIsIdleWithinTheBounds) {
     }
     EXPECT_DOUBLE_EQ(r.part_mean, 2);
     copies.clear();
-    r = run_listed(config(backfilling, Sync::kStopAndWait),
+    r = run_listed(config(backfilling, Sync::stop_and_wait),
                    {local(0, 0, 2, 50), coalloc(1, 8, 100, 8)}, &copies);
     ASSERT_TRUE(r.valid) << r.verdict;
-    EXPECT_EQ(at(copies, 1, 1).at(0).role, PartRole::kHold);
+    EXPECT_EQ(at(copies, 1, 1).at(0).role, PartRole::hold);
     EXPECT_EQ(at(copies, 1, 1).at(0).start, 1);
     EXPECT_EQ(at(copies, 1, 0).at(0).start, 50);
     EXPECT_EQ(at(copies, 1, 0).at(0).procs, 4);
@@ -169,16 +169,16 @@ TEST(Bounds, LowerBoundIsEvenAndWithinTheUpper) {
 // With one duplicate the job's two parts are the first two allocations; the third copy is
 // redundant and released after the cancellation cost.
 TEST(StopAndWait, ThirdCopyIsRedundant) {
-  GridConfig c = config(false, Sync::kStopAndWait);
+  GridConfig c = config(false, Sync::stop_and_wait);
   c.sites = {4, 4, 4};
   c.duplicates = 1;
   std::vector<CopyRecord> copies;
   const auto r = run_listed(
       c, {local(0, 0, 4, 10), local(0, 1, 4, 20), local(0, 2, 4, 30), coalloc(1, 4, 100)}, &copies);
   ASSERT_TRUE(r.valid) << r.verdict;
-  EXPECT_EQ(at(copies, 3, 0).at(0).role, PartRole::kHold);
-  EXPECT_EQ(at(copies, 3, 1).at(0).role, PartRole::kRun);
-  EXPECT_EQ(at(copies, 3, 2).at(0).role, PartRole::kRedundant);
+  EXPECT_EQ(at(copies, 3, 0).at(0).role, PartRole::hold);
+  EXPECT_EQ(at(copies, 3, 1).at(0).role, PartRole::run);
+  EXPECT_EQ(at(copies, 3, 2).at(0).role, PartRole::redundant);
   EXPECT_EQ(at(copies, 3, 2).at(0).end, 31);
   EXPECT_DOUBLE_EQ(r.coalloc_hold_mean, 20);
   EXPECT_EQ(r.redundant_allocations, 1u);
@@ -187,7 +187,7 @@ TEST(StopAndWait, ThirdCopyIsRedundant) {
 // A synthetic run under each method verifies itself (every job co-allocated, counts balance)
 // and repeats from its seed.
 TEST(CoAllocation, SyntheticRunsAreValidAndRepeatable) {
-  for (const Sync sync : {Sync::kStopAndWait, Sync::kHibernation, Sync::kResubmission}) {
+  for (const Sync sync : {Sync::stop_and_wait, Sync::hibernation, Sync::resubmission}) {
     for (const bool backfilling : {false, true}) {
       GridConfig c;
       c.backfilling = backfilling;
@@ -203,7 +203,7 @@ TEST(CoAllocation, SyntheticRunsAreValidAndRepeatable) {
       ASSERT_TRUE(a.valid) << to_string(sync) << ": " << a.verdict;
       EXPECT_EQ(a.global_wait_mean, b.global_wait_mean);
       EXPECT_EQ(a.global_measured, 270u);
-      if (sync == Sync::kStopAndWait) {
+      if (sync == Sync::stop_and_wait) {
         EXPECT_EQ(a.releases, 0u);
       } else {
         EXPECT_GT(a.releases, 0u);
