@@ -1,6 +1,7 @@
 #include "redundant/grid.hpp"
 
 #include "common/errors.hpp"
+#include "redundant/coalloc.hpp"
 #include "redundant/ranker.hpp"
 #include "redundant/workload.hpp"
 #include "simulator/discipline.hpp"
@@ -55,9 +56,18 @@ class GridPolicy final : public sim::Policy {
   std::string queue_name(int q) const override { return sim::local_queue_name(q); }
 
   void admit(sim::Job& job, const sim::MachineSpec&, sim::Rng&) const override {
-    if (job.app == kGlobalJob && job.line == 0) rank(job.req.total);
-    const int site =
-        job.app == kGlobalJob ? state_.ranking()[static_cast<size_t>(job.line)] : job.home;
+    int site = job.home;
+    if (job.app == kGlobalJob) {
+      Group& g = state_.groups()[static_cast<size_t>(job.id)];
+      const bool coalloc = state_.config().sync != Sync::none;
+      if (job.line == 0) {
+        rank(coalloc ? g.upper / 2 : job.req.total);
+        if (coalloc) choose_part(g);
+      }
+      // A resubmitted or woken part (line -1) goes back to its own site.
+      if (job.line >= 0) site = state_.ranking()[static_cast<size_t>(job.line)];
+      if (coalloc) set_part(job, g);
+    }
     job.queue = site;
     job.allowed = sim::ClusterMask{1} << site;
   }
@@ -68,14 +78,23 @@ class GridPolicy final : public sim::Policy {
  private:
   /// Eligible sites (large enough), best first; ties broken at random.
   void rank(int size) const;
-  /// Marks the winner or turns a redundant copy into a release of the cancellation cost.
-  void before_start(sim::Job& job, int site, Time now);
+  /// Processors per part, from the idle processors of the two best-ranked sites.
+  void choose_part(Group& g) const;
+  /// A co-allocated copy asks for its group's part, its runtime scaled to it.
+  static void set_part(sim::Job& job, const Group& g);
+  /// What the copy does (win, run, hold, release, redundant); sets its runtime and records it.
+  PartDecision before_start(sim::Job& job, int site, Time now);
+  /// Starts a holder's partner with it, or registers a holder; queues a resubmission.
+  void after_start(sim::Sim& sim, sim::JobId id, const PartDecision& d);
+  /// Hibernates or withdraws the parts allocated this instant whose partner was not.
+  void release_lone_holders(sim::Sim& sim);
 
   GridState& state_;
   Ranker& ranker_;
   mutable sim::Rng ties_;
   std::vector<CopyRecord>* records_;
   const sim::Sim* sim_ = nullptr;
+  std::vector<size_t> new_holders_;  //!< groups whose part started holding this pass
 };
 
 void GridPolicy::rank(int size) const {
@@ -97,17 +116,43 @@ void GridPolicy::rank(int size) const {
   for (const Entry& e : entries) ranking.push_back(e.site);
 }
 
-void GridPolicy::before_start(sim::Job& job, int site, Time now) {
-  bool redundant = false;
+void GridPolicy::choose_part(Group& g) const {
+  const auto& ranking = state_.ranking();
+  const auto idle = [&](size_t k) {
+    return k < ranking.size() ? sim_->machine().idle(ranking[k]) : 0;
+  };
+  g.part = part_size(g, idle(0), idle(1));
+  if ((g.part * 2 < g.lower || g.part * 2 > g.upper) && state_.violation.empty()) {
+    state_.violation = "a co-allocated job's parts are outside its bounds";
+  }
+}
+
+void GridPolicy::set_part(sim::Job& job, const Group& g) {
+  // Work is conserved: a part given fewer processors than the upper bound runs longer.
+  const int high = g.upper / 2;  // a part's upper bound (processors)
+  const double stretch = static_cast<double>(high) / g.part;
+  job.req.sizes = {g.part};
+  job.req.total = g.part;
+  job.price.runtime = g.runtime * stretch;
+  job.price.requested = g.requested * stretch;
+}
+
+PartDecision GridPolicy::before_start(sim::Job& job, int site, Time now) {
+  PartDecision d;
   if (job.app == kGlobalJob) {
     Group& g = state_.groups()[static_cast<size_t>(job.id)];
     ++g.started;
     ++state_.copies_started;
-    if (g.winner < 0) {
+    const Sync sync = state_.config().sync;
+    if (sync != Sync::none) {
+      d = decide_part(g, site, sync);
+    } else if (g.winner >= 0) {
+      d.role = PartRole::redundant;
+    } else {
       g.winner = site;
       g.won = now;
-    } else {
-      redundant = true;
+    }
+    if (d.role == PartRole::redundant) {
       ++state_.redundant_allocations;
       job.price.runtime = state_.config().cancel_cost;
     }
@@ -115,8 +160,72 @@ void GridPolicy::before_start(sim::Job& job, int site, Time now) {
   if (records_ != nullptr) {
     const std::int64_t index =
         job.app == kGlobalJob ? state_.groups()[static_cast<size_t>(job.id)].index : job.id;
-    records_->push_back({index, site, now, now + job.price.runtime, redundant});
+    const Time end = d.role == PartRole::hold ? sim::kNever : now + job.price.runtime;
+    records_->push_back(
+        {index, site, now, end, d.role == PartRole::redundant, d.role, job.req.total});
   }
+  return d;
+}
+
+void GridPolicy::after_start(sim::Sim& sim, sim::JobId id, const PartDecision& d) {
+  const sim::Job& job = sim.job(id);
+  if (job.app != kGlobalJob) return;
+  const auto group = static_cast<size_t>(job.id);
+  Group& g = state_.groups()[group];
+  const Time now = sim.now();
+  if (d.role == PartRole::hold) {
+    g.holder = id;
+    g.holder_site = job.queue;
+    g.hold_from = now;
+    g.holder_record = records_ != nullptr ? static_cast<std::int64_t>(records_->size()) - 1 : -1;
+    if (releases_holder(g, state_.config().sync)) new_holders_.push_back(group);
+  } else if (d.partner != sim::kNoJob) {
+    // The requirement is met: the holding part computes from now, with this one.
+    const double hold = now - g.hold_from;
+    if (hold < 0 && state_.violation.empty()) state_.violation = "a part held for negative time";
+    g.held = hold * g.part;
+    sim.close_end(d.partner, job.end - now);
+    if (sim.job(d.partner).end != job.end && state_.violation.empty()) {
+      state_.violation = "the two parts of a co-allocated job did not run together";
+    }
+    if (g.holder_record >= 0) (*records_)[static_cast<size_t>(g.holder_record)].end = job.end;
+    g.holder = sim::kNoJob;
+    g.winner = job.queue;
+    g.won = now;
+  }
+  if (d.resubmit_site >= 0) {
+    ++g.copies;
+    state_.resubmits.push_back({static_cast<std::int64_t>(group), d.resubmit_site, now});
+  }
+}
+
+void GridPolicy::release_lone_holders(sim::Sim& sim) {
+  const Sync sync = state_.config().sync;
+  const Time now = sim.now();
+  const double cost = state_.config().cancel_cost;
+  for (const size_t group : new_holders_) {
+    Group& g = state_.groups()[group];
+    if (!releases_holder(g, sync)) continue;  // its partner was allocated in the same pass
+    sim.close_end(g.holder, cost);
+    if (g.holder_record >= 0) {
+      CopyRecord& rec = (*records_)[static_cast<size_t>(g.holder_record)];
+      rec.role = PartRole::release;
+      rec.end = now + cost;
+    }
+    ++state_.releases;
+    g.released = true;
+    // Hibernation keeps the part bound and wakes it when a partner is allocated; resubmission
+    // terminates it and sends its request back to the same site at once.
+    if (sync == Sync::resubmission) {
+      ++g.copies;
+      state_.resubmits.push_back({static_cast<std::int64_t>(group), g.holder_site, now});
+    } else {
+      g.released_site = g.holder_site;
+    }
+    g.holder = sim::kNoJob;
+    g.holder_site = -1;
+  }
+  new_holders_.clear();
 }
 
 void GridPolicy::schedule(sim::Sim& sim) {
@@ -128,11 +237,13 @@ void GridPolicy::schedule(sim::Sim& sim) {
       if (sim.queue(q).empty()) continue;
       sim::JobId id = sim::kNoJob;
       if (!sim.discipline().select(sim, q, id, alloc)) continue;
-      before_start(sim.job(id), q, sim.now());
-      sim.start(id, alloc);
+      const PartDecision d = before_start(sim.job(id), q, sim.now());
+      sim.start(id, alloc, d.role == PartRole::hold);
+      after_start(sim, id, d);
       progress = true;
     }
   }
+  release_lone_holders(sim);
 }
 
 /// @brief Statistics: each site's local waits and the global jobs' waits (winner start -
@@ -177,14 +288,49 @@ class GridObserver final : public sim::Observer {
 std::string verify(const GridState& state, const sim::RunEnd& end, const GridResult& r) {
   if (end.stopped_early) return "saturated: the jobs in the system passed the limit";
   if (!state.violation.empty()) return state.violation;
-  std::uint64_t redundant = 0;
+  const bool coalloc = state.config().sync != Sync::none;
+  // Every copy ends as a run, a release or a redundant allocation: one run per job, two when
+  // it is co-allocated.
+  std::uint64_t runs = 0, copies = 0;
   for (const Group& g : state.groups()) {
-    if (g.winner < 0 || g.started != g.copies) return "a global job's copies did not all end";
-    redundant += static_cast<std::uint64_t>(g.copies - 1);
+    if (g.winner < 0) {
+      return coalloc ? "a co-allocated job never got both parts (its parts waited on each other)"
+                     : "a global job's copies did not all end";
+    }
+    if (g.started != g.copies) return "a global job's copies did not all end";
+    runs += coalloc ? 2 : 1;
+    copies += static_cast<std::uint64_t>(g.copies);
   }
-  if (redundant != state.redundant_allocations) return "redundant allocations miscounted";
+  if (copies != runs + state.redundant_allocations + state.releases) {
+    return "redundant allocations miscounted";
+  }
   if (r.global_measured == 0) return "no global job measured";
   return "";
+}
+
+/// Global jobs' waits (co-allocation times when co-allocated), idle holding and part sizes,
+/// and the mean wait over all measured jobs.
+void summarize(const GridState& state, GridResult& r) {
+  double sum = 0, held = 0, parts = 0;
+  for (const Group& g : state.groups()) {
+    if (g.winner < 0) continue;
+    ++r.global_done;
+    if (!g.measured) continue;
+    sum += g.won - g.submit;
+    held += g.held;
+    parts += g.part;
+    ++r.global_measured;
+  }
+  const auto n = static_cast<double>(r.global_measured);
+  r.global_wait_mean = n > 0 ? sum / n : 0.0;
+  r.coalloc_hold_mean = n > 0 ? held / n : 0.0;
+  r.part_mean = n > 0 ? parts / n : 0.0;
+  double all = sum, count = n;
+  for (size_t s = 0; s < r.local_wait_mean.size(); ++s) {
+    all += r.local_wait_mean[s] * static_cast<double>(r.local_measured[s]);
+    count += static_cast<double>(r.local_measured[s]);
+  }
+  r.all_wait_mean = count > 0 ? all / count : 0.0;
 }
 
 GridResult run_with(const GridConfig& config, WorkloadGenerator& generator,
@@ -207,16 +353,9 @@ GridResult run_with(const GridConfig& config, WorkloadGenerator& generator,
 
   GridResult r;
   observer.fill(r);
-  double sum = 0;
-  for (const Group& g : state.groups()) {
-    if (g.winner < 0) continue;
-    ++r.global_done;
-    if (!g.measured) continue;
-    sum += g.won - g.submit;
-    ++r.global_measured;
-  }
-  r.global_wait_mean = r.global_measured ? sum / static_cast<double>(r.global_measured) : 0.0;
+  summarize(state, r);
   r.redundant_allocations = state.redundant_allocations;
+  r.releases = state.releases;
   r.saturated = end.stopped_early;
   const std::string why = verify(state, end, r);
   r.valid = why.empty();

@@ -25,6 +25,20 @@ struct WorkloadParams {
   double estimate_max = 3;                        //!< requested time = runtime x U[1, estimate_max]
 };
 
+/// @brief How the two parts of a co-allocated global job wait for each other (section 2.1).
+enum class Sync {
+  none,           //!< no co-allocation: a global job runs whole at one site
+  stop_and_wait,  //!< a part allocated first holds its processors idle until the other is
+  hibernation,    //!< the first part releases its processors and is woken when the other is
+  resubmission,   //!< the first part is terminated and its request resubmitted at once
+};
+
+/// The option spellings of Sync, in the enum's order.
+const std::vector<std::string>& sync_names();
+/// @throws std::invalid_argument for an unknown name.
+Sync parse_sync(const std::string& name);
+const std::string& to_string(Sync sync);
+
 /// @brief One simulation of the grid.
 struct GridConfig {
   std::vector<int> sites = std::vector<int>(8, 64);  //!< processors per site
@@ -41,6 +55,11 @@ struct GridConfig {
       500;  //!< first global jobs (and the local jobs before them) unmeasured
   std::uint64_t seed = 1;
   WorkloadParams work;
+  /// Co-allocation: each global job is split in two equal parts at two sites.
+  Sync sync = Sync::none;
+  /// A co-allocated job's lower bound on its processors, as a fraction of its upper bound
+  /// (twice the drawn size); each part takes between half of each.
+  double coalloc_lower = 1;
 };
 
 /// @brief A global job: its copies and which one won.
@@ -52,6 +71,17 @@ struct Group {
   int started = 0;         //!< copies allocated so far (the winner and redundant ones)
   bool measured = false;
   std::int64_t index = 0;  //!< the job's number in its workload
+  // Co-allocation (sync != none): the job runs when two parts at two sites hold processors.
+  int lower = 0, upper = 0;           //!< bounds on the job's processors (both parts)
+  int part = 0;                       //!< processors per part, chosen when the job is ranked
+  double runtime = 0, requested = 0;  //!< at the upper bound
+  sim::JobId holder = sim::kNoJob;    //!< the part holding its processors idle, if any
+  int holder_site = -1;
+  Time hold_from = sim::kNever;
+  std::int64_t holder_record = -1;  //!< its entry in the copy records (tests)
+  bool released = false;            //!< the one part that hibernated or was resubmitted
+  int released_site = -1;
+  double held = 0;  //!< processor-idle seconds: the holder's wait times its processors
 };
 
 /// @brief What the policy, the rankers and the statistics share during one run.
@@ -74,6 +104,14 @@ class GridState {
   Time measure_from = sim::kNever;
   std::uint64_t redundant_allocations = 0;
   std::uint64_t copies_started = 0;
+  std::uint64_t releases = 0;  //!< parts hibernated or withdrawn (co-allocation)
+  /// @brief A request the run itself submits (a resubmitted or woken part).
+  struct Resubmit {
+    std::int64_t group = 0;
+    int site = 0;
+    Time at = 0;
+  };
+  std::deque<Resubmit> resubmits;
   std::string violation;  //!< first broken invariant ("" while none)
 
  private:
@@ -96,6 +134,10 @@ struct GridResult {
   std::uint64_t jobs_simulated = 0;  //!< local jobs and every copy of the global jobs
   std::uint64_t redundant_allocations = 0;
   std::uint64_t global_done = 0;
+  double coalloc_hold_mean = 0;  //!< mean processor-idle seconds per measured global job
+  double all_wait_mean = 0;      //!< measured local and global jobs together
+  double part_mean = 0;          //!< mean processors per part (co-allocation)
+  std::uint64_t releases = 0;    //!< parts hibernated or withdrawn
   bool saturated = false;
   bool valid = false;
   std::string verdict;  //!< why INVALID, or "VALID"
@@ -110,17 +152,27 @@ GridResult run_grid(const GridConfig& config);
 /// the config says.
 struct ListedJob {
   Time submit = 0;
-  int size = 1;
+  int size = 1;  //!< co-allocated global jobs: the upper bound over both parts
   double runtime = 1, requested = 1;
   int kind = kLocalJob;
   int site = 0;
+  int min_size = 0;  //!< co-allocated global jobs: the lower bound (0: the config's fraction)
+};
+/// What an allocated copy of a global job does.
+enum class PartRole {
+  run,        //!< runs the job (a whole job, or a part whose partner holds)
+  hold,       //!< a co-allocated part holding its processors idle for its partner
+  release,    //!< hibernated or withdrawn: released after the cancellation cost
+  redundant,  //!< allocated after the job started: released after the cancellation cost
 };
 /// Per-copy record of a listed run, for tests.
 struct CopyRecord {
   std::int64_t job = 0;  //!< the job's number in its workload (a list: its index)
   int site = 0;
-  Time start = 0, end = 0;
+  Time start = 0, end = 0;  //!< a holding part's end is set when its partner starts
   bool redundant = false;
+  PartRole role = PartRole::run;
+  int procs = 0;
 };
 GridResult run_listed(const GridConfig& config, const std::vector<ListedJob>& jobs,
                       std::vector<CopyRecord>* copies = nullptr);

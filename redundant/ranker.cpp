@@ -33,7 +33,9 @@ double forecast_wait(const sim::Sim& sim, const GridState& state, int site, int 
     const sim::Job& j = sim.job(id);
     if (j.alloc.size() <= s || j.alloc[s] == 0) continue;
     const std::array<int, 1> procs{j.alloc[s]};
-    plan.release(actual ? j.end : j.expected_end, sim::kNever, procs);
+    // A part holding for its partner has no known end yet: its requested time stands in.
+    const Time end = actual && j.end != sim::kNever ? j.end : j.expected_end;
+    plan.release(end, sim::kNever, procs);
   }
   // Replays the queue in order: FCFS starts no job before the one ahead of it; conservative
   // backfilling gives each the earliest slot that leaves earlier reservations alone.

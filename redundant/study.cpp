@@ -4,12 +4,14 @@
 #include "common/csv.hpp"
 #include "common/files.hpp"
 #include "common/text.hpp"
+#include "redundant/coalloc.hpp"
 #include "redundant/ranker.hpp"
 #include "simulator/machine.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <numeric>
 #include <sstream>
@@ -52,6 +54,41 @@ void require_fraction(const std::string& option, double v) {
   }
 }
 
+/// The synchronization methods of --sync and the bound of --coalloc-lower.
+void parse_syncs(const std::string& text, StudyOptions& o) {
+  for (const auto& name : split(text, ',')) {
+    cli::require_choice("sync", name, sync_names());
+    o.syncs.push_back(parse_sync(name));
+  }
+  if (o.syncs.empty()) throw ValueError("sync", "--sync: '' is empty");
+  const double lower = o.base.coalloc_lower;
+  if (!(lower > 0 && lower <= 1)) {
+    throw ValueError("coalloc-lower",
+                     "--coalloc-lower: '" + csv::exact(lower) + "' must be in (0, 1]");
+  }
+}
+
+/// Every site holds some size, some site every size, and two sites every co-allocated part.
+void check_sizes(const GridConfig& c, const std::vector<Sync>& syncs, const std::string& sizes) {
+  const int smallest = *std::min_element(c.sites.begin(), c.sites.end());
+  if (*std::min_element(c.work.sizes.begin(), c.work.sizes.end()) > smallest) {
+    throw ValueError("sizes", "--sizes: '" + sizes + "' has no size that fits the smallest site");
+  }
+  if (*std::max_element(c.work.sizes.begin(), c.work.sizes.end()) >
+      *std::max_element(c.sites.begin(), c.sites.end())) {
+    throw ValueError("sizes", "--sizes: '" + sizes + "' has a size no site can hold");
+  }
+  const bool coalloc =
+      std::any_of(syncs.begin(), syncs.end(), [](Sync y) { return y != Sync::none; });
+  std::vector<int> by_size = c.sites;
+  std::sort(by_size.begin(), by_size.end(), std::greater<>());
+  if (coalloc && (by_size.size() < 2 ||
+                  *std::max_element(c.work.sizes.begin(), c.work.sizes.end()) > by_size[1])) {
+    throw ValueError("sizes", "--sizes: '" + sizes + "' has a size (a co-allocated part) that " +
+                                  "no two sites can hold");
+  }
+}
+
 }  // namespace
 
 std::vector<int> parse_duplicates(const std::string& text) {
@@ -73,7 +110,7 @@ bool parse_study(int argc, const char* const* argv, StudyOptions& o) {
   namespace po = cli::po;
   GridConfig& c = o.base;
   std::string queue = "fcfs", rankers = "random,qlen,workload,est-qt,ideal-min";
-  std::string duplicates = "0:7", sizes = "1,2,4,8,16,32", load_of = "site";
+  std::string duplicates = "0:7", sizes = "1,2,4,8,16,32", load_of = "site", syncs = "none";
   long long jobs = 5000, warmup = 500, seed = 1;
   po::options_description d("Options");
   d.add_options()("clusters", po::value(&o.clusters)->default_value(o.clusters),
@@ -99,8 +136,12 @@ bool parse_study(int argc, const char* const* argv, StudyOptions& o) {
       "mean runtime (s)")("sizes", po::value(&sizes)->default_value(sizes),
                           "job sizes, drawn uniformly")(
       "estimate-max", po::value(&c.work.estimate_max)->default_value(c.work.estimate_max),
-      "requested = runtime x U[1, this]")("output", po::value(&o.output),
-                                          "output folder (required)");
+      "requested = runtime x U[1, this]")(
+      "sync", po::value(&syncs)->default_value(syncs),
+      "co-allocate global jobs over two sites: none, or a list of stop-and-wait, hibernation, "
+      "resubmission")("coalloc-lower", po::value(&c.coalloc_lower)->default_value(c.coalloc_lower),
+                      "co-allocated job's lower bound on processors / its upper bound, in (0, 1]")(
+      "output", po::value(&o.output), "output folder (required)");
   const auto parsed = cli::parse(argc, argv, d, "mcb-redundant [options] --output DIR");
   if (parsed.help_printed) return false;
   c.sites = sim::parse_clusters(o.clusters).sizes;
@@ -134,14 +175,8 @@ bool parse_study(int argc, const char* const* argv, StudyOptions& o) {
     throw ValueError("estimate-max",
                      "--estimate-max: '" + csv::exact(c.work.estimate_max) + "' must be >= 1");
   }
-  const int smallest = *std::min_element(c.sites.begin(), c.sites.end());
-  if (*std::min_element(c.work.sizes.begin(), c.work.sizes.end()) > smallest) {
-    throw ValueError("sizes", "--sizes: '" + sizes + "' has no size that fits the smallest site");
-  }
-  if (*std::max_element(c.work.sizes.begin(), c.work.sizes.end()) >
-      *std::max_element(c.sites.begin(), c.sites.end())) {
-    throw ValueError("sizes", "--sizes: '" + sizes + "' has a size no site can hold");
-  }
+  parse_syncs(syncs, o);
+  check_sizes(c, o.syncs, sizes);
   if (o.output.empty()) throw UsageError("--output: missing (the folder for the results)");
   check_creatable_folder("output", o.output);
   return true;
@@ -166,6 +201,12 @@ const std::vector<std::string> kColumns = {"queue",
                                            "local_waits",
                                            "jobs_simulated",
                                            "redundant_allocations",
+                                           "sync",
+                                           "coalloc_lower",
+                                           "part_mean",
+                                           "coalloc_hold_mean",
+                                           "releases",
+                                           "all_wait_mean",
                                            "wall_seconds",
                                            "verdict"};
 
@@ -196,8 +237,20 @@ std::vector<std::string> row(const StudyOptions& o, const GridConfig& c, int rep
           waits,
           std::to_string(r.jobs_simulated),
           std::to_string(r.redundant_allocations),
+          to_string(c.sync),
+          csv::exact(c.coalloc_lower),
+          csv::exact(r.part_mean),
+          csv::exact(r.coalloc_hold_mean),
+          std::to_string(r.releases),
+          csv::exact(r.all_wait_mean),
           csv::number(r.wall_seconds),
           r.verdict};
+}
+
+nlohmann::json sync_list(const StudyOptions& o) {
+  nlohmann::json names = nlohmann::json::array();
+  for (const Sync y : o.syncs) names.push_back(to_string(y));
+  return names;
 }
 
 nlohmann::json config_json(const StudyOptions& o) {
@@ -217,7 +270,9 @@ nlohmann::json config_json(const StudyOptions& o) {
           {"workload_period", c.workload_period},
           {"sizes", c.work.sizes},
           {"runtime_mean", c.work.runtime_mean},
-          {"estimate_max", c.work.estimate_max}};
+          {"estimate_max", c.work.estimate_max},
+          {"syncs", sync_list(o)},
+          {"coalloc_lower", c.coalloc_lower}};
 }
 
 }  // namespace
@@ -231,29 +286,33 @@ int run_study(const StudyOptions& o, const nlohmann::json& env) {
   for (int rep = 0; rep < o.replications; ++rep) {
     seeds.push_back(o.base.seed + static_cast<std::uint64_t>(rep));
   }
-  for (const auto& ranker : o.rankers) {
-    for (const int d : o.duplicates) {
-      for (int rep = 0; rep < o.replications; ++rep) {
-        GridConfig c = o.base;
-        c.ranker = ranker;
-        c.duplicates = d;
-        c.seed = o.base.seed + static_cast<std::uint64_t>(rep);
-        const GridResult r = run_grid(c);
-        std::cout << (c.backfilling ? "cons" : "fcfs") << ' ' << ranker << " d=" << d
-                  << " rep=" << rep << ": global wait " << csv::number(r.global_wait_mean)
-                  << " s over " << r.global_measured << " jobs, "
-                  << (r.valid ? "VALID" : "INVALID (" + r.verdict + ")") << std::endl;
-        wall += r.wall_seconds;
-        jobs += r.jobs_simulated;
-        if (d > 0) {
-          wall_dup += r.wall_seconds;
-          jobs_dup += r.jobs_simulated;
+  for (const Sync sync : o.syncs) {
+    for (const auto& ranker : o.rankers) {
+      for (const int d : o.duplicates) {
+        for (int rep = 0; rep < o.replications; ++rep) {
+          GridConfig c = o.base;
+          c.sync = sync;
+          c.ranker = ranker;
+          c.duplicates = d;
+          c.seed = o.base.seed + static_cast<std::uint64_t>(rep);
+          const GridResult r = run_grid(c);
+          std::cout << (c.backfilling ? "cons" : "fcfs") << ' ' << to_string(sync) << ' ' << ranker
+                    << " d=" << d << " rep=" << rep << ": global wait "
+                    << csv::number(r.global_wait_mean) << " s over " << r.global_measured
+                    << " jobs, " << (r.valid ? "VALID" : "INVALID (" + r.verdict + ")")
+                    << std::endl;
+          wall += r.wall_seconds;
+          jobs += r.jobs_simulated;
+          if (d > 0) {
+            wall_dup += r.wall_seconds;
+            jobs_dup += r.jobs_simulated;
+          }
+          if (!r.valid) {
+            ++invalid;
+            continue;
+          }
+          table.row(row(o, c, rep, r));
         }
-        if (!r.valid) {
-          ++invalid;
-          continue;
-        }
-        table.row(row(o, c, rep, r));
       }
     }
   }
@@ -261,7 +320,8 @@ int run_study(const StudyOptions& o, const nlohmann::json& env) {
       {"schema", "mcb-redundant/1"},
       {"config", config_json(o)},
       {"seeds", seeds},
-      {"runs", o.rankers.size() * o.duplicates.size() * static_cast<size_t>(o.replications)},
+      {"runs", o.syncs.size() * o.rankers.size() * o.duplicates.size() *
+                   static_cast<size_t>(o.replications)},
       {"invalid_runs", invalid},
       {"speed",
        {{"jobs_simulated", jobs},

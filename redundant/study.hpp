@@ -17,6 +17,7 @@ struct StudyOptions {
   std::string clusters = "8x64";
   std::vector<std::string> rankers;
   std::vector<int> duplicates;
+  std::vector<Sync> syncs;  //!< synchronization methods to run (none: no co-allocation)
   int replications = 5;
   std::string output;
 };

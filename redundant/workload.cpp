@@ -1,8 +1,10 @@
 #include "redundant/workload.hpp"
 
 #include "common/errors.hpp"
+#include "redundant/coalloc.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <numeric>
 #include <string>
 
@@ -26,7 +28,9 @@ SyntheticWorkload::SyntheticWorkload(const GridConfig& config) : config_(config)
         s < n ? config.sites[s]
               : config.global_load *
                     (config.global_load_of_grid ? total : total / static_cast<double>(n));
-    rates_.push_back(s < n ? config.local_load * capacity / work : capacity / work);
+    // A co-allocated job takes twice its drawn size (two parts of it).
+    const double global_work = config.sync == Sync::none ? work : 2 * work;
+    rates_.push_back(s < n ? config.local_load * capacity / work : capacity / global_work);
     next_.push_back(rates_.back() > 0 ? arrivals_.back().exponential(rates_.back()) : sim::kNever);
   }
   if (config.global_jobs == 0) next_[n] = sim::kNever;
@@ -52,6 +56,7 @@ bool SyntheticWorkload::next(ListedJob& job, std::int64_t& index) {
     job.kind = kGlobalJob;
     job.site = -1;
     draw(shapes_[s], *std::max_element(config_.sites.begin(), config_.sites.end()), job);
+    if (config_.sync != Sync::none) job.size *= 2;  // the upper bound over both parts
     if (++globals_ == config_.global_jobs) {
       horizon_ = t;
       next_[s] = sim::kNever;
@@ -68,7 +73,11 @@ bool SyntheticWorkload::next(ListedJob& job, std::int64_t& index) {
 
 ListedWorkload::ListedWorkload(const GridConfig& config, std::vector<ListedJob> jobs)
     : jobs_(std::move(jobs)) {
-  const int largest = *std::max_element(config.sites.begin(), config.sites.end());
+  std::vector<int> sites = config.sites;
+  std::sort(sites.begin(), sites.end(), std::greater<>());
+  const bool coalloc = config.sync != Sync::none;
+  // A co-allocated job's part must fit two sites.
+  const int largest = coalloc && sites.size() > 1 ? 2 * sites[1] : sites.front();
   for (size_t i = 0; i < jobs_.size(); ++i) {
     const ListedJob& j = jobs_[i];
     const std::string where = "job " + std::to_string(i) + ": ";
@@ -79,7 +88,9 @@ ListedWorkload::ListedWorkload(const GridConfig& config, std::vector<ListedJob> 
     const int fits = local && j.site >= 0 && static_cast<size_t>(j.site) < config.sites.size()
                          ? config.sites[static_cast<size_t>(j.site)]
                          : largest;
-    if (j.size < 1 || j.size > fits || j.runtime <= 0 || j.requested < j.runtime) {
+    const bool split = !local && coalloc;
+    if (j.size < (split ? 2 : 1) || j.size > fits || j.runtime <= 0 || j.requested < j.runtime ||
+        (split && (j.min_size < 0 || j.min_size > j.size)) || (split && sites.size() < 2)) {
       throw UsageError(where + "size " + std::to_string(j.size) + " or times do not fit");
     }
     globals_ += local ? 0 : 1;
@@ -98,25 +109,45 @@ CopySource::CopySource(GridState& state, WorkloadGenerator& generator)
   state_.groups().reserve(generator.global_jobs());
 }
 
+int CopySource::open_group(std::int64_t index) {
+  const auto& config = state_.config();
+  const bool coalloc = config.sync != Sync::none;
+  const int need = coalloc ? current_.size / 2 : current_.size;
+  const auto& sites = config.sites;
+  const auto fit =
+      std::count_if(sites.begin(), sites.end(), [&](int size) { return size >= need; });
+  const int copies = static_cast<int>(std::min<std::int64_t>(config.duplicates + (coalloc ? 2 : 1),
+                                                             static_cast<std::int64_t>(fit)));
+  Group g;
+  g.submit = current_.submit;
+  g.copies = copies;
+  g.index = index;
+  g.measured = state_.groups().size() >= config.warmup_jobs;
+  if (coalloc) {
+    g.upper = current_.size;
+    g.lower = current_.min_size > 0 ? current_.min_size
+                                    : lower_bound(current_.size, config.coalloc_lower);
+    g.runtime = current_.runtime;
+    g.requested = current_.requested;
+  }
+  if (g.measured && state_.measure_from == sim::kNever) state_.measure_from = g.submit;
+  group_ = static_cast<std::int64_t>(state_.groups().size());
+  state_.groups().push_back(g);
+  return copies;
+}
+
 bool CopySource::next(sim::Job& job) {
+  if (!stash_.empty()) {
+    job = std::move(stash_.back());
+    stash_.pop_back();
+    return true;
+  }
   std::int64_t index = 0;
   if (copies_left_ == 0) {
     if (!generator_.next(current_, index)) return false;
     copy_ = 0;
     if (current_.kind == kGlobalJob) {
-      const auto& sites = state_.config().sites;
-      const auto fit = std::count_if(sites.begin(), sites.end(),
-                                     [&](int size) { return size >= current_.size; });
-      copies_left_ = static_cast<int>(
-          std::min<std::int64_t>(state_.config().duplicates + 1, static_cast<std::int64_t>(fit)));
-      Group g;
-      g.submit = current_.submit;
-      g.copies = copies_left_;
-      g.index = index;
-      g.measured = state_.groups().size() >= state_.config().warmup_jobs;
-      if (g.measured && state_.measure_from == sim::kNever) state_.measure_from = g.submit;
-      group_ = static_cast<std::int64_t>(state_.groups().size());
-      state_.groups().push_back(g);
+      copies_left_ = open_group(index);
     } else {
       group_ = index;
     }
@@ -136,6 +167,23 @@ bool CopySource::next(sim::Job& job) {
     --copies_left_;
     ++copy_;
   }
+  return true;
+}
+
+bool CopySource::earlier(sim::Job& pending, bool have_pending) {
+  auto& due = state_.resubmits;
+  if (due.empty()) return false;
+  if (have_pending) stash_.push_back(std::move(pending));
+  const GridState::Resubmit r = due.front();
+  due.pop_front();
+  // The part's size and runtime are its group's, set when it is admitted.
+  pending = sim::Job{};
+  pending.submit = r.at;
+  pending.app = kGlobalJob;
+  pending.req.type = sim::RequestType::kUnordered;
+  pending.id = r.group;
+  pending.home = r.site;
+  pending.line = -1;
   return true;
 }
 

@@ -58,16 +58,23 @@ class ListedWorkload final : public WorkloadGenerator {
 };
 
 /// @brief Feeds the engine: a local job as it is, a global job as min(d + 1, sites that can
-/// hold it) copies with the same submit time (copy k goes to the k-th ranked site).
+/// hold it) copies with the same submit time (copy k goes to the k-th ranked site); a
+/// co-allocated job as min(d + 2, sites that can hold a part) copies of its part. Parts the
+/// run resubmits (GridState::resubmits) come before the next job of the workload.
 class CopySource final : public sim::JobSource {
  public:
   CopySource(GridState& state, WorkloadGenerator& generator);
   bool next(sim::Job& job) override;
+  bool earlier(sim::Job& pending, bool have_pending) override;
 
  private:
+  /// Opens the group of a global job and returns its number of copies.
+  int open_group(std::int64_t index);
+
   GridState& state_;
   WorkloadGenerator& generator_;
   ListedJob current_;
+  std::vector<sim::Job> stash_;  //!< the workload's next job, put back behind a resubmission
   std::int64_t group_ = -1;
   int copies_left_ = 0, copy_ = 0;
 };

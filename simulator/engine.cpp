@@ -85,7 +85,7 @@ bool Sim::try_start(int q) {
   return true;
 }
 
-void Sim::start(JobId id, std::span<const int> alloc) {
+void Sim::start(JobId id, std::span<const int> alloc, bool open_end) {
   Job& j = store_[id];
   queue(j.queue).remove(store_, id);
   --waiting_;
@@ -102,15 +102,28 @@ void Sim::start(JobId id, std::span<const int> alloc) {
   j.net_service = service_.net_base(j) / pace;
   j.expected_end = now_ + (model > 0 ? service_.requested_base(j, 1) * model
                                      : service_.requested_base(j, k) / pace);
-  j.end = now_ + j.service;
+  j.end = open_end ? kNever : now_ + j.service;
+  if (open_end) j.service = kNever;
   j.components_run =
       j.req.type == RequestType::kFlexible ? k : static_cast<int>(j.req.sizes.size());
   j.running_index = static_cast<std::uint32_t>(running_.size());
   running_.push_back(id);
-  departures_.push({j.end, starts_++, id});
+  if (!open_end) departures_.push({j.end, starts_, id});
+  ++starts_;
   ++version_;
   discipline_->on_start(*this, id);
   observer_->on_start(j, *this);
+}
+
+void Sim::close_end(JobId id, double remaining) {
+  Job& j = store_[id];
+  if (j.start == kNever || j.end != kNever || !(remaining >= 0) || remaining == kNever) {
+    throw std::logic_error("close_end: the job is not running with an open end");
+  }
+  j.end = now_ + remaining;
+  j.service = j.end - j.start;
+  departures_.push({j.end, starts_++, id});
+  ++version_;
 }
 
 void Sim::admit(JobId id) {

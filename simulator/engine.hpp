@@ -136,8 +136,13 @@ class Sim {
   void avail_now(const Job& job, std::span<int> out) const;
   /// Asks the discipline for a job of queue @p q that can start now and starts it.
   bool try_start(int q);
-  /// Starts job @p id now on @p alloc (processors per cluster).
-  void start(JobId id, std::span<const int> alloc);
+  /// @brief Starts job @p id now on @p alloc (processors per cluster). With @p open_end its
+  /// end is not known yet: it holds the processors (planned with its requested time) until
+  /// close_end() sets it.
+  void start(JobId id, std::span<const int> alloc, bool open_end = false);
+  /// @brief Ends the open-ended running job @p id @p remaining seconds from now.
+  /// @throws std::logic_error if the job is not running with an open end.
+  void close_end(JobId id, double remaining);
   /// Requested duration of @p job on @p alloc, in seconds.
   double requested_duration(const Job& job, std::span<const int> alloc) const;
 

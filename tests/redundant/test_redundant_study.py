@@ -1,4 +1,4 @@
-"""scripts/study-redundant.sh at a tiny size: every run VALID, the four figures drawn and
+"""scripts/study-redundant.sh at a tiny size: every run VALID, the six figures drawn and
 redundant.md listing every observation with a verdict; the analysis refuses a broken table
 with exit code 2 and one line."""
 
@@ -27,15 +27,26 @@ class StudyRedundant(unittest.TestCase):
 
     def test_study_succeeds_and_draws_the_figures(self):
         self.assertEqual(self.result.returncode, 0, self.result.stderr)
-        for name in ("fig1-fcfs.png", "fig1-cons.png", "fig2-local.png", "fig5-hetero.png"):
+        for name in ("fig1-fcfs.png", "fig1-cons.png", "fig2-local.png", "fig5-hetero.png",
+                     "fig3-coalloc.png", "fig4-hibernation.png"):
             self.assertGreater(os.path.getsize(os.path.join(self.out, name)), 1000, name)
 
     def test_every_observation_has_a_verdict(self):
         with open(os.path.join(self.out, "redundant.md"), encoding="utf-8") as f:
             text = f.read()
-        for oid in ("fcfs-gap", "cons-gap", "cons-local-random", "cons-flood-qlen", "hetero"):
+        for oid in ("fcfs-gap", "cons-gap", "cons-local-random", "cons-flood-qlen", "hetero",
+                    "fig3-dup", "fig3-estqt", "fig3-qlen2", "fig3-idealmin", "fig4-hib",
+                    "fig4-similar"):
             line = next(x for x in text.splitlines() if x.startswith(f"| {oid} |"))
             self.assertRegex(line, r"\| (held|\*\*failed\*\*) \|")
+
+    def test_coalloc_runs_cover_figures_3_and_4(self):
+        with open(os.path.join(self.out, "coalloc-hib", "redundant.csv"), encoding="utf-8") as f:
+            header = f.readline()
+        for column in ("sync", "coalloc_hold_mean", "all_wait_mean", "releases"):
+            self.assertIn(column, header)
+        with open(os.path.join(self.out, "redundant.md"), encoding="utf-8") as f:
+            self.assertIn("## Co-allocation (Figures 3 and 4)", f.read())
 
     def test_broken_table_is_refused_in_one_line(self):
         bad = os.path.join(self.tmp.name, "bad")
