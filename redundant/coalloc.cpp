@@ -35,7 +35,8 @@ int part_size(const Group& g, int idle_a, int idle_b) {
 namespace {
 
 /// No part holds processors: the allocated one holds. Under hibernation it also wakes the
-/// hibernated part: with this one allocated, the requirement is met once that one is again.
+/// hibernated part, which reclaims its processors at once by preemption when it can (the
+/// grid's wake_parts); the holder then runs from the same instant.
 PartDecision first_free_part(Group& g, int site, Sync sync) {
   PartDecision d;
   d.role = PartRole::hold;
@@ -64,6 +65,28 @@ PartDecision decide_part(Group& g, int site, Sync sync) {
     return d;
   }
   return first_free_part(g, site, sync);
+}
+
+std::vector<sim::JobId> preemption_victims(const sim::Sim& sim, int site, int need) {
+  std::vector<sim::JobId> locals;
+  for (const sim::JobId id : sim.running()) {
+    const sim::Job& j = sim.job(id);
+    if (j.app == kLocalJob && j.queue == site && j.end > sim.now() && j.end != sim::kNever) {
+      locals.push_back(id);
+    }
+  }
+  std::sort(locals.begin(), locals.end(), [&](sim::JobId a, sim::JobId b) {
+    const sim::Job &x = sim.job(a), &y = sim.job(b);
+    return x.start != y.start ? x.start > y.start : x.seq > y.seq;
+  });
+  std::vector<sim::JobId> victims;
+  int freed = 0;
+  for (size_t k = 0; k < locals.size() && freed < need; ++k) {
+    victims.push_back(locals[k]);
+    freed += sim.job(locals[k]).alloc[static_cast<size_t>(site)];
+  }
+  if (freed < need) victims.clear();
+  return victims;
 }
 
 }  // namespace mcb::redundant

@@ -31,6 +31,13 @@ bool releases_holder(const Group& g, Sync sync);
 /// idle processors: as many as both have now, within half of each bound.
 int part_size(const Group& g, int idle_a, int idle_b);
 
+/// @brief The jobs a woken part preempts at @p site to get @p need processors more than are
+/// idle there: local jobs running there (never a part of a co-allocated job, running or
+/// holding, nor a redundant copy), the most recently started first (among those started at
+/// the same instant, the later arrival first), until they free @p need. Empty if the local
+/// jobs cannot free that many. README "Co-allocation" argues the rule.
+std::vector<sim::JobId> preemption_victims(const sim::Sim& sim, int site, int need);
+
 /// Lower bound (processors over both parts) of a job with upper bound @p upper.
 int lower_bound(int upper, double fraction);
 

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <numeric>
 
 namespace mcb::redundant {
@@ -88,6 +89,13 @@ class GridPolicy final : public sim::Policy {
   void after_start(sim::Sim& sim, sim::JobId id, const PartDecision& d);
   /// Hibernates or withdraws the parts allocated this instant whose partner was not.
   void release_lone_holders(sim::Sim& sim);
+  /// @brief Hibernation: starts the woken parts now, beside their holding partners, on
+  /// processors taken from local jobs by preemption (preemption_victims).
+  void wake_parts(sim::Sim& sim);
+  /// Starts the woken part @p id of group @p g at @p site now if preemption can free room.
+  bool wake(sim::Sim& sim, sim::JobId id, Group& g, int site);
+  /// Suspends the local job @p id now.
+  void suspend(sim::Sim& sim, sim::JobId id);
 
   GridState& state_;
   Ranker& ranker_;
@@ -95,6 +103,8 @@ class GridPolicy final : public sim::Policy {
   std::vector<CopyRecord>* records_;
   const sim::Sim* sim_ = nullptr;
   std::vector<size_t> new_holders_;  //!< groups whose part started holding this pass
+  /// Hibernated parts woken this instant (group, site), not yet started.
+  std::vector<std::pair<size_t, int>> wakes_;
 };
 
 void GridPolicy::rank(int size) const {
@@ -160,7 +170,8 @@ PartDecision GridPolicy::before_start(sim::Job& job, int site, Time now) {
   if (records_ != nullptr) {
     const std::int64_t index =
         job.app == kGlobalJob ? state_.groups()[static_cast<size_t>(job.id)].index : job.id;
-    const Time end = d.role == PartRole::hold ? sim::kNever : now + job.price.runtime;
+    const double run = job.left >= 0 ? job.left : job.price.runtime;  // a resumed job: its rest
+    const Time end = d.role == PartRole::hold ? sim::kNever : now + run;
     records_->push_back(
         {index, site, now, end, d.role == PartRole::redundant, d.role, job.req.total});
   }
@@ -196,6 +207,7 @@ void GridPolicy::after_start(sim::Sim& sim, sim::JobId id, const PartDecision& d
   if (d.resubmit_site >= 0) {
     ++g.copies;
     state_.resubmits.push_back({static_cast<std::int64_t>(group), d.resubmit_site, now});
+    wakes_.emplace_back(group, d.resubmit_site);
   }
 }
 
@@ -228,7 +240,66 @@ void GridPolicy::release_lone_holders(sim::Sim& sim) {
   new_holders_.clear();
 }
 
+void GridPolicy::suspend(sim::Sim& sim, sim::JobId id) {
+  const sim::Job& j = sim.job(id);
+  const Time now = sim.now();
+  if (j.preemptions == 0) ++state_.preempted_jobs;
+  ++state_.preemptions;
+  state_.ran[j.id] += now - j.start;
+  if (records_ != nullptr) {
+    for (auto it = records_->rbegin(); it != records_->rend(); ++it) {
+      if (it->job != j.id || it->site != j.queue) continue;
+      it->end = now;
+      it->preempted = true;
+      break;
+    }
+  }
+  sim.preempt(id);
+}
+
+bool GridPolicy::wake(sim::Sim& sim, sim::JobId id, Group& g, int site) {
+  const int need = sim.job(id).req.total;
+  const int short_by = need - sim.machine().idle(site);
+  const std::vector<sim::JobId> victims =
+      short_by > 0 ? preemption_victims(sim, site, short_by) : std::vector<sim::JobId>{};
+  if (short_by > 0 && victims.empty()) return false;
+  for (const sim::JobId v : victims) suspend(sim, v);
+  std::vector<int> alloc(state_.config().sites.size());
+  alloc[static_cast<size_t>(site)] = need;
+  const Time now = sim.now();
+  const PartDecision d = before_start(sim.job(id), site, now);
+  if (d.role != PartRole::run || now != g.hold_from) {
+    if (state_.violation.empty()) state_.violation = "a woken part did not start with its partner";
+  }
+  sim.start(id, alloc);
+  after_start(sim, id, d);
+  return true;
+}
+
+void GridPolicy::wake_parts(sim::Sim& sim) {
+  std::vector<std::pair<size_t, int>> later;
+  for (const auto& [group, site] : wakes_) {
+    Group& g = state_.groups()[group];
+    // A duplicate has run the job, or the partner no longer holds since this instant.
+    if (g.winner >= 0 || g.holder == sim::kNoJob || g.hold_from != sim.now()) continue;
+    sim::JobId id = sim.queue(site).front();
+    while (id != sim::kNoJob) {
+      const sim::Job& j = sim.job(id);
+      if (j.app == kGlobalJob && j.id == static_cast<std::int64_t>(group) && j.line < 0) break;
+      id = j.next;
+    }
+    // Not admitted yet (it is, later in this instant), or no room: it waits in its queue.
+    if (id == sim::kNoJob) {
+      later.emplace_back(group, site);
+    } else {
+      wake(sim, id, g, site);
+    }
+  }
+  wakes_ = std::move(later);
+}
+
 void GridPolicy::schedule(sim::Sim& sim) {
+  wake_parts(sim);
   std::vector<int> alloc(state_.config().sites.size());
   bool progress = true;
   while (progress) {
@@ -256,9 +327,16 @@ class GridObserver final : public sim::Observer {
     local_count_.assign(n, 0);
   }
   void on_start(const sim::Job& job, const sim::Sim& sim) override {
-    ++started_;
+    started_ += job.preemptions == 0;
     if (job.start < job.submit && state_.violation.empty()) {
       state_.violation = "a job started before it was submitted";
+    }
+    check_sites(sim);
+    if (job.preemptions > 0) {  // resumed: its time suspended counts as waiting
+      if (job.submit >= state_.measure_from) {
+        local_sum_[static_cast<size_t>(job.queue)] += sim.now() - job.suspended;
+      }
+      return;
     }
     if (job.app == kLocalJob) {
       if (job.submit < state_.measure_from) return;
@@ -268,6 +346,26 @@ class GridObserver final : public sim::Observer {
   }
   void on_departure(const sim::Job& job, const sim::Sim& sim) override {
     state_.note_departure(job.queue, sim.now());
+    if (job.preemptions == 0) return;
+    // A suspended job ends only once its runs add up to its whole runtime.
+    const auto it = state_.ran.find(job.id);
+    const double ran = (it != state_.ran.end() ? it->second : 0.0) + (sim.now() - job.start);
+    if (std::abs(ran - job.price.runtime) > 1e-6 * std::max(1.0, job.price.runtime) &&
+        state_.violation.empty()) {
+      state_.violation = "a preempted job did not run its whole runtime";
+    }
+    if (it != state_.ran.end()) state_.ran.erase(it);
+    ++state_.preempted_done;
+  }
+  /// No site has more processors allocated than it has.
+  void check_sites(const sim::Sim& sim) {
+    const auto& sites = state_.config().sites;
+    for (size_t s = 0; s < sites.size(); ++s) {
+      const int idle = sim.machine().idle(static_cast<int>(s));
+      if ((idle < 0 || idle > sites[s]) && state_.violation.empty()) {
+        state_.violation = "a site's processors were oversubscribed";
+      }
+    }
   }
   void fill(GridResult& r) const {
     for (size_t s = 0; s < local_sum_.size(); ++s) {
@@ -304,6 +402,7 @@ std::string verify(const GridState& state, const sim::RunEnd& end, const GridRes
   if (copies != runs + state.redundant_allocations + state.releases) {
     return "redundant allocations miscounted";
   }
+  if (state.preempted_done != state.preempted_jobs) return "a preempted job never completed";
   if (r.global_measured == 0) return "no global job measured";
   return "";
 }
@@ -356,6 +455,7 @@ GridResult run_with(const GridConfig& config, WorkloadGenerator& generator,
   summarize(state, r);
   r.redundant_allocations = state.redundant_allocations;
   r.releases = state.releases;
+  r.preemptions = state.preemptions;
   r.saturated = end.stopped_early;
   const std::string why = verify(state, end, r);
   r.valid = why.empty();

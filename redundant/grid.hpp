@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <deque>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace mcb::redundant {
@@ -105,6 +106,11 @@ class GridState {
   std::uint64_t redundant_allocations = 0;
   std::uint64_t copies_started = 0;
   std::uint64_t releases = 0;  //!< parts hibernated or withdrawn (co-allocation)
+  // Hibernation: local jobs a woken part preempted.
+  std::uint64_t preemptions = 0;     //!< suspensions
+  std::uint64_t preempted_jobs = 0;  //!< jobs suspended at least once
+  std::uint64_t preempted_done = 0;  //!< of those, jobs that ran their whole runtime and ended
+  std::unordered_map<std::int64_t, double> ran;  //!< run so far of suspended jobs, by number
   /// @brief A request the run itself submits (a resubmitted or woken part).
   struct Resubmit {
     std::int64_t group = 0;
@@ -134,10 +140,11 @@ struct GridResult {
   std::uint64_t jobs_simulated = 0;  //!< local jobs and every copy of the global jobs
   std::uint64_t redundant_allocations = 0;
   std::uint64_t global_done = 0;
-  double coalloc_hold_mean = 0;  //!< mean processor-idle seconds per measured global job
-  double all_wait_mean = 0;      //!< measured local and global jobs together
-  double part_mean = 0;          //!< mean processors per part (co-allocation)
-  std::uint64_t releases = 0;    //!< parts hibernated or withdrawn
+  double coalloc_hold_mean = 0;   //!< mean processor-idle seconds per measured global job
+  double all_wait_mean = 0;       //!< measured local and global jobs together
+  double part_mean = 0;           //!< mean processors per part (co-allocation)
+  std::uint64_t releases = 0;     //!< parts hibernated or withdrawn
+  std::uint64_t preemptions = 0;  //!< local jobs suspended by woken parts (hibernation)
   bool saturated = false;
   bool valid = false;
   std::string verdict;  //!< why INVALID, or "VALID"
@@ -173,6 +180,7 @@ struct CopyRecord {
   bool redundant = false;
   PartRole role = PartRole::run;
   int procs = 0;
+  bool preempted = false;  //!< suspended at its end (it resumes in a later record)
 };
 GridResult run_listed(const GridConfig& config, const std::vector<ListedJob>& jobs,
                       std::vector<CopyRecord>* copies = nullptr);

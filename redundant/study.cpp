@@ -206,6 +206,7 @@ const std::vector<std::string> kColumns = {"queue",
                                            "part_mean",
                                            "coalloc_hold_mean",
                                            "releases",
+                                           "preemptions",
                                            "all_wait_mean",
                                            "wall_seconds",
                                            "verdict"};
@@ -242,6 +243,7 @@ std::vector<std::string> row(const StudyOptions& o, const GridConfig& c, int rep
           csv::exact(r.part_mean),
           csv::exact(r.coalloc_hold_mean),
           std::to_string(r.releases),
+          std::to_string(r.preemptions),
           csv::exact(r.all_wait_mean),
           csv::number(r.wall_seconds),
           r.verdict};

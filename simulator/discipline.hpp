@@ -33,6 +33,10 @@ class QueueDiscipline {
   virtual bool select(Sim& sim, int q, JobId& id, std::span<int> alloc) = 0;
   /// A job started.
   virtual void on_start(Sim& /*sim*/, JobId /*id*/) {}
+  /// @brief A running job was suspended (Sim::preempt): it is back at the head of its queue,
+  /// its plan the requested time it has left, and its processors (still in its alloc) were
+  /// given back until its expected end.
+  virtual void on_preempt(Sim& /*sim*/, JobId /*id*/) {}
   /// Next time after now at which a planned start is due (kNever: none).
   virtual Time next_wakeup(const Sim& /*sim*/) const { return kNever; }
 };

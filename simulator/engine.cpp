@@ -32,6 +32,19 @@ void JobQueue::push_back(JobStore& store, JobId id) {
   ++size_;
 }
 
+void JobQueue::push_front(JobStore& store, JobId id) {
+  Job& j = store[id];
+  j.prev = kNoJob;
+  j.next = head_;
+  if (head_ != kNoJob) {
+    store[head_].prev = id;
+  } else {
+    tail_ = id;
+  }
+  head_ = id;
+  ++size_;
+}
+
 void JobQueue::remove(JobStore& store, JobId id) {
   Job& j = store[id];
   if (j.prev != kNoJob) {
@@ -102,14 +115,19 @@ void Sim::start(JobId id, std::span<const int> alloc, bool open_end) {
   j.net_service = service_.net_base(j) / pace;
   j.expected_end = now_ + (model > 0 ? service_.requested_base(j, 1) * model
                                      : service_.requested_base(j, k) / pace);
+  if (j.left >= 0) {  // a suspended job resumes with what it had left
+    j.service = j.left;
+    j.expected_end = now_ + j.left_requested;
+    j.left = j.left_requested = -1;
+  }
   j.end = open_end ? kNever : now_ + j.service;
   if (open_end) j.service = kNever;
   j.components_run =
       j.req.type == RequestType::kFlexible ? k : static_cast<int>(j.req.sizes.size());
   j.running_index = static_cast<std::uint32_t>(running_.size());
   running_.push_back(id);
-  if (!open_end) departures_.push({j.end, starts_, id});
-  ++starts_;
+  j.departure = 0;
+  if (!open_end) push_departure(id);
   ++version_;
   discipline_->on_start(*this, id);
   observer_->on_start(j, *this);
@@ -122,8 +140,37 @@ void Sim::close_end(JobId id, double remaining) {
   }
   j.end = now_ + remaining;
   j.service = j.end - j.start;
-  departures_.push({j.end, starts_++, id});
+  push_departure(id);
   ++version_;
+}
+
+void Sim::push_departure(JobId id) {
+  Job& j = store_[id];
+  j.departure = ++starts_;
+  departures_.push({j.end, j.departure, id});
+}
+
+void Sim::preempt(JobId id) {
+  Job& j = store_[id];
+  if (j.start == kNever || j.end == kNever || j.departure == 0 || !(j.end > now_)) {
+    throw std::logic_error("preempt: the job is not running with a set end");
+  }
+  machine_.release(j.alloc);
+  placement_->on_depart(id);
+  const std::uint32_t at = j.running_index;
+  running_[at] = running_.back();
+  store_[running_[at]].running_index = at;
+  running_.pop_back();
+  j.departure = 0;  // its departure event is stale from now on
+  j.left = j.end - now_;
+  j.left_requested = std::max(j.expected_end - now_, j.left);
+  j.plan = j.left_requested;
+  j.suspended = now_;
+  ++j.preemptions;
+  queue(j.queue).push_front(store_, id);
+  ++waiting_;
+  ++version_;
+  discipline_->on_preempt(*this, id);
 }
 
 void Sim::admit(JobId id) {
@@ -133,6 +180,10 @@ void Sim::admit(JobId id) {
   j.prev = j.next = kNoJob;
   j.res_start = j.res_end = j.first_reservation = kNever;
   j.start = j.expected_end = j.end = kNever;
+  j.departure = 0;
+  j.preemptions = 0;
+  j.suspended = kNever;
+  j.left = j.left_requested = -1;
   if (limits_.home_in_turn && j.home < 0) {
     const bool single = j.req.type != RequestType::kFlexible && j.req.sizes.size() == 1;
     const int need = single ? j.req.sizes.front() : 1;
@@ -182,6 +233,10 @@ RunEnd Sim::run(JobSource& source, Observer& observer) {
   while (true) {
     if (source.earlier(store_[pending], more)) more = true;
     const Time t_arrival = more ? store_[pending].submit : kNever;
+    while (!departures_.empty() &&
+           store_[departures_.top().id].departure != departures_.top().order) {
+      departures_.pop();  // the job was suspended: its departure was cancelled
+    }
     const Time t_departure = departures_.empty() ? kNever : departures_.top().time;
     const Time t_wakeup = discipline_->next_wakeup(*this);
     const Time t = std::min({t_arrival, t_departure, t_wakeup});
@@ -190,9 +245,9 @@ RunEnd Sim::run(JobSource& source, Observer& observer) {
     now_ = t;
     const bool departs = t == t_departure;
     while (!departures_.empty() && departures_.top().time == now_) {
-      const JobId id = departures_.top().id;
+      const Departure d = departures_.top();
       departures_.pop();
-      depart(id);
+      if (store_[d.id].departure == d.order) depart(d.id);  // else it was suspended
     }
     while (more && store_[pending].submit == now_) {
       admit(pending);

@@ -71,6 +71,7 @@ class JobQueue {
   bool empty() const { return size_ == 0; }
   size_t size() const { return size_; }
   void push_back(JobStore& store, JobId id);
+  void push_front(JobStore& store, JobId id);
   void remove(JobStore& store, JobId id);
 
  private:
@@ -143,6 +144,12 @@ class Sim {
   /// @brief Ends the open-ended running job @p id @p remaining seconds from now.
   /// @throws std::logic_error if the job is not running with an open end.
   void close_end(JobId id, double remaining);
+  /// @brief Suspends the running job @p id now: its processors are given back, its departure
+  /// is cancelled, and it goes back to the head of its queue; when started again it runs for
+  /// the time it had left (and plans the requested time it had left). Only the FCFS and
+  /// conservative disciplines follow a preemption (QueueDiscipline::on_preempt).
+  /// @throws std::logic_error if the job is not running with a set end.
+  void preempt(JobId id);
   /// Requested duration of @p job on @p alloc, in seconds.
   double requested_duration(const Job& job, std::span<const int> alloc) const;
 
@@ -157,6 +164,7 @@ class Sim {
   };
   void admit(JobId id);
   void depart(JobId id);
+  void push_departure(JobId id);
 
   Machine machine_;
   std::unique_ptr<Policy> policy_;

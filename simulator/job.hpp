@@ -53,6 +53,13 @@ struct Job {
   std::vector<int> alloc;  //!< processors per cluster
   int components_run = 0;
   std::uint32_t running_index = 0;
+  std::uint64_t departure = 0;  //!< order of its pending departure event (0: none)
+
+  // Preemption (Sim::preempt): a suspended job resumes with what was left of its run.
+  int preemptions = 0;
+  Time suspended = kNever;     //!< when it was last suspended
+  double left = -1;            //!< runtime left while suspended (-1: not suspended)
+  double left_requested = -1;  //!< requested time left while suspended
 };
 
 /// Number of clusters with a non-zero count.

@@ -34,13 +34,31 @@ class Conservative final : public QueueDiscipline {
 
   void on_arrival(Sim& sim, JobId id) override {
     prepare(sim);
+    settle(sim);
     reserve_fresh(sim, id, sim.now(), kNever);
   }
 
   void on_start(Sim& sim, JobId id) override {
     Job& j = sim.job(id);
     plan_.erase(Key{j.res_start, j.seq, id});
-    if (j.expected_end < j.res_end) profile_.release(j.expected_end, j.res_end, j.alloc);
+    if (j.res_start == sim.now()) {
+      if (j.expected_end < j.res_end) profile_.release(j.expected_end, j.res_end, j.alloc);
+      return;
+    }
+    // Started by the policy before its reservation (on processors a preemption freed): the
+    // plan may now overlap it and is made again.
+    prepare(sim);
+    profile_.release(std::max(sim.now(), j.res_start), j.res_end, j.res_alloc);
+    profile_.reserve(sim.now(), j.expected_end, j.alloc);
+    replan_ = true;
+  }
+
+  void on_preempt(Sim& sim, JobId id) override {
+    prepare(sim);
+    const Job& j = sim.job(id);
+    profile_.release(sim.now(), j.expected_end, j.alloc);
+    suspended_.push_back(id);
+    replan_ = true;
   }
 
   void on_departure(Sim& sim, JobId id) override {
@@ -53,6 +71,7 @@ class Conservative final : public QueueDiscipline {
 
   void begin_pass(Sim& sim) override {
     prepare(sim);
+    settle(sim);
     if (compress_) {
       compress_ = false;
       compress(sim);
@@ -67,6 +86,7 @@ class Conservative final : public QueueDiscipline {
   }
 
   bool select(Sim& sim, int q, JobId& id, std::span<int> alloc) override {
+    settle(sim);
     for (auto it = plan_.begin(); it != plan_.end() && it->t <= sim.now(); ++it) {
       const Job& j = sim.job(it->id);
       if (j.queue != q) continue;
@@ -94,6 +114,27 @@ class Conservative final : public QueueDiscipline {
       profile_.reset(sim.now(), sim.machine().idle());
     }
     profile_.advance(sim.now());
+  }
+
+  /// @brief After a preemption or an early start the plan is made again from now: every
+  /// reservation is taken out, the suspended jobs are put back first (they were at the head
+  /// of their queues) and then the others in the order of their reservations.
+  void settle(Sim& sim) {
+    if (!replan_) return;
+    replan_ = false;
+    prepare(sim);
+    const std::vector<Key> order(plan_.begin(), plan_.end());
+    for (const Key& key : order) {
+      const Job& j = sim.job(key.id);
+      profile_.release(std::max(sim.now(), j.res_start), j.res_end, j.res_alloc);
+    }
+    plan_.clear();
+    // The last suspended is at the head of its queue.
+    for (auto it = suspended_.rbegin(); it != suspended_.rend(); ++it) {
+      reserve_fresh(sim, *it, sim.now(), kNever);
+    }
+    suspended_.clear();
+    for (const Key& key : order) reserve_fresh(sim, key.id, sim.now(), kNever);
   }
 
   // Earliest start in [from, until] with a fresh placement; reserves it. False if none.
@@ -158,7 +199,9 @@ class Conservative final : public QueueDiscipline {
   Compression order_;
   Profile profile_;
   std::set<Key> plan_;
+  std::vector<JobId> suspended_;  //!< suspended since the last replan, in that order
   bool compress_ = false;
+  bool replan_ = false;
   bool started_ = false;
 };
 

@@ -96,6 +96,46 @@ TEST(Hibernation, ReleasesTheFirstPartAndWakesItWithThePartner) {
   }
 }
 
+// Hibernation with preemption: as above, but site 0 is busy with two local jobs of 2
+// processors when the partner is allocated at 30: C1 (submitted at 2, 50 s, started at 10
+// beside the part that hibernates 10-11) and C2 (60 s, submitted and started at 12). The
+// woken part needs 2 processors and preempts the most recently started local job, C2, with
+// 42 s left; both parts compute 30-130. C2 resumes at the head of site 0's queue when C1
+// frees 2 processors at 60 and ends at 60 + 42 = 102. Measured local waits (jobs from the
+// first global one on): C1 8 s, C2 0 s plus its 30 s suspended.
+TEST(Hibernation, WokenPartPreemptsTheLatestLocalJob) {
+  for (const bool backfilling : {false, true}) {
+    std::vector<CopyRecord> copies;
+    const auto r = run_listed(config(backfilling, Sync::hibernation),
+                              {local(0, 0, 4, 10), local(0, 1, 4, 30), coalloc(1, 4, 100),
+                               local(2, 0, 2, 50), local(12, 0, 2, 60)},
+                              &copies);
+    ASSERT_TRUE(r.valid) << r.verdict;
+    const auto woken = at(copies, 2, 0).at(1), partner = at(copies, 2, 1).at(0);
+    EXPECT_EQ(woken.role, PartRole::run);
+    EXPECT_EQ(woken.start, 30);
+    EXPECT_EQ(woken.end, 130);
+    EXPECT_EQ(partner.start, 30);
+    EXPECT_EQ(partner.end, 130);
+    const auto c1 = at(copies, 3, 0), c2 = at(copies, 4, 0);
+    ASSERT_EQ(c1.size(), 1u);
+    EXPECT_EQ(c1[0].start, 10);
+    EXPECT_EQ(c1[0].end, 60);
+    EXPECT_FALSE(c1[0].preempted);
+    ASSERT_EQ(c2.size(), 2u);
+    EXPECT_EQ(c2[0].start, 12);
+    EXPECT_EQ(c2[0].end, 30);
+    EXPECT_TRUE(c2[0].preempted);
+    EXPECT_EQ(c2[1].start, 60);
+    EXPECT_EQ(c2[1].end, 102);
+    EXPECT_FALSE(c2[1].preempted);
+    EXPECT_EQ(r.preemptions, 1u);
+    EXPECT_DOUBLE_EQ(r.coalloc_hold_mean, 0);
+    EXPECT_DOUBLE_EQ(r.global_wait_mean, 29);
+    EXPECT_DOUBLE_EQ(r.local_wait_mean[0], (8 + 30) / 2.0);
+  }
+}
+
 // The same schedule under resubmission: the part allocated at 10 is terminated (1 s) and its
 // request goes back to site 0's queue at 10. Under FCFS it queues behind the local job (11-16)
 // and is allocated at 16, when it holds for its partner until 30; conservative backfilling
