@@ -9,7 +9,7 @@ import os
 
 from mcb_analysis import cli
 from mcb_analysis.fig5_claims import interval
-from mcb_analysis.inputs import read_csv, read_json
+from mcb_analysis.redundant_figures import load_runs
 
 RUNS = ("coalloc-saw", "coalloc-hib")
 NUMERIC = ("duplicates", "replication", "global_wait_mean", "all_wait_mean",
@@ -23,19 +23,9 @@ METHODS = (("hibernation", 0, "hibernation"), ("stop-and-wait", 2, "stop-and-wai
 
 def load(study):
     """{run: (rows by (sync, ranker, d, replication), summary json)}; every row VALID."""
-    out = {}
-    for run in RUNS:
-        path = os.path.join(study, run, "redundant.csv")
-        frame, _ = read_csv(path, REQUIRED, NUMERIC)
-        summary, _ = read_json(os.path.join(study, run, "redundant.json"), ("config", "speed"),
-                               schema="mcb-redundant/1")
-        rows = {}
-        for i, r in frame.iterrows():
-            if r["verdict"] != "VALID":
-                raise cli.BadInput(f"{path}:{i + 2}: verdict '{r['verdict']}' is not VALID")
-            rows[(r["sync"], r["ranker"], int(r["duplicates"]), int(r["replication"]))] = r
-        out[run] = (rows, summary)
-    return out
+    return load_runs(study, RUNS, REQUIRED, NUMERIC,
+                     lambda r: (r["sync"], r["ranker"], int(r["duplicates"]),
+                                int(r["replication"])))
 
 
 def rows_of(data):

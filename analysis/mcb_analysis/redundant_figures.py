@@ -20,21 +20,28 @@ LABEL = {"random": "Random", "qlen": "Qlen", "workload": "Workload", "est-qt": "
          "ideal-min": "Ideal Min"}
 
 
-def load(study):
-    """{run: (rows by (ranker, d, replication), summary json)}; every row must be VALID."""
+def load_runs(study, runs, required, numeric, key):
+    """{run: (rows by key(row), summary json)} for each study folder in runs; every row must be
+    VALID. Both figure modules of the study read their runs through here."""
     out = {}
-    for run in RUNS:
+    for run in runs:
         path = os.path.join(study, run, "redundant.csv")
-        frame, _ = read_csv(path, REQUIRED, NUMERIC)
+        frame, _ = read_csv(path, required, numeric)
         summary, _ = read_json(os.path.join(study, run, "redundant.json"), ("config", "speed"),
-                            schema="mcb-redundant/1")
+                               schema="mcb-redundant/1")
         rows = {}
         for i, r in frame.iterrows():
             if r["verdict"] != "VALID":
                 raise cli.BadInput(f"{path}:{i + 2}: verdict '{r['verdict']}' is not VALID")
-            rows[(r["ranker"], int(r["duplicates"]), int(r["replication"]))] = r
+            rows[key(r)] = r
         out[run] = (rows, summary)
     return out
+
+
+def load(study):
+    """{run: (rows by (ranker, d, replication), summary json)}; every row must be VALID."""
+    return load_runs(study, RUNS, REQUIRED, NUMERIC,
+                     lambda r: (r["ranker"], int(r["duplicates"]), int(r["replication"])))
 
 
 def series(rows, ranker, d, column, base=None):
