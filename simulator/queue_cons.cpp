@@ -41,7 +41,7 @@ class Conservative final : public QueueDiscipline {
   void on_start(Sim& sim, JobId id) override {
     Job& j = sim.job(id);
     plan_.erase(Key{j.res_start, j.seq, id});
-    if (j.res_start == sim.now()) {
+    if (j.res_start <= sim.now()) {  // at (or after) its reservation, as planned
       if (j.expected_end < j.res_end) profile_.release(j.expected_end, j.res_end, j.alloc);
       return;
     }
