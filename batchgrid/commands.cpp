@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -307,6 +308,7 @@ int study_command(int argc, const char* const* argv) {
   int threads = vm["threads"].as<int>();
   if (threads < 0) throw UsageError("--threads: '" + std::to_string(threads) + "' is negative");
   if (threads == 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  threads = std::min(threads, experiments);  // a worker without an experiment would only idle
   const std::string dir = vm["output"].as<std::string>();
   check_creatable_folder("output", dir);
   csv::Writer table({"experiment", "bandwidth_mbps", "queue_sizes", "disciplines", "largest_size",
