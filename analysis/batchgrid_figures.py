@@ -97,10 +97,15 @@ def draw(frame, out):
     g = one.groupby("largest_size").mean(numeric_only=True)
     fig, ax = plt.subplots(1, 2, figsize=(11, 4))
     bars(ax[0], g.single_wait / 3600, g.multi_wait / 3600, "mean wait of the application (h)")
-    for s in sizes:
+    # The ratios take a few values shared by every size: each size is drawn a little to the
+    # side of the true ratio, so that none hides behind another.
+    for i, s in enumerate(sizes):
         d = one[one.largest_size == s]
-        ax[1].scatter(d.largest_ratio, d.wait_reduction_pct, label=f"largest {int(s)}", s=14)
-    ax[1].set_xlabel("request on the largest queue (multiple batch) / its size")
+        dodge = 0.008 * (i - (len(sizes) - 1) / 2)
+        ax[1].scatter(d.largest_ratio + dodge, d.wait_reduction_pct, label=f"largest {int(s)}",
+                      s=14, alpha=0.7)
+    ax[1].set_xlabel("request on the largest queue (multiple batch) / its size\n"
+                     "(sizes side by side around each ratio)")
     ax[1].set_ylabel("wait reduction by multiple batch (%)")
     ax[1].legend(fontsize=7)
     fig.suptitle("Figure 4: queue waiting times of the application's submissions")
