@@ -42,8 +42,10 @@ TEST_P(ConsGrid, EndsWithItsVerdict) {
   c.warmup_jobs = h.warmup;
   const GridResult r = run_grid(c);
   EXPECT_EQ(r.verdict, h.verdict);
-  EXPECT_FALSE(r.saturated);
-  if (r.valid) EXPECT_EQ(r.global_done, h.jobs);
+  if (r.valid) {  // a deadlock leaves jobs waiting (and piling up) behind it
+    EXPECT_FALSE(r.saturated);
+    EXPECT_EQ(r.global_done, h.jobs);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(
