@@ -20,24 +20,38 @@ and of the multi-component jobs.
 """
 
 import collections
-import csv
 import heapq
+import os
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from mcb_analysis.requirements import require  # noqa: E402
+
+require(os.path.basename(__file__))  # one line, not a traceback, without pandas
+
+from mcb_analysis import cli  # noqa: E402
+from mcb_analysis.inputs import read_csv  # noqa: E402
+
+PROG = "fig5_heads.py"
 CAPACITY = 32  # the paper's 4 x 32 system
+NUMERIC = ("id", "submit", "start", "end", "total_size", "components", "measured")
 
 
 def read(path):
-    with open(path, newline="", encoding="utf-8") as f:
-        rows = list(csv.DictReader(f))
+    """The jobs of one jobs.csv, through the analysis's one CSV reader."""
+    frame, _ = read_csv(path, required=NUMERIC + ("clusters", "queue"), numeric=NUMERIC)
     jobs = []
-    for r in rows:
-        parts = [p.split(":") for p in r["clusters"].split(";") if p]
-        jobs.append({"id": int(r["id"]), "submit": float(r["submit"]),
-                     "start": float(r["start"]), "end": float(r["end"]),
-                     "size": int(r["total_size"]), "components": int(r["components"]),
-                     "clusters": {int(c): int(n) for c, n in parts}, "queue": r["queue"],
-                     "measured": r["measured"] == "1"})
+    for i, r in enumerate(frame.to_dict("records")):
+        try:
+            parts = {int(c): int(n) for c, n in (p.split(":") for p in r["clusters"].split(";"))}
+        except ValueError:
+            raise cli.BadInput(f"{path}:{i + 2}: column clusters: '{r['clusters']}' is not "
+                               "cluster:processors;...")
+        jobs.append({"id": int(r["id"]), "submit": r["submit"], "start": r["start"],
+                     "end": r["end"], "size": int(r["total_size"]),
+                     "components": int(r["components"]), "clusters": parts,
+                     "queue": r["queue"], "measured": r["measured"] == 1})
     return jobs
 
 
@@ -112,7 +126,10 @@ def waits(jobs):
     return {k: (len(v), sum(v) / len(v)) for k, v in sorted(by.items())}
 
 
-def main(paths):
+def main(argv):
+    p = cli.parser(PROG, __doc__)
+    p.add_argument("jobs", nargs="+", metavar="JOBS_CSV", help="an mcb-sim run's jobs.csv")
+    paths = p.parse_args(argv).jobs
     for path in paths:
         jobs = read(path)
         count, held = classify(jobs)
@@ -132,7 +149,4 @@ def main(paths):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) < 2:
-        print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
-        sys.exit(2)
-    sys.exit(main(sys.argv[1:]))
+    cli.run(PROG, main)

@@ -220,6 +220,17 @@ class Heads(unittest.TestCase):
         self.assertIn("mean wait, single 20: 45 s (2 jobs)", out)
         self.assertIn("mean wait, multi-component: 0 s (3 jobs)", out)
 
+    def test_a_bad_file_is_one_line_and_exit_two(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "jobs.csv")
+            with open(path, "w", encoding="utf-8") as f:
+                f.write("id,submit,start,end,total_size,components,measured,clusters,queue\n"
+                        "1,0,0,10,8,1,1,0-8,local0\n")
+            done = run("fig5_heads.py", path)
+        self.assertEqual(done.returncode, 2, done.stderr)
+        self.assertEqual(len(done.stderr.strip().splitlines()), 1, done.stderr)
+        self.assertIn("jobs.csv:2: column clusters: '0-8'", done.stderr)
+
 
 @unittest.skipUnless(os.access(os.path.join(BIN, "mcb-sim"), os.X_OK), "mcb-sim is not built")
 class SecondsStudy(unittest.TestCase):
