@@ -7,9 +7,11 @@
 #include "jobscripts/shell.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 
 namespace mcb::campaign {
 namespace parse {
@@ -171,6 +173,7 @@ class SlurmQueue : public BatchQueue {
 
   std::string submit(const JobRequest& r) override {
     check_request(r);
+    // Appending: a requeued job's output follows its first run's, as on Grid Engine.
     std::vector<std::string> argv = {"sbatch",
                                      "--parsable",
                                      "--job-name=" + plain_name(r.name),
@@ -178,7 +181,8 @@ class SlurmQueue : public BatchQueue {
                                      "--time=" + parse::hms(r.time_limit_s),
                                      "--chdir=" + r.workdir,
                                      "--output=" + (r.output.empty() ? "/dev/null" : r.output),
-                                     "--requeue"};
+                                     "--requeue",
+                                     "--open-mode=append"};
     if (!r.error.empty()) argv.push_back("--error=" + r.error);
     if (r.hold) argv.emplace_back("--hold");
     const std::string& partition = setting("partition", "");
@@ -263,8 +267,25 @@ class SlurmQueue : public BatchQueue {
         output_of({"scontrol", "resume", id});
         break;
       case Operation::requeue:
-        output_of({"scontrol", "requeue", id});
+        requeue_now(id);
         break;
+    }
+  }
+
+ private:
+  // Slurm gives a requeued job a start time two minutes ahead (Reason=BeginTime) once its old
+  // run has ended; moved back to now, it may start again at once, as on the other systems.
+  // Waits up to 20 s for that start time to appear.
+  void requeue_now(const std::string& id) {
+    output_of({"scontrol", "requeue", id});
+    for (int attempt = 0; attempt < 100; ++attempt) {
+      const JobStatus s = status(id);
+      // While the old run ends, scontrol already says PENDING but the start time is set after.
+      if (s.phase == JobPhase::pending && s.reason == "BeginTime") {
+        output_of({"scontrol", "update", "JobId=" + id, "StartTime=now"});
+        return;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
     }
   }
 };

@@ -1,11 +1,11 @@
 // The batch-queue library against the real rig (jobscripts/testing/rig.sh, installed as mcb-rig):
 // two Slurm instances and a Grid Engine cell started once for this program. On each system a job
 // is seen pending behind a blocker that fills the system, held and released, running with its
-// node list, suspended and resumed, done; another is cancelled; the queue's length and the
-// system's start estimate (later with the blocker) are read. Jobs wait for files the test
-// writes, so nothing depends on how fast the machine is. Where the rig cannot start (not root,
-// packages missing), every test is skipped with the reason and the program exits 77, which
-// CTest reports as skipped.
+// node list, suspended and resumed, requeued and running again, done; another is cancelled; the
+// queue's length and the system's start estimate (later with the blocker) are read. Jobs wait for
+// files the test writes, so nothing depends on how fast the machine is. Where the rig cannot start
+// (not root, packages missing), every test is skipped with the reason and the program exits 77,
+// which CTest reports as skipped.
 #include "jobscripts/queue.hpp"
 #include "tests/support/command.hpp"
 
@@ -121,10 +121,12 @@ TEST_F(RigTest, DescribesTwoSlurmInstancesAndAGridEngineCell) {
   }
 }
 
-// A job that says where it runs, then waits for its file (at most LIMIT s).
+// A job that says where it runs and counts its starts beside its file, then waits for that file
+// (at most 120 s).
 std::string write_waiter(const fs::path& dir) {
   const fs::path script = dir / "wait.sh";
   std::ofstream(script) << "#!/bin/sh\necho \"ran in $(pwd) as $MCB_RIG_TAG\"\n"
+                           "echo started >>\"$1.starts\"\n"
                            "n=0\nwhile [ ! -e \"$1\" ] && [ $n -lt 600 ]; do sleep 0.2; "
                            "n=$((n + 1)); done\n";
   ::chmod(script.c_str(), 0755);
@@ -144,7 +146,7 @@ JobStatus wait_phase(BatchQueue& q, const std::string& id, JobPhase phase, doubl
 
 class EachSystem : public RigTest, public ::testing::WithParamInterface<int> {};
 
-TEST_P(EachSystem, PendingHeldReleasedRunningSuspendedDoneAndCancelled) {
+TEST_P(EachSystem, PendingHeldReleasedRunningSuspendedRequeuedDoneAndCancelled) {
   const QueueConfig& config = g_systems.at(static_cast<std::size_t>(GetParam()));
   const auto queue = make_queue(config);
   const fs::path work = g_dir / ("work-" + config.name);
@@ -208,12 +210,20 @@ TEST_P(EachSystem, PendingHeldReleasedRunningSuspendedDoneAndCancelled) {
   EXPECT_EQ(wait_phase(*queue, job, JobPhase::suspended, 20).phase, JobPhase::suspended);
   queue->resume(job);
   EXPECT_EQ(wait_phase(*queue, job, JobPhase::running, 20).phase, JobPhase::running);
+  // Requeued, it leaves its nodes and starts again from the beginning of its script.
+  queue->requeue(job);
+  EXPECT_TRUE(wait_for([&] { return queue->status(job).phase == JobPhase::pending; }, 30));
+  EXPECT_EQ(wait_phase(*queue, job, JobPhase::running, 60).phase, JobPhase::running);
 
   std::ofstream(work / "go-short") << "go\n";
   const JobStatus done = wait_phase(*queue, job, JobPhase::done, 60);
   EXPECT_EQ(done.phase, JobPhase::done) << done.state << " " << done.reason;
-  EXPECT_EQ(mcb::testing::slurp(work / "short.out"),
-            "ran in " + work.string() + " as short,with comma\n");
+  // In its folder, with the request's environment; started twice: once, and again after the
+  // requeue. (Slurm writes its requeue notice over the start of the output file.)
+  const std::string out = mcb::testing::slurp(work / "short.out");
+  EXPECT_NE(out.find("ran in " + work.string() + " as short,with comma\n"), std::string::npos)
+      << out;
+  EXPECT_EQ(mcb::testing::slurp(work / "go-short.starts"), "started\nstarted\n");
   EXPECT_EQ(queue->status(blocker).phase, JobPhase::failed) << "a cancelled job did not finish";
 
   // A job cancelled while it waits (held, so it cannot start first).
