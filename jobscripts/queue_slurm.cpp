@@ -52,15 +52,15 @@ void add_nodes(JobStatus& status, const std::string& list) {
 // How a job in STATE stands; COMPLETING is a job that ended and releases its nodes, done or
 // failed by its exit code ("0:0" = exit 0, no signal).
 void classify(JobStatus& status, const std::string& reason, const std::string& exit_code) {
-  static const std::set<std::string> kRunning = {"RUNNING", "CONFIGURING", "SIGNALING", "STAGE_OUT",
-                                                 "RESIZING"};
-  static const std::set<std::string> kPending = {"PENDING", "REQUEUED", "REQUEUE_FED",
-                                                 "REQUEUE_HOLD", "RESV_DEL_HOLD"};
+  static const std::set<std::string> running_states = {"RUNNING", "CONFIGURING", "SIGNALING",
+                                                       "STAGE_OUT", "RESIZING"};
+  static const std::set<std::string> pending_states = {"PENDING", "REQUEUED", "REQUEUE_FED",
+                                                       "REQUEUE_HOLD", "RESV_DEL_HOLD"};
   const std::string& s = status.state;
-  if (kPending.count(s) > 0) {
+  if (pending_states.count(s) > 0) {
     status.phase = JobPhase::pending;
     status.held = s == "REQUEUE_HOLD" || s == "RESV_DEL_HOLD" || reason.rfind("JobHeld", 0) == 0;
-  } else if (kRunning.count(s) > 0) {
+  } else if (running_states.count(s) > 0) {
     status.phase = JobPhase::running;
   } else if (s == "SUSPENDED" || s == "STOPPED") {
     status.phase = JobPhase::suspended;
