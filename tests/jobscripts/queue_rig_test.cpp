@@ -206,6 +206,9 @@ TEST_P(EachSystem, PendingHeldReleasedRunningSuspendedRequeuedDoneAndCancelled) 
       EXPECT_TRUE(node == "b1" || node == "b2") << node;
     }
   }
+  // "Running" is the allocation; the script starts a moment later.
+  const fs::path starts = work / "go-short.starts";
+  EXPECT_TRUE(wait_for([&] { return mcb::testing::slurp(starts) == "started\n"; }, 30));
   queue->suspend(job);
   EXPECT_EQ(wait_phase(*queue, job, JobPhase::suspended, 20).phase, JobPhase::suspended);
   queue->resume(job);
@@ -214,16 +217,18 @@ TEST_P(EachSystem, PendingHeldReleasedRunningSuspendedRequeuedDoneAndCancelled) 
   queue->requeue(job);
   EXPECT_TRUE(wait_for([&] { return queue->status(job).phase == JobPhase::pending; }, 30));
   EXPECT_EQ(wait_phase(*queue, job, JobPhase::running, 60).phase, JobPhase::running);
+  EXPECT_TRUE(wait_for([&] { return mcb::testing::slurp(starts) == "started\nstarted\n"; }, 30))
+      << "the requeued job's script did not start again";
 
   std::ofstream(work / "go-short") << "go\n";
   const JobStatus done = wait_phase(*queue, job, JobPhase::done, 60);
   EXPECT_EQ(done.phase, JobPhase::done) << done.state << " " << done.reason;
-  // In its folder, with the request's environment; started twice: once, and again after the
-  // requeue. (Slurm writes its requeue notice over the start of the output file.)
+  // In its folder, with the request's environment; started twice, once more after the requeue.
+  // (Slurm writes its requeue notice over the start of the output file.)
   const std::string out = mcb::testing::slurp(work / "short.out");
   EXPECT_NE(out.find("ran in " + work.string() + " as short,with comma\n"), std::string::npos)
       << out;
-  EXPECT_EQ(mcb::testing::slurp(work / "go-short.starts"), "started\nstarted\n");
+  EXPECT_EQ(mcb::testing::slurp(starts), "started\nstarted\n");
   EXPECT_EQ(queue->status(blocker).phase, JobPhase::failed) << "a cancelled job did not finish";
 
   // A job cancelled while it waits (held, so it cannot start first).
