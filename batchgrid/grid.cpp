@@ -213,12 +213,11 @@ GridSpec random_grid(std::uint64_t seed, const GridSpec& defaults) {
   g.queues.clear();
   // Section 4.1's draw, in the order its seeds were drawn in.
   using sim::Discipline;
-  static constexpr Discipline disciplines[] = {Discipline::kFcfs, Discipline::kCons,
-                                               Discipline::kEasy};
+  static constexpr Discipline kDrawn[] = {Discipline::kFcfs, Discipline::kCons, Discipline::kEasy};
   for (int q = 0; q < 4; ++q) {
     QueueConfig c;
     c.size = 32 << rng.below(5);
-    c.discipline = disciplines[rng.below(3)];
+    c.discipline = kDrawn[rng.below(3)];
     // Random numbers of S, L, N and W jobs (section 4.1); no jobs of the untuned model.
     c.mix = {0, rng.uniform(), rng.uniform(), rng.uniform(), rng.uniform()};
     g.queues.push_back(c);
