@@ -1,5 +1,6 @@
 #include "harness/join.hpp"
 
+#include "common/environment.hpp"
 #include "common/errors.hpp"
 #include "common/units.hpp"
 
@@ -144,10 +145,13 @@ void JoinedWorld::join(MPI_Comm world) {
     MPI_Comm_size(world, &size);
     comm_ = world;
     record_ = {{"name", spec_->name},
-               {"components", json::array({{{"component", spec_->component},
-                                            {"ranks", size},
-                                            {"started_unix", started_utc},
-                                            {"seconds", MPI_Wtime() - started}}})}};
+               {"components",
+                json::array({{{"component", spec_->component},
+                              {"ranks", size},
+                              {"batch_job_id",
+                               batch_job_id().empty() ? json(nullptr) : json(batch_job_id())},
+                              {"started_unix", started_utc},
+                              {"seconds", MPI_Wtime() - started}}})}};
     return;
   }
   record_components(started_utc, started);
@@ -230,6 +234,12 @@ void JoinedWorld::record_components(double started_utc, double started) {
                           started_utc + (MPI_Wtime() - started)};
   std::vector<double> all(3 * static_cast<std::size_t>(size));
   MPI_Allgather(mine, 3, MPI_DOUBLE, all.data(), 3, MPI_DOUBLE, comm_);
+  // And the batch job each component ran in, for the coordinator's timeline.
+  constexpr int kIdWidth = 64;
+  std::vector<char> id(kIdWidth, '\0');
+  batch_job_id().copy(id.data(), kIdWidth - 1);
+  std::vector<char> ids(kIdWidth * static_cast<std::size_t>(size));
+  MPI_Allgather(id.data(), kIdWidth, MPI_CHAR, ids.data(), kIdWidth, MPI_CHAR, comm_);
   std::vector<int> component_of(static_cast<std::size_t>(size));
   json components = json::array();
   double last_start = 0;
@@ -239,7 +249,9 @@ void JoinedWorld::record_components(double started_utc, double started) {
     const int k = static_cast<int>(row[0]);
     component_of[static_cast<std::size_t>(r)] = k;
     if (components.size() <= static_cast<std::size_t>(k)) {
+      const std::string job(ids.data() + kIdWidth * static_cast<std::size_t>(r));
       components.push_back({{"component", k},
+                            {"batch_job_id", job.empty() ? json(nullptr) : json(job)},
                             {"ranks", 0},
                             {"first_rank", r},
                             {"started_unix", row[1]},

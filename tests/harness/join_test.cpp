@@ -150,6 +150,7 @@ TEST_F(Join, TwoComponentPoissonSolvesAsOneMpirunWithTheSameClusterMap) {
     EXPECT_EQ(c["component"], k);
     EXPECT_EQ(c["ranks"], 2);
     EXPECT_EQ(c["first_rank"], 2 * k);
+    EXPECT_TRUE(c.contains("batch_job_id"));
     EXPECT_GE(c["seconds"].get<double>(), 0.0);
   }
   EXPECT_GE(join["seconds"].get<double>(), 0.0);
