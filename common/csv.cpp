@@ -90,7 +90,8 @@ namespace {
 constexpr double kLargestFixedWhole = 1e17;
 
 bool whole_in_fixed_range(double value) {
-  return std::isfinite(value) && value == std::trunc(value) && std::fabs(value) < kLargestFixedWhole;
+  return std::isfinite(value) && value == std::trunc(value) &&
+         std::fabs(value) < kLargestFixedWhole;
 }
 
 }  // namespace

@@ -27,8 +27,8 @@ namespace mcb::csv {
 std::string number(double value);
 
 /// @brief A number as the shortest text that reads back the same (0.3, not 0.30000000000000004),
-/// whole numbers below 1e17 in fixed notation (900000, not 9e+05); NaN is empty text, infinities are "inf" and "-inf". Per-job tables use it so that nothing is
-/// rounded away.
+/// whole numbers below 1e17 in fixed notation (900000, not 9e+05); NaN is empty text, infinities
+/// are "inf" and "-inf". Per-job tables use it so that nothing is rounded away.
 std::string exact(double value);
 
 /// @brief An optional number: empty text when absent.

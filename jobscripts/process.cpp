@@ -106,8 +106,10 @@ bool on_path(const std::string& program) {
   return false;
 }
 
-Captured capture(const std::vector<std::string>& argv_in, const std::string& cwd,
-                 double timeout_seconds) {
+namespace {
+
+Captured capture_in(const std::vector<std::string>& argv_in, const std::string& cwd,
+                    double timeout_seconds, const std::vector<std::string>* environment) {
   Captured result;
   int out_pipe[2];
   int err_pipe[2];
@@ -118,6 +120,8 @@ Captured capture(const std::vector<std::string>& argv_in, const std::string& cwd
   }
   std::vector<std::string> argv = argv_in;
   std::vector<char*> args = c_argv(argv);
+  std::vector<std::string> env_entries = environment ? *environment : std::vector<std::string>{};
+  std::vector<char*> envp = c_argv(env_entries);
   const pid_t pid = ::fork();
   if (pid < 0) throw std::runtime_error(std::string("cannot fork: ") + std::strerror(errno));
   if (pid == 0) {
@@ -127,7 +131,11 @@ Captured capture(const std::vector<std::string>& argv_in, const std::string& cwd
     ::dup2(out_pipe[1], 1);
     ::dup2(err_pipe[1], 2);
     if (!cwd.empty() && ::chdir(cwd.c_str()) != 0) child_fail(report_pipe[1], cwd.c_str());
-    ::execvp(args[0], args.data());
+    if (environment) {
+      ::execvpe(args[0], args.data(), envp.data());
+    } else {
+      ::execvp(args[0], args.data());
+    }
     child_fail(report_pipe[1], args[0]);
   }
   ::close(out_pipe[1]);
@@ -170,6 +178,18 @@ Captured capture(const std::vector<std::string>& argv_in, const std::string& cwd
   }
   result.status = from_wait_status(status);
   return result;
+}
+
+}  // namespace
+
+Captured capture(const std::vector<std::string>& argv, const std::string& cwd,
+                 double timeout_seconds) {
+  return capture_in(argv, cwd, timeout_seconds, nullptr);
+}
+
+Captured capture(const std::vector<std::string>& argv, const std::string& cwd,
+                 double timeout_seconds, const std::vector<std::string>& environment) {
+  return capture_in(argv, cwd, timeout_seconds, &environment);
 }
 
 TaggedRun::TaggedRun(const std::vector<std::string>& argv_in, const std::string& cwd,

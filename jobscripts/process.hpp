@@ -37,6 +37,11 @@ struct Captured {
 Captured capture(const std::vector<std::string>& argv, const std::string& cwd = "",
                  double timeout_seconds = 60);
 
+/// @brief capture() with the child's whole environment given as "NAME=value" entries (and the
+/// program looked up on the caller's PATH).
+Captured capture(const std::vector<std::string>& argv, const std::string& cwd,
+                 double timeout_seconds, const std::vector<std::string>& environment);
+
 /// @brief True when @p program is a path to an executable file or found on PATH.
 bool on_path(const std::string& program);
 

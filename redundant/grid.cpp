@@ -39,6 +39,12 @@ void GridState::note_departure(int site, Time now) {
 
 namespace {
 
+/// @brief Saturation, as mcb-sim tests it: the waiting jobs (local jobs, and global jobs not
+/// yet run) grew over the measured window by more than max(kBacklogFloor, kBacklogShare x the
+/// jobs that arrived in it). The limit on jobs in the system stops a run that grows far past it.
+constexpr double kBacklogFloor = 50;
+constexpr double kBacklogShare = 0.01;
+
 /// @brief One queue per site; a local job joins its own site's queue, the copy k of a global
 /// job the site ranked k-th when its first copy arrived. A pass starts, in every queue, what
 /// the discipline allows; the first copy of a global job to start wins and every later one
@@ -326,6 +332,34 @@ class GridObserver final : public sim::Observer {
     local_sum_.assign(n, 0);
     local_count_.assign(n, 0);
   }
+  /// The measured window opens at the first measured global job's arrival and closes at the
+  /// last arrival of the workload; the jobs waiting at both ends tell whether it saturated.
+  void on_arrival(const sim::Job& job, const sim::Sim& sim) override {
+    if (closed_ || job.submit < state_.measure_from) return;
+    const bool new_job = job.app == kLocalJob || job.line == 0;  // not a further copy
+    if (!open_) {
+      open_ = true;
+      waiting_at_start_ = waiting_jobs(sim) - (new_job ? 1 : 0);  // before this job joined
+    }
+    window_arrivals_ += new_job;
+  }
+  void on_arrivals_end(const sim::Sim& sim) override {
+    closed_ = true;
+    waiting_at_end_ = waiting_jobs(sim);
+    if (!open_) waiting_at_start_ = waiting_at_end_;
+  }
+  /// @brief Jobs waiting: local jobs in the queues and global jobs not yet run, each once
+  /// (counting copies would make one burst of flooded jobs look like a growing backlog).
+  std::uint64_t waiting_jobs(const sim::Sim& sim) const {
+    std::uint64_t n = 0;
+    for (int q = 0; q < sim.queue_count(); ++q) {
+      for (sim::JobId id = sim.queue(q).front(); id != sim::kNoJob; id = sim.job(id).next) {
+        n += sim.job(id).app == kLocalJob;
+      }
+    }
+    for (const Group& g : state_.groups()) n += g.winner < 0;
+    return n;
+  }
   void on_start(const sim::Job& job, const sim::Sim& sim) override {
     started_ += job.preemptions == 0;
     if (job.start < job.submit && state_.violation.empty()) {
@@ -373,6 +407,10 @@ class GridObserver final : public sim::Observer {
       r.local_measured.push_back(local_count_[s]);
     }
     r.jobs_simulated = started_;
+    r.backlog_growth =
+        static_cast<double>(waiting_at_end_) - static_cast<double>(waiting_at_start_);
+    r.backlog_limit =
+        std::max(kBacklogFloor, kBacklogShare * static_cast<double>(window_arrivals_));
   }
 
  private:
@@ -380,6 +418,9 @@ class GridObserver final : public sim::Observer {
   std::vector<double> local_sum_;
   std::vector<std::uint64_t> local_count_;
   std::uint64_t started_ = 0;
+  bool open_ = false, closed_ = false;
+  std::uint64_t waiting_at_start_ = 0, waiting_at_end_ = 0;
+  std::uint64_t window_arrivals_ = 0;  //!< local and global jobs arrived in the window
 };
 
 /// Checks the run's invariants; returns "" when they hold.
@@ -403,6 +444,11 @@ std::string verify(const GridState& state, const sim::RunEnd& end, const GridRes
     return "redundant allocations miscounted";
   }
   if (state.preempted_done != state.preempted_jobs) return "a preempted job never completed";
+  // After the deadlock check: the jobs that pile up behind a deadlock are its symptom.
+  if (r.backlog_growth > r.backlog_limit) {
+    return "saturated: the waiting jobs grew by " + std::to_string(std::lround(r.backlog_growth)) +
+           " over the measured window (limit " + std::to_string(std::lround(r.backlog_limit)) + ")";
+  }
   if (r.global_measured == 0) return "no global job measured";
   return "";
 }
@@ -456,7 +502,7 @@ GridResult run_with(const GridConfig& config, WorkloadGenerator& generator,
   r.redundant_allocations = state.redundant_allocations;
   r.releases = state.releases;
   r.preemptions = state.preemptions;
-  r.saturated = end.stopped_early;
+  r.saturated = end.stopped_early || r.backlog_growth > r.backlog_limit;
   const std::string why = verify(state, end, r);
   r.valid = why.empty();
   r.verdict = r.valid ? "VALID" : why;

@@ -145,6 +145,8 @@ struct GridResult {
   double part_mean = 0;           //!< mean processors per part (co-allocation)
   std::uint64_t releases = 0;     //!< parts hibernated or withdrawn
   std::uint64_t preemptions = 0;  //!< local jobs suspended by woken parts (hibernation)
+  double backlog_growth = 0;      //!< waiting jobs at the last arrival minus at the window's start
+  double backlog_limit = 0;       //!< saturated past it (or past the limit on jobs in the system)
   bool saturated = false;
   bool valid = false;
   std::string verdict;  //!< why INVALID, or "VALID"

@@ -21,5 +21,10 @@ sudo=""
 [ "$(id -u)" -ne 0 ] && sudo="sudo"
 echo "install-deps: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
+# Grid Engine's packages would otherwise make a cell of their own (Berkeley DB spool, sgeadmin)
+# and start its daemons on the default ports; the rig runs private cells (jobscripts/README.md).
+if command -v debconf-set-selections >/dev/null; then
+  echo "gridengine-common shared/gridengineconfig boolean false" | $sudo debconf-set-selections
+fi
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -6,7 +6,7 @@
 #   scripts/sanitize.sh [--inputs] [CTEST ARGS...]
 # By default it builds everything but the benchmarks and leaves out of the run what does not
 # concern memory or integer safety of the suite's own code and costs most of the time: the
-# real-Slurm tests, the Python analysis tests and the 4-rank MPI tests.
+# real-Slurm tests (and the batch-system rig's), the Python analysis tests and the 4-rank MPI tests.
 # --inputs (what CI runs) builds only the tests of the input readers and what they need: common,
 # the input dialect, the simulator, calibration, the campaign's expansion, the bad-input matrix of
 # every program and the two end-to-end chains (campaign -> calibrate, campaign -> calibrate ->
@@ -19,7 +19,7 @@ build="${MCB_SANITIZE_BUILD_DIR:-${MCB_FUZZ_BUILD_DIR:-$root/build-fuzz}}"
 jobs="$(nproc 2>/dev/null || echo 2)"
 
 targets=(all)
-select=(-E "${MCB_SANITIZE_EXCLUDE:-slurm|^analysis|_np_4}")
+select=(-E "${MCB_SANITIZE_EXCLUDE:-slurm|^queue_rig_test|^analysis|_np_4}")
 if [ "${1:-}" = "--inputs" ]; then
   shift
   targets=(common_unit_test input_dialect_test campaign_unit_test sim_unit_tests sim_e2e_tests

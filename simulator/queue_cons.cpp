@@ -7,6 +7,9 @@
 /// and put back no later than before (a fresh placement if one fits earlier, else the same
 /// processors earlier), so no reservation is ever delayed. A reservation a policy does not let
 /// start when due (LP's global queue waiting for an empty local queue) is planned again.
+/// A job that runs past its planned end (a part of a co-allocated job holding its processors
+/// with an open end) holds them in the plan from then on until its end is known, and a job that
+/// fits nowhere in the plan waits without a reservation until processors come back.
 #include "simulator/discipline.hpp"
 #include "simulator/engine.hpp"
 #include "simulator/profile.hpp"
@@ -35,12 +38,14 @@ class Conservative final : public QueueDiscipline {
   void on_arrival(Sim& sim, JobId id) override {
     prepare(sim);
     settle(sim);
-    reserve_fresh(sim, id, sim.now(), kNever);
+    place(sim, id);
   }
 
   void on_start(Sim& sim, JobId id) override {
     Job& j = sim.job(id);
     plan_.erase(Key{j.res_start, j.seq, id});
+    std::erase(unplaced_, id);
+    if (j.end > j.expected_end) overruns_.push_back({id, false, kNever});
     if (j.res_start <= sim.now()) {  // at (or after) its reservation, as planned
       if (j.expected_end < j.res_end) profile_.release(j.expected_end, j.res_end, j.alloc);
       return;
@@ -67,6 +72,14 @@ class Conservative final : public QueueDiscipline {
       profile_.release(sim.now(), j.expected_end, j.alloc);
       compress_ = true;
     }
+    const auto it = std::find_if(overruns_.begin(), overruns_.end(),
+                                 [&](const Overrun& o) { return o.id == id; });
+    if (it == overruns_.end()) return;
+    if (it->held && it->until > sim.now()) {  // ended before its end was seen
+      profile_.release(sim.now(), it->until, j.alloc);
+      compress_ = true;
+    }
+    overruns_.erase(it);
   }
 
   void begin_pass(Sim& sim) override {
@@ -81,7 +94,7 @@ class Conservative final : public QueueDiscipline {
       plan_.erase(plan_.begin());
       Job& j = sim.job(key.id);
       profile_.release(sim.now(), j.res_end, j.res_alloc);
-      reserve_fresh(sim, key.id, sim.now(), kNever);
+      place(sim, key.id);
     }
   }
 
@@ -114,6 +127,48 @@ class Conservative final : public QueueDiscipline {
       profile_.reset(sim.now(), sim.machine().idle());
     }
     profile_.advance(sim.now());
+    hold_overruns(sim);
+  }
+
+  /// @brief A running job past its planned end (a holding part) keeps its processors: the
+  /// plan holds them until its end, for ever while the end is open. Otherwise the plan
+  /// counts them free, the reservations placed on them come due and cannot start, and every
+  /// pass re-plans them from now, so wake-ups follow one another with nothing starting (with
+  /// the holder waiting on a job that can never start, for ever).
+  void hold_overruns(Sim& sim) {
+    const Time now = sim.now();
+    for (Overrun& o : overruns_) {
+      const Job& j = sim.job(o.id);
+      if (!o.held && j.expected_end <= now && j.end > now) {
+        o.held = true;
+        o.until = j.end;  // kNever while the end is open
+        profile_.reserve(now, o.until, j.alloc);
+        replan_ = true;  // reservations may lie on those processors
+      } else if (o.held && o.until == kNever && j.end != kNever) {
+        o.until = std::max(now, j.end);
+        profile_.release(o.until, kNever, j.alloc);
+        compress_ = true;
+      }
+    }
+  }
+
+  /// Reserves the earliest fresh placement from now, or parks the job when none fits.
+  void place(Sim& sim, JobId id) {
+    if (reserve_fresh(sim, id, sim.now(), kNever)) return;
+    Job& j = sim.job(id);
+    j.res_start = j.res_end = kNever;
+    if (std::find(unplaced_.begin(), unplaced_.end(), id) == unplaced_.end()) {
+      unplaced_.push_back(id);
+    }
+  }
+
+  /// After processors came back to the plan: the parked jobs, in arrival order, where they fit.
+  void place_unplaced(Sim& sim) {
+    std::vector<JobId> parked;
+    parked.swap(unplaced_);
+    std::sort(parked.begin(), parked.end(),
+              [&](JobId x, JobId y) { return sim.job(x).seq < sim.job(y).seq; });
+    for (const JobId id : parked) place(sim, id);
   }
 
   /// @brief After a preemption or an early start the plan is made again from now: every
@@ -130,11 +185,10 @@ class Conservative final : public QueueDiscipline {
     }
     plan_.clear();
     // The last suspended is at the head of its queue.
-    for (auto it = suspended_.rbegin(); it != suspended_.rend(); ++it) {
-      reserve_fresh(sim, *it, sim.now(), kNever);
-    }
+    for (auto it = suspended_.rbegin(); it != suspended_.rend(); ++it) place(sim, *it);
     suspended_.clear();
-    for (const Key& key : order) reserve_fresh(sim, key.id, sim.now(), kNever);
+    for (const Key& key : order) place(sim, key.id);
+    place_unplaced(sim);
   }
 
   // Earliest start in [from, until] with a fresh placement; reserves it. False if none.
@@ -179,7 +233,7 @@ class Conservative final : public QueueDiscipline {
       profile_.release(std::max(now, j.res_start), j.res_end, j.res_alloc);
       const Time old_start = j.res_start;
       if (old_start < now) {  // due earlier but held back by the policy: plan it again
-        reserve_fresh(sim, key.id, now, kNever);
+        place(sim, key.id);
         continue;
       }
       const std::vector<int> old_alloc = j.res_alloc;
@@ -194,12 +248,21 @@ class Conservative final : public QueueDiscipline {
       j.res_alloc = old_alloc;
       put(sim, key.id, t);
     }
+    place_unplaced(sim);
   }
 
   Compression order_;
   Profile profile_;
   std::set<Key> plan_;
   std::vector<JobId> suspended_;  //!< suspended since the last replan, in that order
+  /// A running job that may run past its planned end (its end is open or later).
+  struct Overrun {
+    JobId id;
+    bool held;   //!< past its planned end: the plan holds its processors
+    Time until;  //!< until then (kNever: its end is not known yet)
+  };
+  std::vector<Overrun> overruns_;
+  std::vector<JobId> unplaced_;  //!< waiting without a reservation (none fits), in arrival order
   bool compress_ = false;
   bool replan_ = false;
   bool started_ = false;

@@ -522,5 +522,16 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"unknown_command", "mcb-slurm-local", "begin", "usage"}),
     test_name);
 
+// --- mcb-rig (the same argument checks, shared through mcb-batch-lib.sh) ----------------------
+INSTANTIATE_TEST_SUITE_P(
+    Rig, BadInputMatrix,
+    ::testing::Values(
+        Case{"start_without_dir", "mcb-rig", "start", "usage"},
+        Case{"start_file", "mcb-rig", "start @/f", "'@/f' exists and is not", {{"f", "x"}}},
+        Case{"start_bad_owner", "mcb-rig", "start @/d x1", "OWNER_PID 'x1'"},
+        Case{"stop_missing", "mcb-rig", "stop @/none", "no such folder"},
+        Case{"unknown_command", "mcb-rig", "begin", "usage"}),
+    test_name);
+
 }  // namespace
 }  // namespace mcb::testing

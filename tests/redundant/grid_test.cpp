@@ -1,5 +1,6 @@
 // Hand-worked schedules of seed 004's grid: duplicates and their cancellation cost, the first
-// allocation winning, and Ideal Min as the benchmark no ranker beats.
+// allocation winning, and Ideal Min as the benchmark no ranker beats; an overloaded run is
+// saturated.
 #include "redundant/grid.hpp"
 #include "redundant/ranker.hpp"
 
@@ -146,6 +147,32 @@ TEST(Grid, SyntheticRunIsValidAndRepeatable) {
   EXPECT_EQ(a.local_wait_mean, b.local_wait_mean);
   EXPECT_EQ(a.redundant_allocations, 400u * 2);
   EXPECT_EQ(a.global_measured, 360u);
+}
+
+// Co-allocated under FCFS on 8 x 48 at local load 0.6 the grid is overloaded: global jobs
+// averaging 1800 s waited 103,440 s on average over 1200 jobs, far from the limit on jobs in
+// the system, and the run was called VALID. The waiting jobs grow over the window by
+// thousands, past max(50, 1% of the jobs that arrived): saturated, as mcb-sim says it.
+TEST(Grid, OverloadedRunIsSaturated) {
+  GridConfig c = config(std::vector<int>(8, 48), false, "random", 0);
+  c.local_load = 0.6;
+  c.sync = Sync::stop_and_wait;
+  c.seed = 41;
+  c.global_jobs = 1200;
+  const auto r = run_grid(c);
+  EXPECT_TRUE(r.saturated);
+  EXPECT_FALSE(r.valid);
+  EXPECT_EQ(r.verdict.rfind("saturated: the waiting jobs grew by", 0), 0u) << r.verdict;
+  EXPECT_GT(r.backlog_growth, r.backlog_limit);
+  EXPECT_GE(r.backlog_limit, 50);
+  EXPECT_GT(r.global_wait_mean, 50 * c.work.runtime_mean);
+  // Under conservative backfilling a shorter run of the grid holds.
+  c.backfilling = true;
+  c.global_jobs = 345;
+  const auto held = run_grid(c);
+  EXPECT_TRUE(held.valid) << held.verdict;
+  EXPECT_FALSE(held.saturated);
+  EXPECT_LE(held.backlog_growth, held.backlog_limit);
 }
 
 // On 64,64,32,32 sites a global job larger than 32 gets copies only where it fits.

@@ -16,7 +16,9 @@ class StudyRedundant(unittest.TestCase):
     def setUpClass(cls):
         cls.tmp = tempfile.TemporaryDirectory()
         cls.out = os.path.join(cls.tmp.name, "study")
-        env = dict(os.environ, MCB_BUILD_DIR=BUILD, MCB_REDUNDANT_JOBS="150",
+        # 300 global jobs: at 150 or 200 the Workload ranker's runs (FCFS, and the heterogeneous
+        # grid), near their knee, grow their queues past the saturation test's floor of 50 jobs.
+        env = dict(os.environ, MCB_BUILD_DIR=BUILD, MCB_REDUNDANT_JOBS="300",
                    MCB_REDUNDANT_REPLICATIONS="2", MCB_REDUNDANT_DUPLICATES="0,1,2,7")
         cls.result = subprocess.run([os.path.join(SOURCE, "scripts", "study-redundant.sh"), cls.out],
                                  env=env, capture_output=True, text=True)
