@@ -122,13 +122,7 @@ QueueRun run_queue(const QueueSpec& spec) {
                      std::to_string(spec.app_request) + " processors; the queue has " +
                      std::to_string(spec.size));
   }
-  std::unique_ptr<sim::QueueDiscipline> discipline;
-  try {
-    discipline = sim::make_discipline(spec.discipline);
-  } catch (const std::invalid_argument&) {
-    throw UsageError("queue " + spec.name + ": discipline '" + spec.discipline +
-                     "' is not fcfs, easy or cons");
-  }
+  std::unique_ptr<sim::QueueDiscipline> discipline = sim::make_discipline(spec.discipline);
   sim::MachineSpec machine{{spec.size}, {1.0}};
   sim::RunLimits limits;
   limits.max_in_system = ~std::uint64_t{0};

@@ -7,6 +7,8 @@
 /// the limit, is killed there, and is resubmitted at once ("a CCSM submission is added to the
 /// job trace immediately after the completion of the execution time limit").
 
+#include "simulator/discipline.hpp"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -24,12 +26,12 @@ struct ExternalJob {
 /// @brief One batch system.
 struct QueueSpec {
   std::string name;
-  int size = 0;                     //!< processors
-  std::string discipline = "fcfs";  //!< fcfs, easy or cons
-  double limit = 2 * 86400.0;       //!< maximum execution time (s)
-  std::vector<ExternalJob> jobs;    //!< in submit order
-  int app_request = 0;              //!< processors of each application submission (0: none)
-  double app_horizon = 0;           //!< the application submits until this time
+  int size = 0;  //!< processors
+  sim::Discipline discipline = sim::Discipline::kFcfs;
+  double limit = 2 * 86400.0;     //!< maximum execution time (s)
+  std::vector<ExternalJob> jobs;  //!< in submit order
+  int app_request = 0;            //!< processors of each application submission (0: none)
+  double app_horizon = 0;         //!< the application submits until this time
 };
 
 /// @brief One submission of the application: it waits, then holds its processors until the

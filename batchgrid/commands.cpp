@@ -17,6 +17,7 @@
 #include <cmath>
 #include <exception>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <mutex>
 #include <sstream>
@@ -28,8 +29,15 @@ namespace {
 namespace po = boost::program_options;
 
 std::array<double, kClasses> parse_mix(const std::string& text) {
-  // The same m/s/l/n/w weights --queues takes.
-  return parse_queues("16:fcfs:" + text).front().mix;
+  // The same m/s/l/n/w weights --queues takes; its refusal names --mix.
+  try {
+    return parse_queues("16:fcfs:" + text).front().mix;
+  } catch (const UsageError& e) {
+    const std::string why = e.what();
+    const std::string prefix = "--queues: ";
+    throw cli::ValueError(
+        "mix", "--mix: " + (why.rfind(prefix, 0) == 0 ? why.substr(prefix.size()) : why));
+  }
 }
 
 std::vector<double> parse_bandwidths(const std::string& text) {
@@ -40,42 +48,63 @@ std::vector<double> parse_bandwidths(const std::string& text) {
     char* end = nullptr;
     const double v = std::strtod(item.c_str(), &end);
     if (item.empty() || *end != '\0' || !(v > 0) || !std::isfinite(v)) {
-      throw UsageError("--bandwidths: '" + item + "' is not a positive number of Mbit/s");
+      throw cli::ValueError("bandwidths",
+                            "--bandwidths: '" + item + "' is not a positive number of Mbit/s");
     }
     out.push_back(v * 1e6);
   }
-  if (out.empty()) throw UsageError("--bandwidths: no bandwidth given");
+  if (out.empty()) throw cli::ValueError("bandwidths", "--bandwidths: no bandwidth given");
   return out;
 }
 
-void positive(const char* option, double v) {
-  if (!(v > 0) || !std::isfinite(v)) {
-    throw UsageError(std::string("--") + option + ": '" + csv::number(v) + "' is not positive");
-  }
+// A notifier refusing a value that is not a finite number > 0, naming the option.
+std::function<void(const double&)> positive(const std::string& option) {
+  return [option](double v) { cli::require_positive_finite(option, v); };
 }
 
-void add_grid_options(po::options_description& o) {
-  o.add_options()("seed", po::value<std::uint64_t>()->default_value(1), "random seed (recorded)")(
-      "limit", po::value<double>()->default_value(2 * 86400.0),
-      "maximum execution time of every queue, s")(
-      "horizon-days", po::value<double>()->default_value(60), "wall-clock days evaluated")(
-      "interarrival", po::value<double>()->default_value(3000),
-      "mean inter-arrival time of the external jobs, s (seed 003: 3000)")(
-      "bandwidths", po::value<std::string>()->default_value("10,100,1000"),
-      "inter-site bandwidths, Mbit/s, comma-separated");
+/// The options of generate.
+struct GenerateOptions {
+  LublinSpec spec;
+  std::uint64_t jobs = 10000;
+  std::string mix = "1/0/0/0/0";  //!< as given, for the SWF header
+  std::string output;
+};
+
+/// The options run and study share: the grid every experiment starts from.
+struct GridOptions {
+  GridSpec grid;
+  double horizon_days = 60;
+  std::string bandwidths = "10,100,1000";  //!< as given, for study.json
+};
+
+void add_grid_options(po::options_description& d, GridOptions& o) {
+  GridSpec& g = o.grid;
+  // One option per line, as --help prints them.
+  // clang-format off
+  d.add_options()
+      ("seed", po::value(&g.seed)->default_value(g.seed), "random seed (recorded)")
+      ("limit", po::value(&g.limit)->default_value(g.limit)->notifier(positive("limit")),
+       "maximum execution time of every queue, s")
+      ("horizon-days",
+       po::value(&o.horizon_days)->default_value(o.horizon_days)
+           ->notifier(positive("horizon-days")),
+       "wall-clock days evaluated")
+      ("interarrival",
+       po::value(&g.interarrival)->default_value(g.interarrival)
+           ->notifier(positive("interarrival")),
+       "mean inter-arrival time of the external jobs, s (seed 003: 3000)")
+      ("bandwidths", po::value(&o.bandwidths)->default_value(o.bandwidths)
+                         ->notifier([&g](const std::string& text) {
+                           g.bandwidths = parse_bandwidths(text);
+                         }),
+       "inter-site bandwidths, Mbit/s, comma-separated");
+  // clang-format on
 }
 
-GridSpec grid_from(const po::variables_map& vm) {
-  GridSpec g;
-  g.seed = vm["seed"].as<std::uint64_t>();
-  g.limit = vm["limit"].as<double>();
-  positive("limit", g.limit);
-  const double days = vm["horizon-days"].as<double>();
-  positive("horizon-days", days);
-  g.horizon = days * 86400;
-  g.interarrival = vm["interarrival"].as<double>();
-  positive("interarrival", g.interarrival);
-  g.bandwidths = parse_bandwidths(vm["bandwidths"].as<std::string>());
+// The grid's horizon from the days given; the values themselves were checked while parsing.
+GridSpec grid_from(const GridOptions& o) {
+  GridSpec g = o.grid;
+  g.horizon = o.horizon_days * 86400;
   return g;
 }
 
@@ -100,26 +129,29 @@ std::string check(const GridSpec& g, const Comparison& c, const std::vector<Even
 }  // namespace
 
 int generate_command(int argc, const char* const* argv) {
-  po::options_description o("generate options");
-  o.add_options()("size", po::value<int>()->required(), "system size (processors), >= 16")(
-      "jobs", po::value<std::uint64_t>()->default_value(10000), "number of jobs")(
-      "seed", po::value<std::uint64_t>()->default_value(1), "random seed (recorded)")(
-      "mix", po::value<std::string>()->default_value("1/0/0/0/0"),
-      "weights of model/short/long/narrow/wide jobs")(
-      "interarrival", po::value<double>()->default_value(3000), "mean inter-arrival time, s")(
-      "output", po::value<std::string>()->required(), "SWF file to write");
-  const auto parsed = cli::parse(argc, argv, o, "mcb-batchgrid generate [options]");
-  if (parsed.help_printed) return 0;
-  const auto& vm = parsed.vm;
-  LublinSpec spec;
-  spec.max_size = vm["size"].as<int>();
-  spec.seed = vm["seed"].as<std::uint64_t>();
-  spec.mix = parse_mix(vm["mix"].as<std::string>());
-  spec.mean_interarrival = vm["interarrival"].as<double>();
-  positive("interarrival", spec.mean_interarrival);
-  const auto jobs = vm["jobs"].as<std::uint64_t>();
-  if (jobs == 0) throw UsageError("--jobs: '0' is not positive");
-  const std::string out = vm["output"].as<std::string>();
+  GenerateOptions o;
+  LublinSpec& spec = o.spec;
+  po::options_description d("generate options");
+  // clang-format off
+  d.add_options()
+      ("size", po::value(&spec.max_size)->required(), "system size (processors), >= 16")
+      ("jobs", po::value(&o.jobs)->default_value(o.jobs)->notifier([](std::uint64_t n) {
+         if (n == 0) throw cli::ValueError("jobs", "--jobs: '0' is not positive");
+       }),
+       "number of jobs")
+      ("seed", po::value(&spec.seed)->default_value(spec.seed), "random seed (recorded)")
+      ("mix", po::value(&o.mix)->default_value(o.mix)->notifier([&spec](const std::string& text) {
+         spec.mix = parse_mix(text);
+       }),
+       "weights of model/short/long/narrow/wide jobs")
+      ("interarrival", po::value(&spec.mean_interarrival)->default_value(3000)
+                           ->notifier(positive("interarrival")),
+       "mean inter-arrival time, s")
+      ("output", po::value(&o.output)->required(), "SWF file to write");
+  // clang-format on
+  if (cli::parse(argc, argv, d, "mcb-batchgrid generate [options]").help_printed) return 0;
+  const std::uint64_t jobs = o.jobs;
+  const std::string& out = o.output;
   check_writable_file("output", out);
   LublinGenerator gen(spec);
   std::string body;
@@ -135,7 +167,7 @@ int generate_command(int argc, const char* const* argv) {
         static_cast<int>(j.cls);  // the job's class: 0 model, 1 short, 2 long, 3 narrow, 4 wide
     body += sim::swf_line(r) + "\n";
   }
-  const auto& m = vm["mix"].as<std::string>();
+  const std::string& m = o.mix;
   const std::string header = sim::swf_header({
       {"Version", "2.2"},
       {"Computer", "mcb-batchgrid generate (Lublin-Feitelson 2003 model)"},
@@ -155,21 +187,23 @@ int generate_command(int argc, const char* const* argv) {
 }
 
 int run_command(int argc, const char* const* argv) {
-  po::options_description o("run options");
-  o.add_options()("queues", po::value<std::string>()->required(),
-                  "SIZE:DISCIPLINE[:m/s/l/n/w|trace=FILE], comma-separated")(
-      "request", po::value<int>()->default_value(0),
-      "processors the application asks of the largest queue alone (0: its single-system best "
-      "schedule there)")("output", po::value<std::string>()->required(),
-                         "folder for summary.json and events");
-  add_grid_options(o);
-  const auto parsed = cli::parse(argc, argv, o, "mcb-batchgrid run [options]");
-  if (parsed.help_printed) return 0;
-  const auto& vm = parsed.vm;
-  GridSpec g = grid_from(vm);
-  g.queues = parse_queues(vm["queues"].as<std::string>());
-  g.request = vm["request"].as<int>();
-  const std::string dir = vm["output"].as<std::string>();
+  GridOptions o;
+  std::string queues, dir;
+  po::options_description d("run options");
+  // clang-format off
+  d.add_options()
+      ("queues", po::value(&queues)->required()->notifier([&o](const std::string& text) {
+         o.grid.queues = parse_queues(text);
+       }),
+       "SIZE:DISCIPLINE[:m/s/l/n/w|trace=FILE], comma-separated")
+      ("request", po::value(&o.grid.request)->default_value(o.grid.request),
+       "processors the application asks of the largest queue alone (0: its single-system best "
+       "schedule there)")
+      ("output", po::value(&dir)->required(), "folder for summary.json and events");
+  // clang-format on
+  add_grid_options(d, o);
+  if (cli::parse(argc, argv, d, "mcb-batchgrid run [options]").help_printed) return 0;
+  const GridSpec g = grid_from(o);
   check_creatable_folder("output", dir);
   std::vector<Event> multi, single;
   const Comparison c = compare(g, &multi, &single);
@@ -192,7 +226,7 @@ int run_command(int argc, const char* const* argv) {
   }
   const nlohmann::json summary{{"schema", "mcb-batchgrid-run/1"},
                                {"config",
-                                {{"queues", vm["queues"].as<std::string>()},
+                                {{"queues", queues},
                                  {"request", c.request},
                                  {"limit", g.limit},
                                  {"horizon", g.horizon},
@@ -259,7 +293,7 @@ void add_rows(csv::Writer& table, int e, const GridSpec& g, const Comparison& c)
   int submitted = 0;
   for (size_t q = 0; q < g.queues.size(); ++q) {
     sizes += (q ? "/" : "") + std::to_string(g.queues[q].size);
-    disciplines += (q ? "/" : "") + g.queues[q].discipline;
+    disciplines += (q ? "/" : "") + sim::discipline_name(g.queues[q].discipline);
     mean_size += g.queues[q].size / static_cast<double>(g.queues.size());
     mean_request += c.requests[q];
     submitted += c.requests[q] > 0;
@@ -290,26 +324,27 @@ void add_rows(csv::Writer& table, int e, const GridSpec& g, const Comparison& c)
 }  // namespace
 
 int study_command(int argc, const char* const* argv) {
-  po::options_description o("study options");
-  o.add_options()("experiments", po::value<int>()->default_value(1000),
-                  "random grids (seed 003: 1000)")(
-      "threads", po::value<int>()->default_value(0),
-      "experiments run at once (0: one per hardware thread); the results do not depend on it")(
-      "output", po::value<std::string>()->required(), "folder for study.csv and study.json");
-  add_grid_options(o);
-  const auto parsed = cli::parse(argc, argv, o, "mcb-batchgrid study [options]");
-  if (parsed.help_printed) return 0;
-  const auto& vm = parsed.vm;
-  const GridSpec defaults = grid_from(vm);
-  const int experiments = vm["experiments"].as<int>();
-  if (experiments < 1) {
-    throw UsageError("--experiments: '" + std::to_string(experiments) + "' is not positive");
-  }
-  int threads = vm["threads"].as<int>();
-  if (threads < 0) throw UsageError("--threads: '" + std::to_string(threads) + "' is negative");
+  GridOptions o;
+  int experiments = 1000, threads = 0;
+  std::string dir;
+  po::options_description d("study options");
+  // clang-format off
+  d.add_options()
+      ("experiments", po::value(&experiments)->default_value(experiments)->notifier([](int n) {
+         cli::require_positive("experiments", n);
+       }),
+       "random grids (seed 003: 1000)")
+      ("threads", po::value(&threads)->default_value(threads)->notifier([](int n) {
+         cli::require_non_negative("threads", n);
+       }),
+       "experiments run at once (0: one per hardware thread); the results do not depend on it")
+      ("output", po::value(&dir)->required(), "folder for study.csv and study.json");
+  // clang-format on
+  add_grid_options(d, o);
+  if (cli::parse(argc, argv, d, "mcb-batchgrid study [options]").help_printed) return 0;
+  const GridSpec defaults = grid_from(o);
   if (threads == 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   threads = std::min(threads, experiments);  // a worker without an experiment would only idle
-  const std::string dir = vm["output"].as<std::string>();
   check_creatable_folder("output", dir);
   csv::Writer table({"experiment", "bandwidth_mbps", "queue_sizes", "disciplines", "largest_size",
                      "request", "largest_request", "request_ratio", "mean_queue_size",
@@ -341,7 +376,7 @@ int study_command(int argc, const char* const* argv) {
                                  {"limit", defaults.limit},
                                  {"horizon", defaults.horizon},
                                  {"interarrival", defaults.interarrival},
-                                 {"bandwidths", vm["bandwidths"].as<std::string>()}}},
+                                 {"bandwidths", o.bandwidths}}},
                                {"environment", environment_block(argc, argv)},
                                {"simulated_jobs", jobs},
                                {"threads", threads},

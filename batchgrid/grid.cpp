@@ -47,10 +47,11 @@ std::vector<QueueConfig> parse_queues(const std::string& text) {
       throw UsageError("--queues: size '" + parts[0] + "' is not a positive whole number");
     }
     q.size = static_cast<int>(size);
-    q.discipline = parts[1];
-    if (q.discipline != "fcfs" && q.discipline != "easy" && q.discipline != "cons") {
-      throw UsageError("--queues: discipline '" + parts[1] + "' is not fcfs, easy or cons");
+    const auto discipline = sim::find_discipline(parts[1]);
+    if (!discipline) {
+      throw UsageError("--queues: discipline '" + parts[1] + "' is not " + sim::discipline_names());
     }
+    q.discipline = *discipline;
     if (parts.size() == 3 && parts[2].rfind("trace=", 0) == 0) {
       q.trace = parts[2].substr(6);
     } else if (parts.size() == 3) {
@@ -210,7 +211,10 @@ GridSpec random_grid(std::uint64_t seed, const GridSpec& defaults) {
   GridSpec g = defaults;
   g.seed = seed;
   g.queues.clear();
-  static const char* const disciplines[] = {"fcfs", "cons", "easy"};
+  // Section 4.1's draw, in the order its seeds were drawn in.
+  using sim::Discipline;
+  static constexpr Discipline disciplines[] = {Discipline::kFcfs, Discipline::kCons,
+                                               Discipline::kEasy};
   for (int q = 0; q < 4; ++q) {
     QueueConfig c;
     c.size = 32 << rng.below(5);

@@ -20,7 +20,7 @@ namespace mcb::batchgrid {
 /// @brief One queue of a grid: size, discipline and workload (an SWF trace, else the model).
 struct QueueConfig {
   int size = 0;
-  std::string discipline = "fcfs";
+  sim::Discipline discipline = sim::Discipline::kFcfs;
   std::array<double, kClasses> mix{1, 0, 0, 0, 0};
   std::string trace;  //!< SWF file; empty: Lublin-Feitelson with @ref mix
 };

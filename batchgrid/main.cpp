@@ -3,21 +3,16 @@
 /// application and Lublin-Feitelson workloads (seed 003). See batchgrid/README.md.
 #include "batchgrid/commands.hpp"
 #include "common/cli.hpp"
-#include "common/errors.hpp"
-
-#include <iostream>
-#include <string>
+#include "common/subcommand.hpp"
 
 int main(int argc, char** argv) {
+  namespace bg = mcb::batchgrid;
   return mcb::cli::run("mcb-batchgrid", [&] {
-    const std::string command = argc > 1 ? argv[1] : "";
-    if (command == "generate") return mcb::batchgrid::generate_command(argc - 1, argv + 1);
-    if (command == "run") return mcb::batchgrid::run_command(argc - 1, argv + 1);
-    if (command == "study") return mcb::batchgrid::study_command(argc - 1, argv + 1);
-    if (command == "--help" || command == "-h") {
-      std::cout << "usage: mcb-batchgrid generate|run|study [options] (each takes --help)\n";
-      return 0;
-    }
-    throw mcb::UsageError("command: '" + command + "' is not generate, run or study");
+    return mcb::cli::run_subcommand(
+        argc, argv,
+        {{"generate", "a Lublin-Feitelson workload as an SWF file", bg::generate_command},
+         {"run", "one batch grid: single against multiple batch execution", bg::run_command},
+         {"study", "many random grids: seed 003's Figures 4-7 as a table", bg::study_command}},
+        "mcb-batchgrid COMMAND [options]", "Each command takes --help.");
   });
 }

@@ -180,6 +180,14 @@ void require_positive_real(const std::string& option, double value) {
   }
 }
 
+void require_positive_finite(const std::string& option, double value) {
+  if (!(value > 0) || !std::isfinite(value)) {
+    std::ostringstream os;
+    os << "--" << option << ": '" << value << "' must be a finite number > 0";
+    throw ValueError(option, os.str());
+  }
+}
+
 // NaN and inf are refused too: no option of the suite means them.
 void require_non_negative(const std::string& option, double value) {
   if (!(value >= 0) || !std::isfinite(value)) {

@@ -66,6 +66,10 @@ void require_positive(const std::string& option, long long value);
 /// @brief Throws ValueError "--name: '<value>' must be positive" unless value > 0 (NaN fails).
 void require_positive_real(const std::string& option, double value);
 
+/// @brief Throws ValueError "--name: '<value>' must be a finite number > 0" unless it is one
+/// (inf and NaN fail).
+void require_positive_finite(const std::string& option, double value);
+
 /// @brief Throws ValueError "--name: '<value>' must be >= 0" unless value >= 0.
 void require_non_negative(const std::string& option, double value);
 

@@ -4,6 +4,7 @@
 #include "common/errors.hpp"
 #include "common/files.hpp"
 #include "common/option_types.hpp"
+#include "common/subcommand.hpp"
 #include "jobscripts/app_check.hpp"
 #include "jobscripts/batch.hpp"
 #include "jobscripts/campaign_folder.hpp"
@@ -23,7 +24,8 @@
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
-#include <set>
+#include <utility>
+#include <vector>
 
 namespace mcb::campaign {
 namespace {
@@ -31,25 +33,40 @@ namespace {
 namespace po = boost::program_options;
 constexpr const char* kProgram = "mcb-campaign";
 
-const std::set<std::string>& commands() {
-  static const std::set<std::string> names = {"dry-run", "run", "scripts", "status", "collect"};
-  return names;
+constexpr const char* kUsage = "mcb-campaign COMMAND SPEC [options]";
+
+const std::vector<std::pair<std::string, std::string>>& commands() {
+  static const std::vector<std::pair<std::string, std::string>> table = {
+      {"dry-run", "expand SPEC and print every run with its id; invalid combinations with why"},
+      {"run",
+       "run the campaign with its executor: local and smpi run now; slurm and pbs write a\n"
+       "jobscript per run (or group) and submit it. Runs that already have a record\n"
+       "are skipped, so running it again goes on where it stopped"},
+      {"scripts", "write the slurm or pbs jobscripts without submitting them"},
+      {"status",
+       "a row per run (id, state, batch job id, node list, elapsed, verdict) and the\n"
+       "failures; --json gives the rows as JSON"},
+      {"collect",
+       "gather the records of finished batch jobs into the campaign folder, record a\n"
+       "failure for each run whose job ended without one, print the summary"}};
+  return table;
 }
 
-constexpr const char* kUsage =
-    "mcb-campaign COMMAND SPEC [options]\n\n"
-    "Commands:\n"
-    "  dry-run   expand SPEC and print every run with its id; invalid combinations with why\n"
-    "  run       run the campaign with its executor: local and smpi run now; slurm and pbs write "
-    "a\n"
-    "            jobscript per run (or group) and submit it. Runs that already have a record\n"
-    "            are skipped, so running it again goes on where it stopped\n"
-    "  scripts   write the slurm or pbs jobscripts without submitting them\n"
-    "  status    a row per run (id, state, batch job id, node list, elapsed, verdict) and the\n"
-    "            failures; --json gives the rows as JSON\n"
-    "  collect   gather the records of finished batch jobs into the campaign folder, record a\n"
-    "            failure for each run whose job ended without one, print the summary\n\n"
-    "SPEC is the campaign file (jobscripts/README.md describes it)";
+constexpr const char* kDetails =
+    "SPEC is the campaign file (jobscripts/README.md describes it).\n\nOptions:\n"
+    "  --folder DIR           campaign folder (default: the spec's 'folder', else\n"
+    "                         campaigns/<name> beside the spec)\n"
+    "  --executor NAME        local, smpi, slurm or pbs instead of the spec's\n"
+    "  --json                 dry-run: print the plan as JSON; status: the per-run\n"
+    "                         table as JSON\n"
+    "  --history PATH         dry-run: estimate also from these records (a JSON Lines\n"
+    "                         file or a folder of them); repeatable\n"
+    "  --retry-failed         run: run again the runs recorded as failed\n"
+    "  --wait                 collect: wait until no job of the campaign is queued\n"
+    "  --wait-limit DURATION  collect --wait: give up after this long (exit 1)\n"
+    "  --poll DURATION        collect --wait: queue polling interval (default 2s)\n"
+    "  --progress auto|live|lines  run (local): redraw one line, or a line per run\n"
+    "  --config FILE          these options from an INI file";
 
 // How a local run shows its progress (--progress), typed while the options are parsed.
 enum class Progress { automatic, live, lines };
@@ -201,33 +218,11 @@ void preflight(const CampaignSpec& spec, const Plan& plan) {
   }
 }
 
-int body(int argc, char** argv) {
-  if (argc < 2)
-    throw UsageError("missing COMMAND (dry-run, run, scripts, status, collect); see --help");
-  const std::string command = argv[1];
-  if (command == "--help" || command == "-h" || command == "help") {
-    std::cout
-        << "Usage: " << kUsage << "\n\nOptions:\n"
-        << "  --folder DIR           campaign folder (default: the spec's 'folder', else\n"
-        << "                         campaigns/<name> beside the spec)\n"
-        << "  --executor NAME        local, smpi, slurm or pbs instead of the spec's\n"
-        << "  --json                 dry-run: print the plan as JSON; status: the per-run\n"
-        << "                         table as JSON\n"
-        << "  --history PATH         dry-run: estimate also from these records (a JSON Lines\n"
-        << "                         file or a folder of them); repeatable\n"
-        << "  --retry-failed         run: run again the runs recorded as failed\n"
-        << "  --wait                 collect: wait until no job of the campaign is queued\n"
-        << "  --wait-limit DURATION  collect --wait: give up after this long (exit 1)\n"
-        << "  --poll DURATION        collect --wait: queue polling interval (default 2s)\n"
-        << "  --progress auto|live|lines  run (local): redraw one line, or a line per run\n"
-        << "  --config FILE          these options from an INI file\n";
-    return 0;
-  }
-  if (!commands().count(command)) {
-    throw UsageError("'" + command + "' is not a command (dry-run, run, scripts, status, collect)");
-  }
-  if (argc < 3 || argv[2][0] == '-') throw UsageError(command + ": missing the campaign SPEC file");
-  const std::string spec_path = argv[2];
+// One command on one spec: argv[0] is the command, argv[1] the spec, then the options.
+int campaign_command(int argc, const char* const* argv) {
+  const std::string command = argv[0];
+  if (argc < 2 || argv[1][0] == '-') throw UsageError(command + ": missing the campaign SPEC file");
+  const std::string spec_path = argv[1];
 
   Options o;
   po::options_description desc("mcb-campaign options");
@@ -244,8 +239,8 @@ int body(int argc, char** argv) {
       "collect --wait: polling interval")(
       "progress", po::value(&o.progress)->default_value(o.progress)->value_name("auto|live|lines"),
       "run: progress display");
-  std::vector<const char*> rest{argv[0]};
-  for (int i = 3; i < argc; ++i) rest.push_back(argv[i]);
+  std::vector<const char*> rest{kProgram};
+  for (int i = 2; i < argc; ++i) rest.push_back(argv[i]);
   const auto parsed = cli::parse(static_cast<int>(rest.size()), rest.data(), desc, kUsage);
   if (parsed.help_printed) return 0;
   BatchOptions batch;
@@ -317,7 +312,10 @@ int body(int argc, char** argv) {
 }  // namespace
 
 int run_program(int argc, char** argv) {
-  return cli::run(kProgram, [&] { return body(argc, argv); });
+  std::vector<cli::Subcommand> table;
+  for (const auto& [name, summary] : commands()) table.push_back({name, summary, campaign_command});
+  return cli::run(kProgram,
+                  [&] { return cli::run_subcommand(argc, argv, table, kUsage, kDetails); });
 }
 
 }  // namespace mcb::campaign

@@ -3,9 +3,11 @@
 #include "common/cli.hpp"
 #include "common/csv.hpp"
 #include "common/files.hpp"
+#include "common/option_types.hpp"
 #include "common/text.hpp"
 #include "redundant/coalloc.hpp"
 #include "redundant/ranker.hpp"
+#include "simulator/discipline.hpp"
 #include "simulator/machine.hpp"
 
 #include <algorithm>
@@ -14,6 +16,7 @@
 #include <functional>
 #include <iostream>
 #include <numeric>
+#include <ostream>
 #include <sstream>
 
 namespace mcb::redundant {
@@ -54,22 +57,36 @@ void require_fraction(const std::string& option, double v) {
   }
 }
 
-/// The synchronization methods of --sync and the bound of --coalloc-lower.
-void parse_syncs(const std::string& text, StudyOptions& o) {
+/// The synchronization methods of --sync.
+std::vector<Sync> parse_syncs(const std::string& text) {
+  std::vector<Sync> syncs;
   for (const auto& name : split(text, ',')) {
     cli::require_choice("sync", name, sync_names());
-    o.syncs.push_back(parse_sync(name));
+    syncs.push_back(parse_sync(name));
   }
-  if (o.syncs.empty()) throw ValueError("sync", "--sync: '' is empty");
-  const double lower = o.base.coalloc_lower;
-  if (!(lower > 0 && lower <= 1)) {
-    throw ValueError("coalloc-lower",
-                     "--coalloc-lower: '" + csv::exact(lower) + "' must be in (0, 1]");
+  if (syncs.empty()) throw ValueError("sync", "--sync: '' is empty");
+  return syncs;
+}
+
+std::vector<std::string> parse_rankers(const std::string& text) {
+  std::vector<std::string> rankers;
+  for (const auto& r : split(text, ',')) {
+    cli::require_choice("rankers", r, ranker_names());
+    rankers.push_back(r);
   }
+  if (rankers.empty()) throw ValueError("rankers", "--rankers: '' is empty");
+  return rankers;
+}
+
+std::string join(const std::vector<int>& values) {
+  std::string text;
+  for (const int v : values) text += (text.empty() ? "" : ",") + std::to_string(v);
+  return text;
 }
 
 /// Every site holds some size, some site every size, and two sites every co-allocated part.
-void check_sizes(const GridConfig& c, const std::vector<Sync>& syncs, const std::string& sizes) {
+void check_sizes(const GridConfig& c, const std::vector<Sync>& syncs) {
+  const std::string sizes = join(c.work.sizes);
   const int smallest = *std::min_element(c.sites.begin(), c.sites.end());
   if (*std::min_element(c.work.sizes.begin(), c.work.sizes.end()) > smallest) {
     throw ValueError("sizes", "--sizes: '" + sizes + "' has no size that fits the smallest site");
@@ -106,78 +123,150 @@ std::vector<int> parse_duplicates(const std::string& text) {
   return values;
 }
 
-bool parse_study(int argc, const char* const* argv, StudyOptions& o) {
+const char* name_of(LoadOf of) { return of == LoadOf::grid ? "grid" : "site"; }
+
+void validate(boost::any& v, const std::vector<std::string>& values, LoadOf*, int) {
+  cli::validate_choice(v, values, {LoadOf::site, LoadOf::grid}, name_of);
+}
+
+std::ostream& operator<<(std::ostream& os, LoadOf of) { return os << name_of(of); }
+
+void validate(boost::any& v, const std::vector<std::string>& values, Queue*, int) {
+  boost::any d;
+  // The grid models FCFS and conservative backfilling (Est. QT replays them), not EASY.
+  cli::validate_choice(d, values, {sim::Discipline::kFcfs, sim::Discipline::kCons},
+                       sim::discipline_name);
+  v = Queue{boost::any_cast<sim::Discipline>(d)};
+}
+
+std::ostream& operator<<(std::ostream& os, Queue q) { return os << sim::discipline_name(q.kind); }
+
+namespace {
+
+// A notifier throwing the ValueError of @p check when a value fails it.
+template <typename T>
+std::function<void(const T&)> checked(const std::string& option,
+                                      void (*check)(const std::string&, T)) {
+  return [option, check](const T& v) { check(option, v); };
+}
+
+void require_whole_non_negative(const std::string& option, long long v) {
+  cli::require_non_negative(option, static_cast<double>(v));
+}
+
+void require_at_least_one(const std::string& option, double v) {
+  if (!(v >= 1)) throw ValueError(option, "--" + option + ": '" + csv::exact(v) + "' must be >= 1");
+}
+
+void require_share(const std::string& option, double v) {
+  if (!(v > 0 && v <= 1)) {
+    throw ValueError(option, "--" + option + ": '" + csv::exact(v) + "' must be in (0, 1]");
+  }
+}
+
+void add_grid_options(cli::po::options_description& d, StudyOptions& o) {
   namespace po = cli::po;
   GridConfig& c = o.base;
-  std::string queue = "fcfs", rankers = "random,qlen,workload,est-qt,ideal-min";
-  std::string duplicates = "0:7", sizes = "1,2,4,8,16,32", load_of = "site", syncs = "none";
-  long long jobs = 5000, warmup = 500, seed = 1;
-  po::options_description d("Options");
-  d.add_options()("clusters", po::value(&o.clusters)->default_value(o.clusters),
-                  "sites: 8x64 or 64,64,32,...")("queue", po::value(&queue)->default_value(queue),
-                                                 "fcfs or cons (conservative backfilling)")(
-      "local-load", po::value(&c.local_load)->default_value(c.local_load),
-      "each site's local load")(
-      "global-load", po::value(&c.global_load)->default_value(c.global_load), "global jobs' load")(
-      "global-load-of", po::value(&load_of)->default_value(load_of),
-      "site (one average site) or grid")("rankers", po::value(&rankers)->default_value(rankers),
-                                         "random,qlen,workload,est-qt,ideal-min")(
-      "duplicates", po::value(&duplicates)->default_value(duplicates),
-      "copies beyond the first: 0:7 or 0,1,2")(
-      "replications", po::value(&o.replications)->default_value(o.replications), "seeds per point")(
-      "seed", po::value(&seed)->default_value(seed), "seed of replication 0 (r uses seed + r)")(
-      "jobs", po::value(&jobs)->default_value(jobs), "global jobs per run")(
-      "warmup", po::value(&warmup)->default_value(warmup), "first global jobs not measured")(
-      "cancel-cost", po::value(&c.cancel_cost)->default_value(c.cancel_cost),
-      "s per redundant allocation")("workload-period",
-                                    po::value(&c.workload_period)->default_value(c.workload_period),
-                                    "Workload ranker's period (s)")(
-      "runtime-mean", po::value(&c.work.runtime_mean)->default_value(c.work.runtime_mean),
-      "mean runtime (s)")("sizes", po::value(&sizes)->default_value(sizes),
-                          "job sizes, drawn uniformly")(
-      "estimate-max", po::value(&c.work.estimate_max)->default_value(c.work.estimate_max),
-      "requested = runtime x U[1, this]")(
-      "sync", po::value(&syncs)->default_value(syncs),
-      "co-allocate global jobs over two sites: none, or a list of stop-and-wait, hibernation, "
-      "resubmission")("coalloc-lower", po::value(&c.coalloc_lower)->default_value(c.coalloc_lower),
-                      "co-allocated job's lower bound on processors / its upper bound, in (0, 1]")(
-      "output", po::value(&o.output), "output folder (required)");
+  // One option per line, as --help prints them.
+  // clang-format off
+  d.add_options()
+      ("clusters", po::value(&o.clusters)->default_value(o.clusters)
+                       ->notifier([&c](const std::string& t) {
+                         c.sites = sim::parse_clusters(t).sizes;
+                       }),
+       "sites: 8x64 or 64,64,32,...")
+      ("queue", po::value(&o.queue)->default_value(o.queue),
+       "fcfs or cons (conservative backfilling)")
+      ("local-load", po::value(&c.local_load)->default_value(c.local_load)
+                         ->notifier(checked<double>("local-load", require_fraction)),
+       "each site's local load")
+      ("global-load", po::value(&c.global_load)->default_value(c.global_load)
+                          ->notifier(checked<double>("global-load", cli::require_non_negative)),
+       "global jobs' load")
+      ("global-load-of", po::value(&o.global_load_of)->default_value(o.global_load_of),
+       "site (one average site) or grid")
+      ("cancel-cost", po::value(&c.cancel_cost)->default_value(c.cancel_cost)
+                          ->notifier(checked<double>("cancel-cost", cli::require_non_negative)),
+       "s per redundant allocation")
+      ("workload-period",
+       po::value(&c.workload_period)->default_value(c.workload_period)
+           ->notifier(checked<double>("workload-period", cli::require_positive_real)),
+       "Workload ranker's period (s)")
+      ("runtime-mean", po::value(&c.work.runtime_mean)->default_value(c.work.runtime_mean)
+                           ->notifier(checked<double>("runtime-mean", cli::require_positive_real)),
+       "mean runtime (s)")
+      ("sizes", po::value<std::string>()->default_value(join(c.work.sizes))
+                    ->notifier([&c](const std::string& t) { c.work.sizes = parse_sizes(t); }),
+       "job sizes, drawn uniformly")
+      ("estimate-max", po::value(&c.work.estimate_max)->default_value(c.work.estimate_max)
+                           ->notifier(checked<double>("estimate-max", require_at_least_one)),
+       "requested = runtime x U[1, this]")
+      ("coalloc-lower", po::value(&c.coalloc_lower)->default_value(c.coalloc_lower)
+                            ->notifier(checked<double>("coalloc-lower", require_share)),
+       "co-allocated job's lower bound on processors / its upper bound, in (0, 1]");
+  // clang-format on
+}
+
+void add_run_options(cli::po::options_description& d, StudyOptions& o) {
+  namespace po = cli::po;
+  GridConfig& c = o.base;
+  // Counts are read signed, so that '-1' is refused rather than wrapped.
+  // clang-format off
+  d.add_options()
+      ("rankers", po::value<std::string>()->default_value("random,qlen,workload,est-qt,ideal-min")
+                      ->notifier([&o](const std::string& t) { o.rankers = parse_rankers(t); }),
+       "random,qlen,workload,est-qt,ideal-min")
+      ("duplicates", po::value<std::string>()->default_value("0:7")
+                         ->notifier([&o](const std::string& t) {
+                           o.duplicates = parse_duplicates(t);
+                         }),
+       "copies beyond the first: 0:7 or 0,1,2")
+      ("replications", po::value(&o.replications)->default_value(o.replications)
+                           ->notifier([](int n) { cli::require_positive("replications", n); }),
+       "seeds per point")
+      ("seed", po::value<long long>()->default_value(static_cast<long long>(c.seed))
+                   ->notifier([&c](long long v) {
+                     require_whole_non_negative("seed", v);
+                     c.seed = static_cast<std::uint64_t>(v);
+                   }),
+       "seed of replication 0 (r uses seed + r)")
+      ("jobs", po::value<long long>()->default_value(static_cast<long long>(c.global_jobs))
+                   ->notifier([&c](long long v) {
+                     cli::require_positive("jobs", v);
+                     c.global_jobs = static_cast<std::uint64_t>(v);
+                   }),
+       "global jobs per run")
+      ("warmup", po::value<long long>()->default_value(static_cast<long long>(c.warmup_jobs))
+                     ->notifier([&c](long long v) {
+                       require_whole_non_negative("warmup", v);
+                       c.warmup_jobs = static_cast<std::uint64_t>(v);
+                     }),
+       "first global jobs not measured")
+      ("sync", po::value<std::string>()->default_value("none")
+                   ->notifier([&o](const std::string& t) { o.syncs = parse_syncs(t); }),
+       "co-allocate global jobs over two sites: none, or a list of stop-and-wait, hibernation, "
+       "resubmission")
+      ("output", po::value(&o.output)->required()->value_name("DIR"), "output folder");
+  // clang-format on
+}
+
+}  // namespace
+
+bool parse_study(int argc, const char* const* argv, StudyOptions& o) {
+  cli::po::options_description d("Options");
+  add_grid_options(d, o);
+  add_run_options(d, o);
   const auto parsed = cli::parse(argc, argv, d, "mcb-redundant [options] --output DIR");
   if (parsed.help_printed) return false;
-  c.sites = sim::parse_clusters(o.clusters).sizes;
-  cli::require_choice("queue", queue, {"fcfs", "cons"});
-  c.backfilling = queue == "cons";
-  cli::require_choice("global-load-of", load_of, {"site", "grid"});
-  c.global_load_of_grid = load_of == "grid";
-  require_fraction("local-load", c.local_load);
-  cli::require_non_negative("global-load", c.global_load);
-  for (const auto& r : split(rankers, ',')) {
-    cli::require_choice("rankers", r, ranker_names());
-    o.rankers.push_back(r);
+  GridConfig& c = o.base;
+  c.backfilling = o.queue.kind == sim::Discipline::kCons;
+  c.global_load_of_grid = o.global_load_of == LoadOf::grid;
+  // Values that contradict each other, checked once each is right on its own.
+  if (c.warmup_jobs >= c.global_jobs) {
+    throw ValueError("warmup",
+                     "--warmup: '" + std::to_string(c.warmup_jobs) + "' must be below --jobs");
   }
-  if (o.rankers.empty()) throw ValueError("rankers", "--rankers: '' is empty");
-  o.duplicates = parse_duplicates(duplicates);
-  cli::require_positive("replications", o.replications);
-  cli::require_non_negative("seed", static_cast<double>(seed));
-  c.seed = static_cast<std::uint64_t>(seed);
-  cli::require_positive("jobs", jobs);
-  cli::require_non_negative("warmup", static_cast<double>(warmup));
-  if (warmup >= jobs) {
-    throw ValueError("warmup", "--warmup: '" + std::to_string(warmup) + "' must be below --jobs");
-  }
-  c.global_jobs = static_cast<std::uint64_t>(jobs);
-  c.warmup_jobs = static_cast<std::uint64_t>(warmup);
-  cli::require_non_negative("cancel-cost", c.cancel_cost);
-  cli::require_positive_real("workload-period", c.workload_period);
-  cli::require_positive_real("runtime-mean", c.work.runtime_mean);
-  c.work.sizes = parse_sizes(sizes);
-  if (!(c.work.estimate_max >= 1)) {
-    throw ValueError("estimate-max",
-                     "--estimate-max: '" + csv::exact(c.work.estimate_max) + "' must be >= 1");
-  }
-  parse_syncs(syncs, o);
-  check_sizes(c, o.syncs, sizes);
-  if (o.output.empty()) throw UsageError("--output: missing (the folder for the results)");
+  check_sizes(c, o.syncs);
   check_creatable_folder("output", o.output);
   return true;
 }
@@ -211,6 +300,10 @@ const std::vector<std::string> kColumns = {"queue",
                                            "wall_seconds",
                                            "verdict"};
 
+std::string queue_name(const GridConfig& c) {
+  return sim::discipline_name(c.backfilling ? sim::Discipline::kCons : sim::Discipline::kFcfs);
+}
+
 std::vector<std::string> row(const StudyOptions& o, const GridConfig& c, int rep,
                              const GridResult& r) {
   const auto& w = r.local_wait_mean;
@@ -221,7 +314,7 @@ std::vector<std::string> row(const StudyOptions& o, const GridConfig& c, int rep
   }
   const std::uint64_t local =
       std::accumulate(r.local_measured.begin(), r.local_measured.end(), std::uint64_t{0});
-  return {c.backfilling ? "cons" : "fcfs",
+  return {queue_name(c),
           o.clusters,
           csv::exact(c.local_load),
           csv::exact(c.global_load),
@@ -259,10 +352,10 @@ nlohmann::json config_json(const StudyOptions& o) {
   const GridConfig& c = o.base;
   return {{"clusters", o.clusters},
           {"sites", c.sites},
-          {"queue", c.backfilling ? "cons" : "fcfs"},
+          {"queue", queue_name(c)},
           {"local_load", c.local_load},
           {"global_load", c.global_load},
-          {"global_load_of", c.global_load_of_grid ? "grid" : "site"},
+          {"global_load_of", name_of(o.global_load_of)},
           {"rankers", o.rankers},
           {"duplicates", o.duplicates},
           {"replications", o.replications},
@@ -298,11 +391,10 @@ int run_study(const StudyOptions& o, const nlohmann::json& env) {
           c.duplicates = d;
           c.seed = o.base.seed + static_cast<std::uint64_t>(rep);
           const GridResult r = run_grid(c);
-          std::cout << (c.backfilling ? "cons" : "fcfs") << ' ' << to_string(sync) << ' ' << ranker
-                    << " d=" << d << " rep=" << rep << ": global wait "
-                    << csv::number(r.global_wait_mean) << " s over " << r.global_measured
-                    << " jobs, " << (r.valid ? "VALID" : "INVALID (" + r.verdict + ")")
-                    << std::endl;
+          std::cout << queue_name(c) << ' ' << to_string(sync) << ' ' << ranker << " d=" << d
+                    << " rep=" << rep << ": global wait " << csv::number(r.global_wait_mean)
+                    << " s over " << r.global_measured << " jobs, "
+                    << (r.valid ? "VALID" : "INVALID (" + r.verdict + ")") << std::endl;
           wall += r.wall_seconds;
           jobs += r.jobs_simulated;
           if (d > 0) {

@@ -4,20 +4,42 @@
 /// factors x replications on one grid and discipline), and the files they write.
 
 #include "redundant/grid.hpp"
+#include "simulator/discipline.hpp"
 
+#include <boost/program_options.hpp>
 #include <nlohmann/json.hpp>
 
+#include <iosfwd>
 #include <string>
 #include <vector>
 
 namespace mcb::redundant {
 
+/// @brief --global-load-of: what --global-load is relative to.
+enum class LoadOf { site, grid };
+const char* name_of(LoadOf of);
+
+/// @brief --queue: the disciplines the grid models, FCFS and conservative backfilling.
+struct Queue {
+  sim::Discipline kind = sim::Discipline::kFcfs;
+};
+
+// Typed at parse time (cli::validate_choice); operator<< prints the spelling in --help.
+void validate(boost::any& v, const std::vector<std::string>& values, LoadOf*, int);
+void validate(boost::any& v, const std::vector<std::string>& values, Queue*, int);
+std::ostream& operator<<(std::ostream& os, LoadOf of);
+std::ostream& operator<<(std::ostream& os, Queue q);
+
+/// @brief Every option of mcb-redundant, with its default; the grid's own settings are bound
+/// into @ref base while Boost parses them.
 struct StudyOptions {
   GridConfig base;
   std::string clusters = "8x64";
-  std::vector<std::string> rankers;
-  std::vector<int> duplicates;
-  std::vector<Sync> syncs;  //!< synchronization methods to run (none: no co-allocation)
+  Queue queue;
+  LoadOf global_load_of = LoadOf::site;
+  std::vector<std::string> rankers;  //!< --rankers (default: all five)
+  std::vector<int> duplicates;       //!< --duplicates (default: 0:7)
+  std::vector<Sync> syncs;           //!< synchronization methods to run (none: no co-allocation)
   int replications = 5;
   std::string output;
 };

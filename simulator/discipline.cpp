@@ -16,12 +16,52 @@ Compression parse_compression(std::string_view name) {
                               "' is not a compression order (arrival, reservation)");
 }
 
+std::string discipline_name(Discipline discipline) {
+  switch (discipline) {
+    case Discipline::kFcfs:
+      return "fcfs";
+    case Discipline::kEasy:
+      return "easy";
+    case Discipline::kCons:
+      return "cons";
+  }
+  return "?";
+}
+
+std::optional<Discipline> find_discipline(std::string_view name) {
+  for (const Discipline d : kDisciplines) {
+    if (name == discipline_name(d)) return d;
+  }
+  return std::nullopt;
+}
+
+std::string discipline_names() {
+  std::string names;
+  for (size_t i = 0; i < kDisciplines.size(); ++i) {
+    names += (i == 0                         ? ""
+              : i + 1 == kDisciplines.size() ? " or "
+                                             : ", ") +
+             discipline_name(kDisciplines[i]);
+  }
+  return names;
+}
+
+std::unique_ptr<QueueDiscipline> make_discipline(Discipline discipline, Compression compression) {
+  switch (discipline) {
+    case Discipline::kFcfs:
+      return make_fcfs();
+    case Discipline::kEasy:
+      return make_easy();
+    case Discipline::kCons:
+      return make_conservative(compression);
+  }
+  return make_fcfs();
+}
+
 std::unique_ptr<QueueDiscipline> make_discipline(std::string_view name, Compression compression) {
-  if (name == "fcfs") return make_fcfs();
-  if (name == "easy") return make_easy();
-  if (name == "cons") return make_conservative(compression);
-  throw std::invalid_argument("'" + std::string(name) +
-                              "' is not a queue discipline (fcfs, easy, cons)");
+  if (const auto d = find_discipline(name)) return make_discipline(*d, compression);
+  throw std::invalid_argument("'" + std::string(name) + "' is not a queue discipline (" +
+                              discipline_names() + ")");
 }
 
 }  // namespace mcb::sim

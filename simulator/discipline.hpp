@@ -6,8 +6,11 @@
 #include "simulator/job.hpp"
 #include "simulator/types.hpp"
 
+#include <array>
 #include <memory>
+#include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 
 namespace mcb::sim {
@@ -51,6 +54,21 @@ enum class Compression {
 /// "arrival" or "reservation". @throws std::invalid_argument otherwise.
 Compression parse_compression(std::string_view name);
 
+/// @brief The queue disciplines. Their names are spelled here alone (discipline_name), for
+/// every program's options, tables and records.
+enum class Discipline { kFcfs, kEasy, kCons };
+inline constexpr std::array<Discipline, 3> kDisciplines{Discipline::kFcfs, Discipline::kEasy,
+                                                        Discipline::kCons};
+
+/// "fcfs", "easy" or "cons".
+std::string discipline_name(Discipline discipline);
+/// @brief The discipline called @p name; empty for a name that is none.
+std::optional<Discipline> find_discipline(std::string_view name);
+/// @brief The names for a message: "fcfs, easy or cons".
+std::string discipline_names();
+
+std::unique_ptr<QueueDiscipline> make_discipline(Discipline discipline,
+                                                 Compression compression = Compression::kArrival);
 /// @brief The discipline named fcfs, easy or cons. @throws std::invalid_argument otherwise.
 std::unique_ptr<QueueDiscipline> make_discipline(std::string_view name,
                                                  Compression compression = Compression::kArrival);

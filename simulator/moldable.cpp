@@ -44,24 +44,6 @@ void check_moldable(const MoldableModel& model) {
   }
 }
 
-MoldableModel moldable_settings(const Options& o, RequestType request,
-                                const std::vector<std::string>& placements) {
-  MoldableModel m;
-  m.min_share = o.moldable_min;
-  m.speedup.kind = parse_speedup(o.speedup);
-  m.speedup.sigma = o.downey_sigma;
-  check_moldable(m);
-  if (request == RequestType::kMoldable &&
-      std::find(placements.begin(), placements.end(), "link-aware") != placements.end()) {
-    throw UsageError("--request: 'moldable' not with --placement link-aware");
-  }
-  // Seed 002's model prices every start with --platform and has no notion of a shrunk job.
-  if (request == RequestType::kMoldable && !o.platform.empty()) {
-    throw UsageError("--request: 'moldable' not with --platform (its model prices every start)");
-  }
-  return m;
-}
-
 int min_size_by_rule(int requested, double share) {
   // The small tolerance keeps 0.5 x 32 at 16 despite rounding in share.
   return std::clamp(static_cast<int>(std::ceil(share * requested - 1e-9)), 1, requested);

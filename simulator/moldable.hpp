@@ -7,7 +7,6 @@
 /// requested size and the variance of parallelism sigma an option (the seed paper gives no
 /// value for either).
 
-#include "simulator/options.hpp"
 #include "simulator/types.hpp"
 
 #include <string>
@@ -39,13 +38,6 @@ struct MoldableModel {
 SpeedupModel::Kind parse_speedup(const std::string& text);
 /// @brief Checks the moldable options. @throws UsageError naming the option.
 void check_moldable(const MoldableModel& model);
-
-/// @brief The moldable settings of the options, checked: shares and sigma in range, and no
-/// moldable requests with --placement link-aware or --platform (seed 002's model prices every
-/// start).
-/// @throws UsageError naming the option.
-MoldableModel moldable_settings(const Options& o, RequestType request,
-                                const std::vector<std::string>& placements);
 
 /// @brief ceil(@p share x @p requested), at least 1.
 int min_size_by_rule(int requested, double share);

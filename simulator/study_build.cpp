@@ -8,6 +8,7 @@
 #include "matching/matcher.hpp"
 #include "matching/platform_file.hpp"
 #include "simulator/discipline.hpp"
+#include "simulator/moldable.hpp"
 #include "simulator/policy.hpp"
 #include "simulator/schedule.hpp"
 
@@ -206,6 +207,26 @@ PlacementSettings link_aware_settings(const Options& o, const MachineSpec& machi
   s.comm_share = o.comm_share;
   s.time_limit = o.match_time_limit;
   return s;
+}
+
+// The moldable settings of the options, checked: shares and sigma in range, and no moldable
+// requests with --placement link-aware or --platform (seed 002's model prices every start).
+MoldableModel moldable_settings(const Options& o, RequestType request,
+                                const std::vector<std::string>& placements) {
+  MoldableModel m;
+  m.min_share = o.moldable_min;
+  m.speedup.kind = parse_speedup(o.speedup);
+  m.speedup.sigma = o.downey_sigma;
+  check_moldable(m);
+  if (request == RequestType::kMoldable &&
+      std::find(placements.begin(), placements.end(), "link-aware") != placements.end()) {
+    throw UsageError("--request: 'moldable' not with --placement link-aware");
+  }
+  // Seed 002's model prices every start with --platform and has no notion of a shrunk job.
+  if (request == RequestType::kMoldable && !o.platform.empty()) {
+    throw UsageError("--request: 'moldable' not with --platform (its model prices every start)");
+  }
+  return m;
 }
 
 }  // namespace

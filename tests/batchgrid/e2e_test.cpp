@@ -74,7 +74,7 @@ TEST(BatchgridE2e, AStudyIsTheSameOnOneThreadAndOnThree) {
 TEST(BatchgridE2e, BadInputIsOneLineAndExitCode2) {
   for (const BadInput& input : std::vector<BadInput>{
            {"1|generate --size 8", "--size: '8'"},
-           {"1|generate --size 64 --mix 1/2", "--queues: mix '1/2'"},
+           {"1|generate --size 64 --mix 1/2", "--mix: mix '1/2'"},
            {"1|generate --size 64 --interarrival -3", "--interarrival"},
            {"1|run --queues 64:lifo", "discipline 'lifo'"},
            {"1|run --queues 64:easy --request 128", "--request: '128'"},

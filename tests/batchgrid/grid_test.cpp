@@ -27,7 +27,7 @@ TEST(BatchQueue, AJobAtTheLimitIsKilledAndTheApplicationResubmits) {
   QueueSpec q;
   q.name = "q";
   q.size = 4;
-  q.discipline = "fcfs";
+  q.discipline = sim::Discipline::kFcfs;
   q.limit = 100;
   q.jobs = {{0, 4, 150, 150}};
   q.app_request = 2;
@@ -52,7 +52,7 @@ TEST(BatchQueue, AResubmissionDueBeforeTheNextArrivalIsNotDelayedByIt) {
   QueueSpec q;
   q.name = "q";
   q.size = 4;
-  q.discipline = "easy";
+  q.discipline = sim::Discipline::kEasy;
   q.limit = 100;
   q.jobs = {{1000, 1, 10, 10}};
   q.app_request = 4;
@@ -200,7 +200,7 @@ TEST(Execution, AKillRemapsOntoTheQueuesLeftAndIdlesWhenNoneIs) {
 
 std::vector<QueueConfig> queues_of(const std::vector<int>& sizes) {
   std::vector<QueueConfig> qs;
-  for (int size : sizes) qs.push_back({size, "fcfs", {1, 0, 0, 0, 0}, ""});
+  for (int size : sizes) qs.push_back({size, sim::Discipline::kFcfs, {1, 0, 0, 0, 0}, ""});
   return qs;
 }
 

@@ -488,6 +488,12 @@ INSTANTIATE_TEST_SUITE_P(
              "dry-run @/s.ini",
              "@/s.ini:1",
              {{"s.ini", "name = " + kLatin1 + "\napp = poisson\n"}}},
+        Case{"command_missing", "mcb-campaign", "", "command: missing (one of dry-run, run"},
+        Case{"command_unknown",
+             "mcb-campaign",
+             "launch @/s.ini",
+             "command: 'launch' is not one of dry-run, run, scripts, status, collect",
+             {{"s.ini", spec("[options]\nprocs = 2x1\ngrid = 16\n")}}},
         Case{"spec_folder", "mcb-campaign", "dry-run @/s.ini", "s.ini", {{"s.ini", "<dir>"}}},
         Case{"spec_missing", "mcb-campaign", "dry-run @/none.ini", "none.ini"},
         Case{"spec_unreadable", "mcb-campaign", "dry-run @/loop", "loop", {{"loop", "<loop>"}}},
@@ -506,6 +512,80 @@ INSTANTIATE_TEST_SUITE_P(
              "dry-run @/s.ini",
              "@/s.ini:3: timeout: 'inf'",
              {{"s.ini", "name = t\napp = poisson\ntimeout = inf\n"}}}),
+    test_name);
+
+// --- mcb-batchgrid ----------------------------------------------------------------------------
+const std::string kGenerate = "generate --size 64 --jobs 10 --output @/w.swf ";
+const std::string kRun = "run --queues 64:easy --horizon-days 1 --output @/out ";
+INSTANTIATE_TEST_SUITE_P(
+    Batchgrid, BadInputMatrix,
+    ::testing::Values(
+        Case{"command_missing", "mcb-batchgrid", "", "command: missing (one of generate, run"},
+        Case{"command_unknown", "mcb-batchgrid", "frobnicate",
+             "command: 'frobnicate' is not one of generate, run, study"},
+        Case{"jobs_zero", "mcb-batchgrid", "generate --size 64 --jobs 0 --output @/w.swf",
+             "--jobs: '0'"},
+        Case{"interarrival_negative", "mcb-batchgrid", kGenerate + "--interarrival -3",
+             "--interarrival: '-3'"},
+        Case{"interarrival_inf", "mcb-batchgrid", kGenerate + "--interarrival inf",
+             "--interarrival: 'inf'"},
+        Case{"mix_short", "mcb-batchgrid", kGenerate + "--mix 1/2", "--mix: mix '1/2'"},
+        Case{"size_small", "mcb-batchgrid", "generate --size 8 --output @/w.swf", "--size: '8'"},
+        Case{"generate_output_missing", "mcb-batchgrid", "generate --size 64", "--output"},
+        Case{"limit_negative", "mcb-batchgrid", kRun + "--limit -1", "--limit: '-1'"},
+        Case{"horizon_zero", "mcb-batchgrid",
+             "run --queues 64:easy --output @/out --horizon-days 0", "--horizon-days: '0'"},
+        Case{"horizon_nan", "mcb-batchgrid",
+             "run --queues 64:easy --output @/out --horizon-days nan", "--horizon-days: 'nan'"},
+        Case{"bandwidths_word", "mcb-batchgrid", kRun + "--bandwidths 10,x", "--bandwidths: 'x'"},
+        Case{"queues_discipline", "mcb-batchgrid", "run --queues 64:lifo --output @/out",
+             "--queues: discipline 'lifo' is not fcfs, easy or cons"},
+        Case{"request_too_large", "mcb-batchgrid", kRun + "--request 128", "--request: '128'"},
+        Case{"run_output_under_file",
+             "mcb-batchgrid",
+             "run --queues 64:easy --horizon-days 1 --output @/f/out",
+             "--output",
+             {{"f", "x"}}},
+        Case{"experiments_zero", "mcb-batchgrid", "study --experiments 0 --output @/s",
+             "--experiments: '0'"},
+        Case{"threads_negative", "mcb-batchgrid", "study --threads -1 --output @/s",
+             "--threads: '-1'"}),
+    test_name);
+
+// --- mcb-redundant ----------------------------------------------------------------------------
+const std::string kRedundant = "--jobs 100 --warmup 10 --output @/out ";
+INSTANTIATE_TEST_SUITE_P(
+    Redundant, BadInputMatrix,
+    ::testing::Values(
+        Case{"queue_easy", "mcb-redundant", kRedundant + "--queue easy",
+             "--queue: 'easy' is not one of fcfs, cons"},
+        Case{"load_of_world", "mcb-redundant", kRedundant + "--global-load-of world",
+             "--global-load-of: 'world' is not one of site, grid"},
+        Case{"output_missing", "mcb-redundant", "--jobs 100 --warmup 10", "--output"},
+        Case{"output_under_file",
+             "mcb-redundant",
+             "--jobs 100 --warmup 10 --output @/f/out",
+             "--output",
+             {{"f", "x"}}},
+        Case{"rankers_unknown", "mcb-redundant", kRedundant + "--rankers qlen,best",
+             "--rankers: 'best'"},
+        Case{"local_load_one", "mcb-redundant", kRedundant + "--local-load 1", "--local-load: '1'"},
+        Case{"global_load_inf", "mcb-redundant", kRedundant + "--global-load inf",
+             "--global-load: 'inf'"},
+        Case{"seed_negative", "mcb-redundant", kRedundant + "--seed -1", "--seed: '-1'"},
+        Case{"jobs_zero", "mcb-redundant", "--jobs 0 --warmup 0 --output @/out", "--jobs: '0'"},
+        Case{"warmup_all", "mcb-redundant", "--jobs 100 --warmup 100 --output @/out",
+             "--warmup: '100'"},
+        Case{"runtime_mean_zero", "mcb-redundant", kRedundant + "--runtime-mean 0",
+             "--runtime-mean: '0'"},
+        Case{"estimate_max_half", "mcb-redundant", kRedundant + "--estimate-max 0.5",
+             "--estimate-max: '0.5'"},
+        Case{"coalloc_lower_zero", "mcb-redundant", kRedundant + "--coalloc-lower 0",
+             "--coalloc-lower: '0'"},
+        Case{"sync_unknown", "mcb-redundant", kRedundant + "--sync wait", "--sync: 'wait'"},
+        Case{"duplicates_range", "mcb-redundant", kRedundant + "--duplicates 3:1",
+             "--duplicates: '3:1'"},
+        Case{"sizes_too_large", "mcb-redundant", kRedundant + "--sizes 128", "--sizes: '128'"}),
     test_name);
 
 // --- mcb-slurm-local --------------------------------------------------------------------------
