@@ -4,7 +4,8 @@ confidence interval, and every conclusion of the paper's sections 5 and 6 evalua
 failed (mcb_analysis/fig5_claims.py).
 
   /usr/bin/python3 analysis/fig5_study.py --mcb-sim build/bin/mcb-sim --tables calibration/das2 \\
-      --output DIR [--jobs N --replications R --resolution D --knee response:F|backlog ...] \\
+      --output DIR [--jobs N --replications R --resolution D --knee seconds:S|response:F|backlog \\
+      ...] \\
       [-- extra mcb-sim options, e.g. --arrival-pass no]
 
 A curve is (job mix, policy, rule) on 4 x 32 with Worst Fit and FCFS. For each replication (its
@@ -13,10 +14,14 @@ bisection on the offered net utilization between --range's ends until the bracke
 --resolution wide. The point is the gross utilization measured at the bracket's lower end (the
 last load below saturation), as the paper plots response time against gross utilization.
 Saturation (--knee):
+  seconds:S   the mean response time reaches S seconds (default 20000): the paper reads the
+              point off plots of response time in seconds, "where the response-time curves rise
+              very steeply" (simulator/README.md argues the threshold);
   response:F  the mean response time reaches F times the curve's response at the light load
-              --base (the paper: "where the response-time curves rise very steeply");
+              --base;
   backlog     the run is unstable: mcb-sim's own test (waiting jobs grow, or the run stops at
               its jobs-in-system limit).
+A run that mcb-sim stopped early (too many jobs in the system) is saturated under every reading.
 The interval of a curve's point is Student t over replications; a claim compares two curves by
 the paired differences of their points (same seeds), so it says whether a difference is larger
 than its interval.
@@ -29,6 +34,7 @@ import concurrent.futures
 import csv
 import io
 import json
+import math
 import os
 import shutil
 import subprocess
@@ -71,8 +77,8 @@ def parse(argv):
     p.add_argument("--base", type=float, default=0.3,
                    help="light offered net load: the response reference and the gross-net "
                         "comparison of section 6 (default 0.3)")
-    p.add_argument("--knee", default="response:5", metavar="DEF",
-                   help="saturation: response:F or backlog (default response:5)")
+    p.add_argument("--knee", default="seconds:20000", metavar="DEF",
+                   help="saturation: seconds:S, response:F or backlog (default seconds:20000)")
     p.add_argument("--loss-at", default="knee", choices=("knee", "base"),
                    help="where section 6's gross - net is compared: at the saturation point "
                         "(the paper compares the graphs horizontally, at a response time) or "
@@ -90,17 +96,7 @@ def parse(argv):
     if not 0 < args.base < lo < hi:
         raise cli.BadInput(f"--range: '{args.range}' must lie above --base {args.base}")
     args.lo, args.hi = lo, hi
-    if args.knee == "backlog":
-        args.factor = None
-    elif args.knee.startswith("response:"):
-        try:
-            args.factor = float(args.knee.split(":", 1)[1])
-        except ValueError:
-            args.factor = 0
-        if not args.factor > 1:
-            raise cli.BadInput(f"--knee: '{args.knee}' needs a factor > 1 (response:5)")
-    else:
-        raise cli.BadInput(f"--knee: '{args.knee}' is not response:F or backlog")
+    args.factor, args.seconds = parse_knee(args.knee)
     if args.replications < 2:
         raise cli.BadInput(f"--replications: '{args.replications}' must be >= 2 (intervals)")
     if not 0 < args.resolution < hi - lo:
@@ -109,6 +105,27 @@ def parse(argv):
         raise cli.BadInput(f"--mcb-sim: '{args.mcb_sim}' is not an executable program")
     cli.check_output_dir("--output", args.output)
     return args
+
+
+def parse_knee(text):
+    """--knee as (factor, seconds): response:F gives (F, None), seconds:S (None, S), backlog
+    (None, None)."""
+    if text == "backlog":
+        return None, None
+    kind, _, value = text.partition(":")
+    if kind not in ("response", "seconds"):
+        raise cli.BadInput(f"--knee: '{text}' is not seconds:S, response:F or backlog")
+    try:
+        number = float(value)
+    except ValueError:
+        number = math.nan
+    if kind == "response":
+        if not number > 1 or math.isinf(number):
+            raise cli.BadInput(f"--knee: '{text}' needs a factor > 1 (response:5)")
+        return number, None
+    if not 0 < number < 1e12:
+        raise cli.BadInput(f"--knee: '{text}' needs a response in seconds > 0 (seconds:20000)")
+    return None, number
 
 
 def run_point(args, mix, policy, rule, seed, load, scratch):
@@ -135,12 +152,14 @@ def run_point(args, mix, policy, rule, seed, load, scratch):
 
 
 def saturated(args, result, reference):
-    if result["stopped_early"] or (args.factor is None and result["saturated"]):
+    """Whether one run is past the saturation point under --knee (see the module's text)."""
+    if result["stopped_early"]:
         return True
-    if args.factor is None:
-        return False
+    if args.factor is None and args.seconds is None:
+        return bool(result["saturated"])
     mean = result["response"]["mean"]
-    return mean is None or mean >= args.factor * reference
+    threshold = args.seconds if args.seconds is not None else args.factor * reference
+    return mean is None or mean >= threshold
 
 
 def locate(args, mix, policy, rule, replication, scratch):
@@ -217,8 +236,13 @@ def main(argv):
 def describe(args, elapsed):
     loss = ("at the saturation point" if args.loss_at == "knee"
             else f"at offered load {args.base}")
-    knee = ("the mean response time reaches %g x its value at offered load %g" %
-            (args.factor, args.base)) if args.factor else "mcb-sim's backlog test"
+    if args.seconds is not None:
+        knee = "the mean response time reaches %g s" % args.seconds
+    elif args.factor is not None:
+        knee = ("the mean response time reaches %g x its value at offered load %g" %
+                (args.factor, args.base))
+    else:
+        knee = "mcb-sim's backlog test"
     extra = (" with `" + " ".join(args.extra) + "`") if args.extra else ""
     return (f"Saturation point: the gross utilization of the last offered load before {knee}; "
             f"located by bisection to {args.resolution} in offered net utilization within "

@@ -83,9 +83,25 @@ void require_plain_text(const std::string& line, const std::string& name, std::s
 
 }  // namespace
 
+namespace {
+
+// Whole numbers below this are written with every digit (900000, never 9e+05): readers that take
+// an integer field with int() or %d stop at, or silently misread, an exponent form.
+constexpr double kLargestFixedWhole = 1e17;
+
+bool whole_in_fixed_range(double value) {
+  return std::isfinite(value) && value == std::trunc(value) && std::fabs(value) < kLargestFixedWhole;
+}
+
+}  // namespace
+
 std::string number(double value) {
   char buf[64];
-  std::snprintf(buf, sizeof buf, "%.10g", value);
+  if (whole_in_fixed_range(value)) {
+    std::snprintf(buf, sizeof buf, "%.0f", value);
+  } else {
+    std::snprintf(buf, sizeof buf, "%.10g", value);
+  }
   return buf;
 }
 
@@ -120,7 +136,10 @@ std::string exact(double value) {
   if (std::isnan(value)) return "";
   if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
   char buf[32];
-  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value);
+  // The shortest text that reads back the same; whole numbers always in fixed notation.
+  auto [end, ec] = whole_in_fixed_range(value)
+                       ? std::to_chars(buf, buf + sizeof buf, value, std::chars_format::fixed)
+                       : std::to_chars(buf, buf + sizeof buf, value);
   return std::string(buf, end);
 }
 

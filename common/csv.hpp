@@ -22,11 +22,12 @@
 
 namespace mcb::csv {
 
-/// @brief A number as written into tables ("%.10g": 1230, 0.0123456789, 3.5e+07).
+/// @brief A number as written into tables ("%.10g": 1230, 0.0123456789, 3.5e-07); whole numbers
+/// below 1e17 with every digit (35000000000, not 3.5e+10).
 std::string number(double value);
 
-/// @brief A number as the shortest text that reads back the same (0.3, not 0.30000000000000004);
-/// NaN is empty text, infinities are "inf" and "-inf". Per-job tables use it so that nothing is
+/// @brief A number as the shortest text that reads back the same (0.3, not 0.30000000000000004),
+/// whole numbers below 1e17 in fixed notation (900000, not 9e+05); NaN is empty text, infinities are "inf" and "-inf". Per-job tables use it so that nothing is
 /// rounded away.
 std::string exact(double value);
 

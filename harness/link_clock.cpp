@@ -16,6 +16,7 @@
 #include <cstring>
 #include <ctime>
 #include <stdexcept>
+#include <utility>
 
 namespace mcb::harness {
 namespace {
@@ -156,7 +157,17 @@ std::int64_t LinkClock::reserve(int from, int to, std::size_t bytes) {
     done = std::max(sent, before) + hold;
   } while (!free_at.compare_exchange_weak(before, done, std::memory_order_acq_rel,
                                           std::memory_order_relaxed));
-  return done + seconds_to_ns(link.latency);
+  const std::int64_t arrival = done + seconds_to_ns(link.latency);
+  if (keeping_.load(std::memory_order_relaxed)) {
+    const std::lock_guard<std::mutex> lock(bookings_mutex_);
+    bookings_.push_back({from, to, bytes, sent, done - hold, done, arrival});
+  }
+  return arrival;
+}
+
+std::vector<LinkBooking> LinkClock::take_bookings() {
+  const std::lock_guard<std::mutex> lock(bookings_mutex_);
+  return std::exchange(bookings_, {});
 }
 
 }  // namespace mcb::harness

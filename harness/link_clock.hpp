@@ -13,11 +13,26 @@
 
 #include <mpi.h>
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <mutex>
 #include <string>
+#include <vector>
 
 namespace mcb::harness {
+
+/// @brief What reserve() decided for one message: the emulator's own account of when its bytes
+/// were let through (times on LinkClock::now()'s scale, nanoseconds).
+struct LinkBooking {
+  int from = 0;              //!< the sending cluster
+  int to = 0;                //!< the receiving cluster
+  std::size_t bytes = 0;     //!< the message's size
+  std::int64_t sent = 0;     //!< when it was booked
+  std::int64_t start = 0;    //!< its first byte on the link: max(sent, the link's free time)
+  std::int64_t done = 0;     //!< its last byte: start + bytes / bandwidth; the link is free
+  std::int64_t arrival = 0;  //!< done + latency: the receiver holds it no earlier
+};
 
 class LinkClock {
  public:
@@ -50,10 +65,21 @@ class LinkClock {
 
   const LinkTable& links() const { return links_; }
 
+  /// @brief From now on, keeps every booking this process makes (tests check the emulation by
+  /// them, not by wall-clock time, which a busy host stretches). Off by default, so a long run
+  /// does not grow a list.
+  void keep_bookings() { keeping_.store(true); }
+  /// @brief The bookings this process made since keep_bookings() or the last call, in the order
+  /// made; the list is emptied.
+  std::vector<LinkBooking> take_bookings();
+
  private:
   LinkTable links_;
   void* segment_ = nullptr;
   std::size_t segment_bytes_ = 0;
+  std::atomic<bool> keeping_{false};
+  std::mutex bookings_mutex_;  // reserve() is called from the relay's thread too
+  std::vector<LinkBooking> bookings_;
 };
 
 }  // namespace mcb::harness

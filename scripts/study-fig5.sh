@@ -8,7 +8,7 @@
 #
 # OUT_DIR defaults to results/study-fig5 (MCB_RESULTS_DIR). Settings from the environment:
 # MCB_FIG5_JOBS (jobs per run, 20000), MCB_FIG5_REPLICATIONS (10), MCB_FIG5_RESOLUTION (0.005,
-# offered net utilization), MCB_FIG5_KNEE (response:5, or backlog), MCB_FIG5_SEED (1),
+# offered net utilization), MCB_FIG5_KNEE (seconds:20000, or response:F, backlog), MCB_FIG5_SEED (1),
 # MCB_FIG5_WORKERS (2), MCB_FIG5_TABLES (calibration/das2).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -20,5 +20,5 @@ if [ $# -gt 0 ] && [ "$1" != "--" ]; then out="$1"; shift; fi
 exec /usr/bin/python3 "$root/analysis/fig5_study.py" --mcb-sim "$build/bin/mcb-sim" \
   --tables "${MCB_FIG5_TABLES:-$root/calibration/das2}" --output "$out" \
   --jobs "${MCB_FIG5_JOBS:-20000}" --replications "${MCB_FIG5_REPLICATIONS:-10}" \
-  --resolution "${MCB_FIG5_RESOLUTION:-0.005}" --knee "${MCB_FIG5_KNEE:-response:5}" \
+  --resolution "${MCB_FIG5_RESOLUTION:-0.005}" --knee "${MCB_FIG5_KNEE:-seconds:20000}" \
   --seed "${MCB_FIG5_SEED:-1}" --workers "${MCB_FIG5_WORKERS:-2}" -- "$@"

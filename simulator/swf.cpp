@@ -1,5 +1,6 @@
 #include "simulator/swf.hpp"
 
+#include "common/csv.hpp"
 #include "common/errors.hpp"
 #include "common/text.hpp"
 
@@ -164,16 +165,6 @@ bool SwfReader::next(SwfRecord& r) {
   return true;
 }
 
-namespace {
-
-std::string exact_text(double v) {
-  char buf[32];
-  auto [p, ec] = std::to_chars(buf, buf + sizeof buf, v);
-  return ec == std::errc() ? std::string(buf, p) : std::string("-1");
-}
-
-}  // namespace
-
 std::string swf_line(const SwfRecord& r) {
   const double fields[18] = {static_cast<double>(r.job),
                              r.submit,
@@ -196,7 +187,7 @@ std::string swf_line(const SwfRecord& r) {
   std::string line;
   for (double v : fields) {
     if (!line.empty()) line += ' ';
-    line += exact_text(v);
+    line += csv::exact(v);
   }
   return line;
 }

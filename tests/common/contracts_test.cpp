@@ -70,6 +70,19 @@ TEST(Csv, ExactNumbersReadBackTheSameAndStreamRowsKeepTheirWidth) {
   EXPECT_THROW(writer.row({"3"}), std::logic_error);
 }
 
+TEST(Csv, WholeNumbersAreWrittenWithEveryDigit) {
+  // A reader of integer fields (Python's int(), C's %d) refuses or misreads "9e+05".
+  EXPECT_EQ(csv::exact(900000), "900000");
+  EXPECT_EQ(csv::exact(1e7), "10000000");
+  EXPECT_EQ(csv::exact(-3e6), "-3000000");
+  EXPECT_EQ(csv::exact(1e16), "10000000000000000");
+  EXPECT_EQ(csv::exact(0.0), "0");
+  EXPECT_EQ(csv::exact(1.5e-7), "1.5e-07") << "fractions keep the shortest form";
+  EXPECT_EQ(csv::number(35000000000.0), "35000000000");
+  EXPECT_EQ(csv::number(1230), "1230");
+  EXPECT_EQ(csv::number(0.0123456789), "0.0123456789");
+}
+
 TEST(Csv, ReaderSkipsCommentsAndBlankLinesAndTrimsUnquotedFields) {
   std::istringstream in("# a comment\n\napp , size\r\n  poisson,\t8 \n");
   csv::Reader reader(in, "t.csv");

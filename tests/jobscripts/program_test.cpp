@@ -295,17 +295,18 @@ TEST(CampaignLocal, RecordsEveryRunOnceAndARestartHasNothingToDo) {
 
 TEST(CampaignLocal, RecordsFailuresWithTheirReasonAndGoesOn) {
   TempDir dir;
-  // grid 2000 cannot finish in 3 s; a cluster map from a variable the ranks do not have passes
+  // grid 2000 cannot finish in 20 s, and grid 16 does even beside a CPU hog (an mpirun start
+  // took 15 s at a load of 30); a cluster map from a variable the ranks do not have passes
   // the check (only the run sees the ranks' environment) and is refused when the run starts.
   const std::string spec =
-      write_poisson_spec(dir.path(), "fail", "timeout = 3s",
+      write_poisson_spec(dir.path(), "fail", "timeout = 20s",
                          "grid = 2000 16\nprocs = 2x1\ncluster-map = \"\" env:MCB_TEST_UNSET\n");
   const CommandResult r = mcb_campaign(campaign_args("run", spec));
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   const auto by_id = records_by_id(dir.path() / "campaigns/fail/records.jsonl");
   ASSERT_EQ(by_id.size(), 4u) << r.out;
   EXPECT_EQ(by_id.at("fail-1-r1")["status"], "failed");
-  EXPECT_EQ(by_id.at("fail-1-r1")["reason"], "timed out (timeout 3.0s)");
+  EXPECT_EQ(by_id.at("fail-1-r1")["reason"], "timed out (timeout 20.0s)");
   for (const char* id : {"fail-2-r1", "fail-4-r1"}) {
     const json& rec = by_id.at(id);
     EXPECT_EQ(rec["status"], "failed");

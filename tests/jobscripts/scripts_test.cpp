@@ -275,9 +275,13 @@ TEST(CampaignScripts, AJobscriptEndsARunAtItsTimeoutAndALauncherThatLingersAfter
   for (const std::string mode : {"sleep", "linger"}) {
     TempDir dir;
     const std::string mpirun = write_launcher(dir.path(), "mpirun", mode);
+    // The lingering launcher must write its record and linger 1 s well within the timeout, even
+    // on a busy host; the sleeping one is timed out whatever the host does.
+    const std::string timeout = mode == "sleep" ? "3s" : "60s";
     const std::string spec =
         write_file(dir.path() / "s.ini", "name = t\napp = poisson\nbinary = " + poisson_binary() +
-                                             "\nexecutor = pbs\ntimeout = 3s\n"
+                                             "\nexecutor = pbs\ntimeout = " + timeout +
+                                             "\n"
                                              "[pbs]\nlauncher = " +
                                              mpirun + "\nlinger = 1s\n[options]\nprocs = 2x1\n");
     ASSERT_EQ(mcb_campaign("scripts " + quote(spec)).exit_code, 0);

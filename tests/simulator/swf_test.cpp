@@ -42,6 +42,19 @@ TEST(Swf, ReadsTheExcerptAndItsHeader) {
   EXPECT_EQ(rec.line, 644) << "line numbers count the header";
 }
 
+TEST(Swf, WrittenLinesHoldOnlyWholeNumbersInFixedNotation) {
+  SwfRecord r;
+  r.job = 38898;
+  r.submit = 10300000;
+  r.wait = 0;
+  r.run = 1200.5;
+  r.procs = 64;
+  r.req_procs = 64;
+  r.req_time = 900000;
+  r.status = 1;
+  EXPECT_EQ(swf_line(r), "38898 10300000 0 1200.5 64 -1 -1 64 900000 -1 1 -1 -1 -1 -1 -1 -1 -1");
+}
+
 TEST(Swf, HeaderOdditiesAndUnknownFields) {
   TempFile f("odd.swf",
              ";  Version: 2.2\n"

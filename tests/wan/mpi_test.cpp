@@ -1,8 +1,10 @@
 // The wide area in the harness under MPI, as the applications use it: every point-to-point path
-// of InstrumentedComm over emulated links and through the gateway relay. Timing assertions are
-// one-sided where the emulation guarantees them (a message never arrives before latency +
-// bytes / bandwidth after it was sent, on the host's shared clock) and generous otherwise
-// (this host may be busy): the exact figures come from wan_bench and mcb-links.
+// of InstrumentedComm over emulated links and through the gateway relay. What the emulation
+// decided is checked in its own account, the link clock's bookings (when each message was let
+// onto its link and through, LinkBooking); wall-clock times only in the one direction a busy
+// host cannot break (a message never arrives before latency + bytes / bandwidth after it was
+// sent). How promptly a host delivers at those times is measured, not asserted: wan_bench and
+// mcb-links (their records).
 #include <gtest/gtest.h>
 #include <mpi.h>
 
@@ -17,8 +19,10 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <numeric>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace mcb::harness {
@@ -78,9 +82,60 @@ std::vector<double> ping_pong(InstrumentedComm& comm, int a, int b, std::size_t 
   return one_way;
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
+// Nanoseconds as the link clock rounds them.
+std::int64_t ns(double seconds) { return std::llround(seconds * 1e9); }
+
+// A booking and the rank that made it.
+struct Booked {
+  int rank;
+  LinkBooking booking;
+};
+
+// Every rank's bookings since the last call, on rank 0, in the order the links took them.
+std::vector<Booked> gather_bookings(LinkClock& clock) {
+  constexpr int kFields = 7;
+  std::vector<std::int64_t> mine;
+  for (const LinkBooking& b : clock.take_bookings()) {
+    mine.insert(mine.end(), {b.from, b.to, static_cast<std::int64_t>(b.bytes), b.sent, b.start,
+                             b.done, b.arrival});
+  }
+  const int size = world_size();
+  int count = static_cast<int>(mine.size());
+  std::vector<int> counts(static_cast<size_t>(size));
+  MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+  std::vector<int> offsets(static_cast<size_t>(size), 0);
+  std::partial_sum(counts.begin(), counts.end() - 1, offsets.begin() + 1);
+  std::vector<std::int64_t> all(static_cast<size_t>(offsets.back() + counts.back()));
+  MPI_Gatherv(mine.data(), count, MPI_INT64_T, all.data(), counts.data(), offsets.data(),
+              MPI_INT64_T, 0, MPI_COMM_WORLD);
+  std::vector<Booked> booked;
+  for (int r = 0; r < size && world_rank() == 0; ++r) {
+    const auto* f = all.data() + offsets[static_cast<size_t>(r)];
+    for (int i = 0; i < counts[static_cast<size_t>(r)]; i += kFields, f += kFields) {
+      booked.push_back({r,
+                        {static_cast<int>(f[0]), static_cast<int>(f[1]),
+                         static_cast<std::size_t>(f[2]), f[3], f[4], f[5], f[6]}});
+    }
+  }
+  std::sort(booked.begin(), booked.end(), [](const Booked& x, const Booked& y) {
+    return std::tie(x.booking.from, x.booking.to, x.booking.start) <
+           std::tie(y.booking.from, y.booking.to, y.booking.start);
+  });
+  return booked;
+}
+
+// The link's rule on one direction's bookings (in the order taken): each message waits for the
+// one before it (first come, first served), then holds the link for bytes / bandwidth alone, and
+// arrives a latency later. So the link never carries two messages at once, whoever sent them.
+void expect_one_link_rule(const std::vector<Booked>& booked, const LinkParameters& link,
+                          std::int64_t free_before) {
+  std::int64_t free = free_before;
+  for (const auto& [rank, b] : booked) {
+    EXPECT_EQ(b.start, std::max(b.sent, free)) << "rank " << rank << ", booked at " << b.sent;
+    EXPECT_EQ(b.done - b.start, ns(static_cast<double>(b.bytes) / link.bandwidth)) << rank;
+    EXPECT_EQ(b.arrival - b.done, ns(link.latency)) << rank;
+    free = b.done;
+  }
 }
 
 TEST(WanEmulation, PingPongAcrossClustersTakesLatencyPlusBytesOverBandwidth) {
@@ -89,20 +144,37 @@ TEST(WanEmulation, PingPongAcrossClustersTakesLatencyPlusBytesOverBandwidth) {
   const LinkParameters link{2e-3, 50e6};
   auto wide = emulated(map, link.latency, link.bandwidth);
   InstrumentedComm comm(MPI_COMM_WORLD, map, {"link"}, true, wide);
+  wide->clock()->keep_bookings();
   const int a = 0;
   const int b = size / 2;
   for (const std::size_t bytes :
        {std::size_t{1}, std::size_t{4096}, std::size_t{262144}, std::size_t{4} << 20}) {
     quiet_barrier();
     bool intact = true;
-    const auto times = ping_pong(comm, a, b, bytes, bytes > 1'000'000 ? 2 : 5, intact);
+    const int rounds = bytes > 1'000'000 ? 2 : 5;
+    const auto times = ping_pong(comm, a, b, bytes, rounds, intact);
     quiet_barrier();
     EXPECT_TRUE(intact) << bytes << " bytes";
+    // The emulation's account: one message in flight at a time, so each found its link free and
+    // was let through in latency + bytes / bandwidth from its sending, each way.
+    const auto booked = gather_bookings(*wide->clock());
     if (world_rank() != a) continue;
+    ASSERT_EQ(booked.size(), 2u * static_cast<size_t>(rounds)) << bytes << " bytes";
+    for (const auto& [rank, k] : booked) {
+      EXPECT_TRUE(rank == a || rank == b) << rank;
+      EXPECT_EQ(k.from, rank == a ? 0 : 1);
+      EXPECT_EQ(k.to, rank == a ? 1 : 0);
+      EXPECT_EQ(k.bytes, bytes);
+      EXPECT_EQ(k.start, k.sent) << bytes << " bytes";
+      EXPECT_EQ(k.arrival - k.sent,
+                ns(static_cast<double>(bytes) / link.bandwidth) + ns(link.latency))
+          << bytes << " bytes";
+    }
+    // And the receivers waited for those times: no one-way time below latency + N / B (a busy
+    // host makes them only later).
     const double expected = link.transfer_time(static_cast<double>(bytes));
     EXPECT_GE(*std::min_element(times.begin(), times.end()), expected * (1 - 1e-3))
         << bytes << " bytes";
-    EXPECT_LE(median(times), expected * 1.3 + 1e-3) << bytes << " bytes";
   }
   // The books count the crossing messages as inter-cluster.
   if (world_rank() == a) {
@@ -116,15 +188,20 @@ TEST(WanEmulation, IntraClusterTrafficIsNotDelayed) {
   if (size < 4) GTEST_SKIP() << "needs two ranks in one cluster (4 ranks)";
   const auto map = ClusterMap::blocks(size, 2);  // ranks 0 and 1 share cluster 0
   auto wide = emulated(map, 50e-3, 1e6);
+  wide->clock()->keep_bookings();
   InstrumentedComm comm(MPI_COMM_WORLD, map, {"link"}, true, wide);
   quiet_barrier();
   bool intact = true;
-  const auto times = ping_pong(comm, 0, 1, 1024, 20, intact);
+  ping_pong(comm, 0, 1, 1024, 20, intact);
   quiet_barrier();
   EXPECT_TRUE(intact);
-  // A 1 KiB message over the emulated link would take 51 ms.
+  // Not one of the 40 messages was put on the emulated link (where 1 KiB would take 51 ms):
+  // no rank booked it, and the books class them as intra-cluster.
+  const auto booked = gather_bookings(*wide->clock());
   if (world_rank() == 0) {
-    EXPECT_LT(median(times), 10e-3);
+    EXPECT_TRUE(booked.empty()) << booked.size() << " bookings";
+    EXPECT_EQ(comm.stats(0).sent[static_cast<size_t>(PeerClass::intra)].messages, 20u);
+    EXPECT_EQ(comm.stats(0).sent[static_cast<size_t>(PeerClass::inter)].messages, 0u);
   }
 }
 
@@ -189,20 +266,21 @@ TEST(WanEmulation, EveryPointToPointPathIsDelayed) {
   }
 }
 
-// Throughput of `rounds` windows of `window` messages from pair.first to pair.second, each
-// window acknowledged; bytes per second as the sender saw it (0 on other ranks).
-double stream(InstrumentedComm& comm, std::pair<int, int> pair, std::size_t bytes, int window,
-              int rounds) {
+// `rounds` windows of `window` messages from pair.first to pair.second, each window
+// acknowledged; true when every message arrived intact (on the receiver; true elsewhere).
+bool stream(InstrumentedComm& comm, std::pair<int, int> pair, std::size_t bytes, int window,
+            int rounds) {
   const int rank = comm.rank();
-  if (rank != pair.first && rank != pair.second) return 0;
+  if (rank != pair.first && rank != pair.second) return true;
+  const auto out = pattern(bytes, pair.first);
   std::vector<unsigned char> buffer(bytes * static_cast<size_t>(window));
+  bool intact = true;
   char ack = 0;
-  const double start = MPI_Wtime();
   for (int r = 0; r < rounds; ++r) {
     InstrumentedComm::Batch batch;
     for (int m = 0; m < window; ++m) {
       if (rank == pair.first) {
-        comm.post_send(0, batch, buffer.data(), bytes, pair.second, 5);
+        comm.post_send(0, batch, out.data(), bytes, pair.second, 5);
       } else {
         comm.post_recv(0, batch, buffer.data() + bytes * static_cast<size_t>(m), bytes, pair.first,
                        5);
@@ -212,38 +290,99 @@ double stream(InstrumentedComm& comm, std::pair<int, int> pair, std::size_t byte
     if (rank == pair.first) {
       comm.recv(0, &ack, 1, pair.second, 6);
     } else {
+      for (int m = 0; m < window; ++m) {
+        intact = intact &&
+                 std::equal(out.begin(), out.end(), buffer.begin() + static_cast<long>(bytes) * m);
+      }
       comm.send(0, &ack, 1, pair.first, 6);
     }
   }
-  return static_cast<double>(bytes) * window * rounds / (MPI_Wtime() - start);
+  return intact;
 }
 
+// The bookings of the link from cluster `from` to cluster `to`.
+std::vector<Booked> on_link(const std::vector<Booked>& booked, int from, int to) {
+  std::vector<Booked> out;
+  std::copy_if(booked.begin(), booked.end(), std::back_inserter(out),
+               [&](const Booked& b) { return b.booking.from == from && b.booking.to == to; });
+  return out;
+}
+
+// Two pairs streaming across one link direction at once share it: in the link clock's account
+// the two pairs' messages queue on it one behind the other, each holding it for bytes /
+// bandwidth, so together they never get more than its bandwidth. (How evenly two live streams
+// split it on this host is measured by mcb-links' shared-link study, in its record.)
 TEST(WanEmulation, TwoTransfersOnOneLinkShareItsBandwidth) {
   const int size = world_size();
   if (size != 4) GTEST_SKIP() << "needs two pairs across one link (4 ranks)";
   const auto map = ClusterMap::blocks(4, 2);  // {0,1} -> {2,3}
-  const double bandwidth = 25e6;
-  auto wide = emulated(map, 0.2e-3, bandwidth);
+  const LinkParameters link{0.2e-3, 25e6};
+  auto wide = emulated(map, link.latency, link.bandwidth);
+  wide->clock()->keep_bookings();
   InstrumentedComm comm(MPI_COMM_WORLD, map, {"link"}, true, wide);
   const std::size_t bytes = 64 << 10;
-  quiet_barrier();
-  const double alone = stream(comm, {0, 2}, bytes, 4, 8);
-  quiet_barrier();
+  const int window = 4;
+  const int rounds = 8;
   const int rank = world_rank();
-  const double together =
-      stream(comm, rank == 0 || rank == 2 ? std::pair{0, 2} : std::pair{1, 3}, bytes, 4, 8);
-  double rates[2] = {0, 0};
-  const double mine[2] = {rank == 0 ? together : 0.0, rank == 1 ? together : 0.0};
-  MPI_Allreduce(mine, rates, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-  if (rank == 0) {
-    EXPECT_GT(alone, 0.7 * bandwidth);
-    EXPECT_LE(alone, 1.01 * bandwidth);
-    for (double r : rates) {
-      EXPECT_GT(r, 0.3 * bandwidth);
-      EXPECT_LT(r, 0.7 * bandwidth);
-    }
-    EXPECT_LE(rates[0] + rates[1], 1.05 * bandwidth);
+  quiet_barrier();
+  EXPECT_TRUE(stream(comm, {0, 2}, bytes, window, rounds)) << "alone";
+  quiet_barrier();
+  const auto alone = gather_bookings(*wide->clock());
+  EXPECT_TRUE(stream(comm, rank == 0 || rank == 2 ? std::pair{0, 2} : std::pair{1, 3}, bytes,
+                     window, rounds))
+      << "together";
+  quiet_barrier();
+  const auto together = gather_bookings(*wide->clock());
+  if (rank != 0) return;
+
+  const auto first = on_link(alone, 0, 1);
+  ASSERT_EQ(first.size(), static_cast<size_t>(window * rounds));
+  for (const auto& b : first) EXPECT_EQ(b.rank, 0);
+  expect_one_link_rule(first, link, 0);  // paced at the bandwidth, the link free before
+
+  const auto shared = on_link(together, 0, 1);
+  ASSERT_EQ(shared.size(), static_cast<size_t>(2 * window * rounds));
+  EXPECT_EQ(
+      std::count_if(shared.begin(), shared.end(), [](const Booked& b) { return b.rank == 1; }),
+      window * rounds);
+  expect_one_link_rule(shared, link, first.back().booking.done);
+  // So the bytes both pairs sent took at least their time at the link's bandwidth.
+  const double span =
+      static_cast<double>(shared.back().booking.done - shared.front().booking.start);
+  const double total = static_cast<double>(shared.size() * bytes);
+  EXPECT_GE(span, total / link.bandwidth * 1e9 - static_cast<double>(shared.size()));
+  // The acknowledgements went the other way, on a link of their own.
+  EXPECT_EQ(on_link(together, 1, 0).size(), static_cast<size_t>(2 * rounds));
+}
+
+// The link state is one for every rank of the host: a message that one rank books while another
+// rank's message holds the link waits until that one is through, whichever process sent it.
+// The first booking holds the link for an hour, so the second surely finds it busy; the other
+// direction stays free.
+TEST(LinkClock, RanksQueueOnTheLinkTheyShare) {
+  if (world_size() < 2) GTEST_SKIP() << "needs two ranks";
+  const LinkParameters link{1e-3, 1e6};
+  LinkClock clock(MPI_COMM_WORLD, LinkTable::uniform(2, link));
+  clock.keep_bookings();
+  const std::size_t hour = 3'600'000'000;  // bytes at 1 MB/s
+  if (world_rank() == 0) clock.reserve(0, 1, hour);
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (world_rank() == 1) {
+    clock.reserve(0, 1, 1000);
+    clock.reserve(1, 0, 1000);
   }
+  const auto booked = gather_bookings(clock);
+  if (world_rank() != 0) return;
+  const auto forth = on_link(booked, 0, 1);
+  ASSERT_EQ(forth.size(), 2u);
+  EXPECT_EQ(forth[0].rank, 0);
+  EXPECT_EQ(forth[1].rank, 1);
+  EXPECT_LT(forth[1].booking.sent, forth[0].booking.done);
+  expect_one_link_rule(forth, link, 0);
+  EXPECT_EQ(forth[1].booking.start, forth[0].booking.done);
+  const auto back = on_link(booked, 1, 0);
+  ASSERT_EQ(back.size(), 1u);
+  EXPECT_EQ(back[0].booking.start, back[0].booking.sent);
 }
 
 TEST(WanEmulation, PlatformLinksApplyToTheirPairs) {
@@ -258,6 +397,7 @@ TEST(WanEmulation, PlatformLinksApplyToTheirPairs) {
                          "* * 4ms 1Gbit/s\n";
   const LinkTable table = LinkTable::from_platform_file(path, map, std::nullopt);
   auto wide = WideArea::create(MPI_COMM_WORLD, map, table, false);
+  wide->clock()->keep_bookings();
   InstrumentedComm comm(MPI_COMM_WORLD, map, {"link"}, true, wide);
   const struct {
     int a, b;
@@ -269,9 +409,20 @@ TEST(WanEmulation, PlatformLinksApplyToTheirPairs) {
     const auto times = ping_pong(comm, p.a, p.b, 1, 3, intact);
     quiet_barrier();
     EXPECT_TRUE(intact);
+    // Each way, the pair's own link: its latency and 1 byte at 1 Gbit/s after the sending.
+    const auto booked = gather_bookings(*wide->clock());
+    if (world_rank() == 0) {
+      ASSERT_EQ(booked.size(), 6u) << p.a << "-" << p.b;
+      for (const auto& [rank, b] : booked) {
+        EXPECT_TRUE(rank == p.a || rank == p.b) << rank;
+        EXPECT_EQ(b.from, map.cluster_of(rank));
+        EXPECT_EQ(b.to, map.cluster_of(rank == p.a ? p.b : p.a));
+        EXPECT_EQ(b.start, b.sent);
+        EXPECT_EQ(b.arrival - b.sent, ns(p.latency) + ns(1 / 125e6)) << p.a << "-" << p.b;
+      }
+    }
     if (world_rank() == p.a) {
       EXPECT_GE(*std::min_element(times.begin(), times.end()), p.latency) << p.a << "-" << p.b;
-      EXPECT_LT(median(times), p.latency + 1.5e-3) << p.a << "-" << p.b;
     }
   }
 }

@@ -1,12 +1,11 @@
-// mcb-poisson and mcb-links with the wide area, as a user runs them: what the records hold,
-// the relay giving the same results as direct messages, the link fit recovering an emulated
-// link, and bad input ending with exit code 2 and one line that names the option or file line.
+// mcb-poisson with the wide area, as a user runs it: what the records hold, every crossing
+// waiting for the emulated link, the relay giving the same results as direct messages, and bad
+// input ending with exit code 2 and one line that names the option or file line. (mcb-links, the
+// link calibration, is tested with calibration: tests/calibration/links_test.cpp.)
 #include <gtest/gtest.h>
 
-#include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -114,127 +113,6 @@ TEST(WanPoisson, RelayedRunsReachTheSameSolutionAsDirectOnes) {
   }
 }
 
-TEST(WanLinks, TheFitRecoversTheEmulatedLink) {
-  TempDir dir;
-  // A long latency keeps the host's scheduling noise (up to a millisecond or two when it is
-  // busy) well inside the tolerance.
-  const double latency = 20e-3;
-  const double bandwidth = 20e6;
-  const json rec = run_one(2, "mcb-links",
-                           "--clusters 2 --wan-latency 20ms --wan-bandwidth 160Mbit/s "
-                           "--sizes 1,64KiB,256KiB,1MiB,2MiB --repetitions 3 --max-time 30ms "
-                           "--window-bytes 256KiB",
-                           dir, -1);
-  ASSERT_FALSE(rec.is_null());
-  EXPECT_EQ(rec["app"], "links");
-  EXPECT_EQ(rec["config"]["system"], "emulated-160Mbit-20ms");
-  EXPECT_EQ(rec["config"]["sizes"], json({1, 65536, 262144, 1048576, 2097152}));
-  const json& classes = rec["result"]["classes"];
-  ASSERT_EQ(classes.size(), 1u) << classes.dump();  // two ranks, two clusters: one class
-  const json& cross = classes["cross_cluster"];
-  EXPECT_EQ(cross["pairs"], json({{0, 1}}));
-  ASSERT_EQ(cross["points"].size(), 5u);
-  for (const json& p : cross["points"]) {
-    EXPECT_LE(p["min"].get<double>(), p["avg"].get<double>());
-    EXPECT_LE(p["avg"].get<double>(), p["max"].get<double>());
-    const double least = latency + p["bytes"].get<double>() / bandwidth;
-    EXPECT_GE(p["min"].get<double>(), least * 0.999) << p.dump();
-    EXPECT_TRUE(p.contains("gap"));
-  }
-  // fit_min (the best repetition of each size, what the verdict checks) within 10%; the fit of
-  // the averages, which carries the host's noise, within a wider margin.
-  const json& best = cross["fit_min"];
-  EXPECT_NEAR(best["t0"].get<double>(), latency, 0.1 * latency) << best.dump();
-  const double megabytes = bandwidth / 1e6;  // the record's unit
-  EXPECT_NEAR(best["bandwidth"].get<double>(), megabytes, 0.1 * megabytes) << best.dump();
-  const json& fit = cross["fit"];
-  EXPECT_NEAR(fit["t0"].get<double>(), latency, 0.25 * latency) << fit.dump();
-  EXPECT_NEAR(fit["bandwidth"].get<double>(), megabytes, 0.25 * megabytes) << fit.dump();
-  for (const char* key : {"r2", "max_relative_gap"}) EXPECT_TRUE(fit.contains(key)) << key;
-  EXPECT_EQ(cross["bandwidth"].size(), 5u);
-  EXPECT_EQ(cross["nominal"]["t0"], latency);
-  EXPECT_EQ(rec["verdict"]["checks"]["data_verified"], true);
-  // VALID exactly when the emulated link was delivered within 10%.
-  const json& check = rec["verdict"]["checks"]["emulated_link"];
-  const bool delivered = std::fabs(best["t0"].get<double>() - latency) <= 0.1 * latency &&
-                         std::fabs(best["bandwidth"].get<double>() / megabytes - 1) <= 0.1;
-  EXPECT_EQ(rec["status"] == "valid", delivered) << check.dump();
-}
-
-// The printed table reads as OSU's: a '# Size  Latency (us)  Bandwidth (MB/s)' header, then one
-// row of plain numbers per size, the record's averages in us and MB/s.
-TEST(WanLinks, PrintsAnOsuStyleTableOfTheRecordsNumbers) {
-  TempDir dir;
-  const std::string out = dir / "runs.jsonl";
-  const auto r =
-      run_command(mpirun(2) + bin("mcb-links") +
-                  " --sizes 1,4KiB,64KiB --repetitions 2 --counters '' --output " + quote(out));
-  ASSERT_EQ(r.exit_code == 0 || r.exit_code == 1, true) << r.out << r.err;
-  const auto records = read_records(out);
-  ASSERT_EQ(records.size(), 1u);
-  const json& cls = records[0]["result"]["classes"]["same_node"];
-  const auto header = r.out.find("# Size          Latency (us)    Bandwidth (MB/s)\n");
-  ASSERT_NE(header, std::string::npos) << r.out;
-  std::istringstream rows(r.out.substr(r.out.find('\n', header) + 1));
-  for (std::size_t i = 0; i < 3; ++i) {
-    std::size_t bytes = 0;
-    double latency = 0, bandwidth = 0;
-    ASSERT_TRUE(rows >> bytes >> latency >> bandwidth) << r.out;
-    EXPECT_EQ(bytes, cls["points"][i]["bytes"].get<std::size_t>());
-    EXPECT_NEAR(latency, cls["points"][i]["avg"].get<double>() * 1e6, 0.006);
-    EXPECT_NEAR(bandwidth, cls["bandwidth"][i]["avg"].get<double>(), 0.006);  // both MB/s
-  }
-  EXPECT_NE(r.out.find("figure of merit"), std::string::npos);
-  EXPECT_NE(r.out.find(" MB/s (bandwidth of the slowest link class)"), std::string::npos) << r.out;
-}
-
-TEST(WanLinks, ClassesSharedLinkAndRelayStudyOnFourRanks) {
-  TempDir dir;
-  const double bandwidth = 50.0;  // MB/s: 400Mbit/s, as the record writes it
-  const json rec = run_one(4, "mcb-links",
-                           "--clusters 2 --relay --wan-latency 1ms --wan-bandwidth 400Mbit/s "
-                           "--sizes 1,4KiB,64KiB,256KiB --repetitions 2 --max-time 20ms "
-                           "--window-bytes 256KiB",
-                           dir);
-  ASSERT_FALSE(rec.is_null());
-  EXPECT_EQ(rec["status"], "valid") << rec.value("reason", "");
-  EXPECT_EQ(rec["config"]["system"], "emulated-400Mbit-1ms-relay");
-  const json& classes = rec["result"]["classes"];
-  EXPECT_TRUE(classes.contains("same_node"));
-  EXPECT_TRUE(classes.contains("cross_cluster"));
-  EXPECT_FALSE(classes.contains("same_cluster"));  // one host
-  EXPECT_EQ(classes["same_node"]["pairs"], json({{0, 1}}));
-  EXPECT_EQ(classes["cross_cluster"]["pairs"], json({{0, 2}}));
-  // Two transfers across the one link direction each get about half of it.
-  const json& shared = classes["cross_cluster"]["shared"];
-  EXPECT_EQ(shared["pairs"], json({{0, 2}, {1, 3}}));
-  for (const json& s : shared["together"]) {
-    EXPECT_GT(s["avg"].get<double>(), 0.3 * bandwidth) << shared.dump();
-    EXPECT_LT(s["avg"].get<double>(), 0.7 * bandwidth) << shared.dump();
-  }
-  // The relay study: every operation, both routes, against the lower bound.
-  const json& study = rec["result"]["relay_study"];
-  EXPECT_EQ(study["gateways"], json({0, 2}));
-  EXPECT_EQ(study["pair"], json({1, 3}));  // not gateways: all three hops
-  for (const json* points :
-       {&study["point_to_point"], &study["broadcast"]["points"], &study["alltoall"]["points"]}) {
-    ASSERT_EQ(points->size(), 4u);
-    // Both routes cross the emulated link at least once: a ping-pong leg takes the latency; the
-    // collectives are timed from each rank's exit from a barrier, which may lag a little.
-    const double least = points == &study["point_to_point"] ? 1e-3 * 0.999 : 0.8e-3;
-    for (const json& p : *points) {
-      for (const char* key : {"direct", "relay"}) {
-        EXPECT_GE((p)[key]["min"].get<double>(), least) << p.dump();
-      }
-      EXPECT_GT(p["lower_bound"].get<double>(), 0);
-      for (const char* key : {"relay_over_direct", "relay_over_bound", "direct_over_bound"}) {
-        EXPECT_TRUE(p.contains(key)) << key;
-      }
-    }
-  }
-  EXPECT_EQ(rec["verdict"]["checks"]["data_verified"], true);
-}
-
 // One line on stderr naming the option or file line, exit code 2, no record.
 void expect_usage_error(int ranks, const std::string& program, const std::string& args,
                         const std::string& expected) {
@@ -278,10 +156,6 @@ TEST(WanBadInput, OptionsNameTheOptionAndValue) {
                      "--wan-latency: '-1ms' must be non-negative");
   expect_usage_error(2, "mcb-poisson", p + "--wan-latency 1ms",
                      "--wan-latency: '1ms' given without --wan-bandwidth");
-  expect_usage_error(2, "mcb-links", "--sizes 1:3KiB",
-                     "--sizes: '1:3KiB': '3KiB' is not a power of two");
-  expect_usage_error(2, "mcb-links", "--wan-latency 1ms --wan-bandwidth 0bit/s",
-                     "--wan-bandwidth: '0bit/s' must be positive");
 }
 
 TEST(WanBadInput, PlatformFilesNameTheFileAndLine) {
