@@ -46,20 +46,21 @@ std::string port_name(const JoinSpec& s, int component) {
 }
 
 // Asks the name service for @p service until it answers or @p deadline (MPI_Wtime) passes.
-bool look_up(const std::string& service, double deadline, char* port) {
+// The names go in as mutable copies: SMPI's mpi.h keeps MPI-2's non-const signatures.
+bool look_up(std::string service, double deadline, char* port) {
   while (true) {
-    if (MPI_Lookup_name(service.c_str(), MPI_INFO_NULL, port) == MPI_SUCCESS) return true;
+    if (MPI_Lookup_name(service.data(), MPI_INFO_NULL, port) == MPI_SUCCESS) return true;
     if (MPI_Wtime() >= deadline) return false;
     std::this_thread::sleep_for(kPollInterval);
   }
 }
 
-bool publish(const std::string& service, const char* port) {
-  return MPI_Publish_name(service.c_str(), MPI_INFO_NULL, port) == MPI_SUCCESS;
+bool publish(std::string service, std::string port) {
+  return MPI_Publish_name(service.data(), MPI_INFO_NULL, port.data()) == MPI_SUCCESS;
 }
 
-void unpublish(const std::string& service, const char* port) {
-  MPI_Unpublish_name(service.c_str(), MPI_INFO_NULL, port);
+void unpublish(std::string service, std::string port) {
+  MPI_Unpublish_name(service.data(), MPI_INFO_NULL, port.data());
 }
 
 const char* const kServerHint =
