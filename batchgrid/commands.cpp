@@ -266,8 +266,7 @@ std::vector<Experiment> run_experiments(const GridSpec& defaults, int experiment
     for (int e = next++; e < experiments; e = next++) {
       try {
         Experiment& x = out[static_cast<size_t>(e)];
-        x.grid =
-            random_grid(sim::derive_seed(defaults.seed, static_cast<std::uint64_t>(e)), defaults);
+        x.grid = random_grid(derive_seed(defaults.seed, static_cast<std::uint64_t>(e)), defaults);
         std::vector<Event> events;
         x.result = compare(x.grid, &events, nullptr);
         x.valid = check(x.grid, x.result, events).empty();

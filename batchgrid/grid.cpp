@@ -1,8 +1,8 @@
 #include "batchgrid/grid.hpp"
 
 #include "common/errors.hpp"
+#include "common/rng.hpp"
 #include "common/text.hpp"
-#include "simulator/rng.hpp"
 #include "simulator/swf.hpp"
 
 #include <algorithm>
@@ -177,7 +177,7 @@ Comparison compare(const GridSpec& spec, std::vector<Event>* multi_events,
     run.size = qs[q].size;
     run.discipline = qs[q].discipline;
     run.limit = spec.limit;
-    run.jobs = queue_workload(qs[q], spec.interarrival, sim::derive_seed(spec.seed, q),
+    run.jobs = queue_workload(qs[q], spec.interarrival, derive_seed(spec.seed, q),
                               spec.horizon + spec.limit);
     run.app_horizon = spec.horizon;
     run.app_request = c.requests[q];
@@ -207,7 +207,7 @@ Comparison compare(const GridSpec& spec, std::vector<Event>* multi_events,
 }
 
 GridSpec random_grid(std::uint64_t seed, const GridSpec& defaults) {
-  sim::Rng rng(seed);
+  Rng rng(seed);
   GridSpec g = defaults;
   g.seed = seed;
   g.queues.clear();

@@ -17,15 +17,6 @@ constexpr int kBuckets = 48;
 // density is fitted to buckets 11..58 and wrapped onto 0..47.
 constexpr int kCycleStart = 11;
 
-double normal_draw(sim::Rng& rng) {
-  // Marsaglia's polar method: portable (no std:: distribution).
-  while (true) {
-    const double u = 2 * rng.uniform() - 1, v = 2 * rng.uniform() - 1;
-    const double s = u * u + v * v;
-    if (s > 0 && s < 1) return u * std::sqrt(-2 * std::log(s) / s);
-  }
-}
-
 void check_spec(const LublinSpec& s) {
   if (s.max_size < 16) {
     // Wide jobs need sizes above 10 (seed 003), so the smallest system is 16.
@@ -50,7 +41,7 @@ const char* class_name(JobClass c) {
   return names[static_cast<int>(c)];
 }
 
-double gamma_draw(sim::Rng& rng, double shape, double scale) {
+double gamma_draw(Rng& rng, double shape, double scale) {
   if (shape < 1) {
     // Gamma(a) = Gamma(a + 1) * U^(1/a) (Marsaglia and Tsang 2000, section 6).
     const double u = 1 - rng.uniform();
@@ -60,7 +51,7 @@ double gamma_draw(sim::Rng& rng, double shape, double scale) {
   while (true) {
     double x = 0, v = 0;
     do {
-      x = normal_draw(rng);
+      x = rng.normal();
       v = 1 + c * x;
     } while (v <= 0);
     v = v * v * v;

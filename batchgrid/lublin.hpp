@@ -13,7 +13,7 @@
 /// - Arrivals: log(inter-arrival at rush hours) is gamma(aarr * arar, barr), spent over a day
 ///   of 48 half-hour buckets weighted by the gamma(anum, bnum) density (the daily cycle).
 
-#include "simulator/rng.hpp"
+#include "common/rng.hpp"
 
 #include <array>
 #include <cstdint>
@@ -96,7 +96,7 @@ class LublinGenerator {
   LublinSpec spec_;
   LublinModel model_;
   std::array<double, kClasses> cumulative_{};
-  sim::Rng rng_;
+  Rng rng_;
   double now_ = 0;
   int bucket_ = 0;
   double points_ = 0, remainder_ = 0;
@@ -105,7 +105,7 @@ class LublinGenerator {
 // --- Formulas (the tests compare the draws with them).
 
 /// Gamma(shape, scale) draw (Marsaglia and Tsang 2000) on the portable generator.
-double gamma_draw(sim::Rng& rng, double shape, double scale);
+double gamma_draw(Rng& rng, double shape, double scale);
 /// P(X <= x) for X ~ gamma(shape, scale).
 double gamma_cdf(double x, double shape, double scale);
 /// E[exp(X) | X <= cap] for X ~ gamma(shape, scale), scale < 1.

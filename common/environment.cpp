@@ -21,17 +21,22 @@ std::string utc_timestamp() {
   return buf;
 }
 
+std::string batch_job_id() {
+  // The batch job the run belongs to, so a record can be matched to squeue/sacct (qstat).
+  const char* slurm = std::getenv("SLURM_JOB_ID");
+  const char* pbs = std::getenv("PBS_JOBID");
+  if (slurm && *slurm) return slurm;
+  return pbs && *pbs ? pbs : "";
+}
+
 nlohmann::json environment_block(int argc, const char* const* argv) {
   char host[256] = {};
   ::gethostname(host, sizeof host - 1);
   nlohmann::json command = nlohmann::json::array();
   for (int i = 0; i < argc; ++i) command.push_back(argv[i]);
-  // The batch job the run belongs to, so a record can be matched to squeue/sacct (qstat).
-  const char* slurm = std::getenv("SLURM_JOB_ID");
-  const char* pbs = std::getenv("PBS_JOBID");
-  const char* batch = slurm && *slurm ? slurm : (pbs && *pbs ? pbs : nullptr);
+  const std::string batch = batch_job_id();
   return {{"host", host},
-          {"batch_job_id", batch ? nlohmann::json(batch) : nlohmann::json(nullptr)},
+          {"batch_job_id", batch.empty() ? nlohmann::json(nullptr) : nlohmann::json(batch)},
           {"compiler", MCB_COMPILER},
           {"build_type", MCB_BUILD_TYPE},
           {"revision", suite_revision()},

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <filesystem>
 #include <stdexcept>
+#include <utility>
 
 namespace mcb {
 namespace {
@@ -129,24 +130,44 @@ void append_line(const std::string& path, const std::string& line) {
   ::flock(fd.get(), LOCK_UN);
 }
 
+AtomicFile::AtomicFile(std::string path)
+    : path_(std::move(path)),
+      tmp_(path_ + ".tmp." + std::to_string(::getpid())),
+      buffer_(std::make_unique<char[]>(kBuffer)) {
+  out_.rdbuf()->pubsetbuf(buffer_.get(), static_cast<std::streamsize>(kBuffer));
+  out_.open(tmp_, std::ios::out | std::ios::trunc | std::ios::binary);
+  if (!out_) throw std::runtime_error("cannot open '" + tmp_ + "': " + errno_text());
+}
+
+AtomicFile::~AtomicFile() {
+  if (committed_) return;
+  out_.close();
+  ::unlink(tmp_.c_str());
+}
+
+void AtomicFile::finish() {
+  if (finished_) return;
+  out_.flush();
+  out_.close();
+  if (!out_) throw std::runtime_error("cannot write '" + tmp_ + "'");
+  // The stream hides its descriptor: sync through a second one (fsync syncs the file).
+  Fd fd(::open(tmp_.c_str(), O_RDONLY | O_CLOEXEC));
+  if (fd.get() >= 0) ::fsync(fd.get());
+  finished_ = true;
+}
+
+void AtomicFile::commit() {
+  finish();
+  if (std::rename(tmp_.c_str(), path_.c_str()) != 0) {
+    throw std::runtime_error("cannot rename '" + tmp_ + "' to '" + path_ + "': " + errno_text());
+  }
+  committed_ = true;
+}
+
 void write_file_atomically(const std::string& path, const std::string& content) {
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  {
-    Fd fd(::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
-    if (fd.get() < 0) throw std::runtime_error("cannot open '" + tmp + "': " + errno_text());
-    try {
-      write_all(fd.get(), content.data(), content.size(), tmp);
-    } catch (...) {
-      ::unlink(tmp.c_str());
-      throw;
-    }
-    ::fsync(fd.get());
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    const std::string reason = errno_text();
-    ::unlink(tmp.c_str());
-    throw std::runtime_error("cannot rename '" + tmp + "' to '" + path + "': " + reason);
-  }
+  AtomicFile file(path);
+  file.stream().write(content.data(), static_cast<std::streamsize>(content.size()));
+  file.commit();
 }
 
 }  // namespace mcb

@@ -1,5 +1,6 @@
 #include "harness/driver.hpp"
 
+#include "harness/join.hpp"
 #include "harness/mpi_program.hpp"
 #include "harness/record.hpp"
 
@@ -10,16 +11,18 @@ namespace {
 
 using nlohmann::json;
 
-// Parses on every rank and agrees on the options, the cluster map and the wide area. False
-// when nothing is to run (--help).
-bool set_up(int argc, char** argv, Measurement& m, Run& run) {
+// Parses on every rank and agrees on the options, the cluster map (the components' when
+// @p joined) and the wide area. False when nothing is to run (--help).
+bool set_up(int argc, char** argv, Measurement& m, Run& run, const JoinedWorld* joined) {
   bool proceed = true;
   collective_check(run.world, [&] { proceed = m.parse(argc, argv, run.size, run.root()); });
   if (!proceed) return false;
   const RunOptions& o = m.run_options();
   collective_check(run.world, [&] {
-    run.map = resolve_cluster_map(
-        run.world, o, [&](int clusters) { return m.default_cluster_map(run.size, clusters); });
+    run.map = joined ? joined_cluster_map(run.world, o, *joined)
+                     : resolve_cluster_map(run.world, o, [&](int clusters) {
+                         return m.default_cluster_map(run.size, clusters);
+                       });
   });
   collective_check(run.world, [&] { run.wide = WideArea::create(run.world, o, *run.map); });
   return true;
@@ -64,19 +67,37 @@ int finish(Measurement& m, const Run& run, const Counters& counters, json record
   return report_verdict(j.valid, j.figure_text, j.meaning, j.reason);
 }
 
-}  // namespace
+// A component whose join failed: the options as the joined run would have had them, and a
+// failed record naming the components that came (written by rank 0 of joined.comm()).
+int record_join_failure(const JoinedWorld& joined, const std::string& program,
+                        const std::string& app, int argc, char** argv, Measurement& m) {
+  const MPI_Comm comm = joined.comm();
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  bool proceed = true;
+  collective_check(comm, [&] { proceed = m.parse(argc, argv, joined.spec().ranks, rank == 0); });
+  if (!proceed) return 0;
+  const RunOptions& o = m.run_options();
+  json record = record_header(app, o, o.run_id.empty() ? default_run_id(app) : o.run_id);
+  record["config"] = {{"total_size", joined.spec().ranks},
+                      {"components", joined.spec().components}};
+  record["env"] = mpi_environment(comm, argc, argv);
+  record["env"]["join"] = joined.record();
+  return record_failure(comm, program, o.output, record, joined.failure());
+}
 
-int drive(MPI_Comm world, const std::string& program, const std::string& app, int argc, char** argv,
-          Measurement& m) {
+int drive_on(MPI_Comm world, const std::string& program, const std::string& app, int argc,
+             char** argv, Measurement& m, const JoinedWorld* joined) {
   Run run;
   run.world = world;
   MPI_Comm_rank(world, &run.rank);
   MPI_Comm_size(world, &run.size);
-  if (!set_up(argc, argv, m, run)) return 0;
+  if (!set_up(argc, argv, m, run, joined)) return 0;
 
   const RunOptions& o = m.run_options();
   run.run_id = o.run_id.empty() ? default_run_id(app) : o.run_id;
   run.env = mpi_environment(world, argc, argv);
+  if (joined) run.env["join"] = joined->record();
   json record = record_header(app, o, run.run_id);
   record["config"] = m.config(run);
   record["env"] = run.env;
@@ -89,11 +110,23 @@ int drive(MPI_Comm world, const std::string& program, const std::string& app, in
   return finish(m, run, counters, std::move(record));
 }
 
+}  // namespace
+
+int drive(MPI_Comm world, const std::string& program, const std::string& app, int argc, char** argv,
+          Measurement& m) {
+  return drive_on(world, program, app, argc, argv, m, nullptr);
+}
+
 int run_measurement(const std::string& program, const std::string& app, int argc, char** argv,
                     const cli::CheckFunction& check, const MeasurementFactory& make) {
   return mpi_main(program, argc, argv, check, [&](MPI_Comm world) {
+    // The components of a co-allocated run join first (harness/join.hpp); the measurement,
+    // made after, lets go of its communicators before the joined ones are disconnected.
+    const JoinedWorld joined(world, join_spec_from_environment());
     const std::unique_ptr<Measurement> m = make();
-    return drive(world, program, app, argc, argv, *m);
+    if (!joined.failure().empty()) return record_join_failure(joined, program, app, argc, argv, *m);
+    return drive_on(joined.comm(), program, app, argc, argv, *m,
+                    joined.joining() ? &joined : nullptr);
   });
 }
 

@@ -86,6 +86,9 @@ using MeasurementFactory = std::function<std::unique_ptr<Measurement>()>;
 /// @brief The whole program (mpi_main included): the exit code, 0 VALID, 1 INVALID or failed,
 /// 2 bad input. @p app names the program in records ("poisson"). The measurement is made after
 /// MPI_Init and destroyed before MPI_Finalize, so the communicators it holds are freed in time.
+/// When the environment asks for a join (MCB_JOIN..., harness/join.hpp), the components join
+/// first and the run goes on the joined communicator with the components' cluster map; the
+/// record's env gains `join`. A join whose peers do not come ends in a failed record.
 int run_measurement(const std::string& program, const std::string& app, int argc, char** argv,
                     const cli::CheckFunction& check, const MeasurementFactory& make);
 

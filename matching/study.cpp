@@ -1,5 +1,7 @@
 #include "matching/study.hpp"
 
+#include "common/rng.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -7,16 +9,12 @@
 namespace mcb::matching {
 namespace {
 
-// SplitMix64: the same numbers on every platform and library, so a seed repeats everywhere.
+// The suite's SplitMix64 (common/rng.hpp) used directly, as the study's platforms were first
+// drawn: the same numbers on every platform and library, so a seed repeats everywhere.
 struct SplitMix {
   std::uint64_t state;
-  std::uint64_t next() {
-    std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  }
-  double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
+  std::uint64_t next() { return splitmix64(state); }
+  double uniform() { return unit_interval(next()); }
   std::size_t below(std::size_t n) { return static_cast<std::size_t>(uniform() * n); }
 };
 

@@ -54,7 +54,7 @@ class GridPolicy final : public sim::Policy {
   GridPolicy(GridState& state, Ranker& ranker, std::vector<CopyRecord>* records)
       : state_(state),
         ranker_(ranker),
-        ties_(sim::derive_seed(state.config().seed, 7)),
+        ties_(derive_seed(state.config().seed, 7)),
         records_(records) {}
   void attach(const sim::Sim& sim) { sim_ = &sim; }
 
@@ -62,7 +62,7 @@ class GridPolicy final : public sim::Policy {
   int queue_count() const override { return static_cast<int>(state_.config().sites.size()); }
   std::string queue_name(int q) const override { return sim::local_queue_name(q); }
 
-  void admit(sim::Job& job, const sim::MachineSpec&, sim::Rng&) const override {
+  void admit(sim::Job& job, const sim::MachineSpec&, Rng&) const override {
     int site = job.home;
     if (job.app == kGlobalJob) {
       Group& g = state_.groups()[static_cast<size_t>(job.id)];
@@ -105,7 +105,7 @@ class GridPolicy final : public sim::Policy {
 
   GridState& state_;
   Ranker& ranker_;
-  mutable sim::Rng ties_;
+  mutable Rng ties_;
   std::vector<CopyRecord>* records_;
   const sim::Sim* sim_ = nullptr;
   std::vector<size_t> new_holders_;  //!< groups whose part started holding this pass
@@ -482,7 +482,7 @@ GridResult run_with(const GridConfig& config, WorkloadGenerator& generator,
                     std::vector<CopyRecord>* records) {
   const auto t0 = std::chrono::steady_clock::now();
   GridState state(config);
-  auto ranker = make_ranker(config.ranker, sim::derive_seed(config.seed, 8));
+  auto ranker = make_ranker(config.ranker, derive_seed(config.seed, 8));
   auto owned = std::make_unique<GridPolicy>(state, *ranker, records);
   GridPolicy& policy = *owned;
   sim::MachineSpec machine{config.sites, std::vector<double>(config.sites.size(), 1.0)};

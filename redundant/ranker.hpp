@@ -3,8 +3,8 @@
 /// @brief Site rankers of seed 004 section 3: a score per site for a global job, lower is
 /// better. One file each: Random, Qlen, Workload, Est. QT, Ideal Min.
 
+#include "common/rng.hpp"
 #include "redundant/grid.hpp"
-#include "simulator/rng.hpp"
 
 #include <memory>
 #include <string>

@@ -12,7 +12,7 @@ class RandomRanker final : public Ranker {
   double score(const sim::Sim&, const GridState&, int, int) override { return rng_.uniform(); }
 
  private:
-  sim::Rng rng_;
+  Rng rng_;
 };
 
 }  // namespace

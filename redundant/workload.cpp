@@ -20,8 +20,8 @@ SyntheticWorkload::SyntheticWorkload(const GridConfig& config) : config_(config)
   const double work = mean_work(config.work);
   const double total = std::accumulate(config.sites.begin(), config.sites.end(), 0.0);
   for (size_t s = 0; s <= n; ++s) {
-    arrivals_.emplace_back(sim::derive_seed(config.seed, 2 * s));
-    shapes_.emplace_back(sim::derive_seed(config.seed, 2 * s + 1));
+    arrivals_.emplace_back(derive_seed(config.seed, 2 * s));
+    shapes_.emplace_back(derive_seed(config.seed, 2 * s + 1));
     // Jobs that do not fit a small site are drawn again, so its rate is set from the sizes
     // that fit it; the global load is of one average site unless it is of the whole grid.
     const double capacity =
@@ -36,7 +36,7 @@ SyntheticWorkload::SyntheticWorkload(const GridConfig& config) : config_(config)
   if (config.global_jobs == 0) next_[n] = sim::kNever;
 }
 
-void SyntheticWorkload::draw(sim::Rng& rng, int largest, ListedJob& job) const {
+void SyntheticWorkload::draw(Rng& rng, int largest, ListedJob& job) const {
   const auto& sizes = config_.work.sizes;
   do {
     job.size = sizes[rng.below(sizes.size())];

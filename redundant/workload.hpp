@@ -4,8 +4,8 @@
 /// for the global jobs at the configured loads) or a given list, and the source that turns each
 /// global job into its copies for the engine.
 
+#include "common/rng.hpp"
 #include "redundant/grid.hpp"
-#include "simulator/rng.hpp"
 
 #include <vector>
 
@@ -32,10 +32,10 @@ class SyntheticWorkload final : public WorkloadGenerator {
   static double mean_work(const WorkloadParams& work);
 
  private:
-  void draw(sim::Rng& rng, int largest, ListedJob& job) const;
+  void draw(Rng& rng, int largest, ListedJob& job) const;
 
   GridConfig config_;
-  std::vector<sim::Rng> arrivals_, shapes_;  //!< per site, then the global stream last
+  std::vector<Rng> arrivals_, shapes_;  //!< per site, then the global stream last
   std::vector<double> rates_;
   std::vector<Time> next_;
   std::uint64_t globals_ = 0;

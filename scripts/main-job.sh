@@ -126,13 +126,9 @@ spec() {  # spec NAME APP OPTIONS...: writes a campaign spec, prints its path
 # 1 cluster, as at the paper's grid (Table 4). Probe runs: Poisson on 2 processes at the
 # simulated grid, 300 iterations (they stop at the cap, unconverged and so INVALID: they time
 # iterations and feed no table), on 1 and on 2 clusters in turn, three times each; per iteration
-# the fastest of the three counts (the least disturbed by other work on the host).
-#   1. Over the reference link (1 ms, 100 Mbit/s: the DAS-2 backbone's bandwidth): T1 per
-#      iteration on 1 cluster and W_ref, the time the link adds (T2 - T1).
-#   2. Latency and transfer time scaled together by s = das2_penalty x T1 / W_ref, and probed
-#      again: W(s). The link's cost is not quite proportional to s (each message also pays the
-#      emulation's wake-up, some tens of microseconds), so a line through (1, W_ref) and
-#      (s, W(s)) gives the final scale, where it predicts das2_penalty x T1.
+# the fastest of the three counts (the least disturbed by other work on the host). First over
+# the reference link (1 ms, 100 Mbit/s), then over it scaled by the first estimate; the fit
+# through both is analysis/mcb_analysis/link_scale.py.
 probe_pairs() {  # probe_pairs LATENCY BANDWIDTH FILE
   local k clusters
   for k in 1 2 3; do
@@ -147,38 +143,19 @@ probe_pairs() {  # probe_pairs LATENCY BANDWIDTH FILE
 probe_times() {
   "$python" "$root/analysis/main_job_records.py" probe "$1"
 }
-link_for() {  # link_for SCALE: "LATENCY BANDWIDTH", the reference link scaled
-  "$python" -c "import sys; s = float(sys.argv[1]); lat = max(1000.0 * s, 5.0)
-print(f'{lat:.0f}us {100.0 / (lat / 1000.0):.0f}Mbit/s')" "$1"
-}
 # Prints "LATENCY BANDWIDTH SCALE T1 W_REF PROBED_PENALTY".
 scale_links() {
   mkdir -p "$out/probe"
+  local fit=("$python" "$root/analysis/main_job_links.py")
+  local limits=(--target "$das2_penalty" --max-scale "$max_scale")
   probe_pairs 1ms 100Mbit/s "$out/probe/reference.jsonl"
-  local t1 t2 s1 link
+  local t1 t2 link
   read -r t1 t2 < <(probe_times "$out/probe/reference.jsonl")
-  # On a busy host 2 clusters can come out no slower than 1 over the reference link (their
-  # waits sleep while the others poll): W_ref is then noise, and the scale is capped at
-  # max_scale (the reference link itself) instead of growing without bound.
-  s1="$("$python" -c "import sys; print(f'{min(float(sys.argv[1]) * float(sys.argv[2]) / max(float(sys.argv[3]) - float(sys.argv[2]), 1e-9), float(sys.argv[4])):.4g}')" "$das2_penalty" "$t1" "$t2" "$max_scale")"
-  read -r -a link < <(link_for "$s1")
+  read -r -a link < <("${fit[@]}" first "${limits[@]}" "$t1" "$t2")
   probe_pairs "${link[0]}" "${link[1]}" "$out/probe/scaled.jsonl"
   local u1 u2
   read -r u1 u2 < <(probe_times "$out/probe/scaled.jsonl")
-  "$python" - "$das2_penalty" "$t1" "$t2" "$s1" "$u1" "$u2" "$max_scale" <<'PY'
-import sys
-target, t1, t2, s1, u1, u2, max_scale = map(float, sys.argv[1:])
-w_ref, w1 = t2 - t1, u2 - u1
-# W(s) = a + b s through both probes; kept within a factor 4 of s1 when the probes disagree
-# with a line (noise on a busy host).
-b = (w_ref - w1) / (1.0 - s1) if s1 != 1.0 else w_ref
-a = w_ref - b
-s = (target * t1 - a) / b if b > 0 else s1
-s = min(max(s, s1 / 4), s1 * 4, max_scale)
-lat = max(1000.0 * s, 5.0)
-print(f"{lat:.0f}us {100.0 / (lat / 1000.0):.0f}Mbit/s {s:.4g} {t1:.4g} {w_ref:.4g} "
-      f"{u2 / u1:.3g}")
-PY
+  "${fit[@]}" final "${limits[@]}" "$t1" "$t2" "${link[2]}" "$u1" "$u2"
 }
 [ "$size" = tiny ] && wan=(1ms 100Mbit/s 1 - - -) || {
   read -r -a wan < <(scale_links) && [ "${#wan[@]}" -eq 6 ] ||
@@ -275,46 +252,19 @@ penalty_md="$("$python" "$root/analysis/main_job_penalty.py" --runtimes "$out/ta
 load_note="see the table below."
 echo "$penalty_md" | sed 's/^/    /'
 
-cat >"$out/intro.md" <<INTRO
-This is the main job of mcb on $(hostname) ($(nproc) cores), run $(date -u +%Y-%m-%dT%H:%MZ):
-a small campaign measured here, calibrated into runtime tables, replayed in the co-allocation
-simulator next to the DAS-2 paper's own tables, and laid out as in Banen, Bucur and Epema
-(JSSPP 2003).
-
-- **Measure** ($((took[measure])) s): ${#specs[@]} campaigns (specs below), $records runs, each run
-  verifying itself (records that are not VALID: $not_valid; they never enter a table). Clusters
-  are emulated on this one host: every run is given links of ${wan[0]} latency and ${wan[1]}
-  per direction between its clusters (\`--wan-latency\`, \`--wan-bandwidth\`), the reference
-  link of 1 ms and 100 Mbit/s scaled by ${wan[2]}: probe runs (2 processes on 1 and on 2
-  clusters, grid ${p_sim_grid}, 300 iterations, the fastest of three each) took ${wan[3]} s per
-  iteration on one cluster and ${wan[4]} s more per iteration on two over the reference link,
-  and ${wan[5]} times as long on two as on one over the first scaled link; the scale is chosen
-  so that two clusters take $das2_penalty longer than one, the DAS-2's share in the paper's
-  Table 4 (README, "The main job's regime"). The
-  system label each application's records carry says what was emulated: ${systems//;/; }.
-  The machine's share and load are in every record (\`env.ranks_per_core\`,
-  \`env.load_average\`); $load_note
-  Poisson on the process grid $p_appendix_procs at grid sizes $p_grids on ${p_appendix_clusters// /, } clusters,
-  synchronized and not (the appendix), and on ${p_sizes// /, } processes at
-  ${p_sim_grid}x${p_sim_grid} (the service times); Ensflow ($e_problem) on
-  $(for e in "${e_sizes[@]}"; do printf '%s processes (components: %s); ' "${e%%:*}" "${e#*:}"; done)
-  $reps repetitions of each configuration.
-- **Calibrate** ($((took[calibrate])) s): \`mcb-calibrate --runtime-where sync=false\` (runtimes of
-  the unsynchronized runs, as the paper's; the communication tables keep both modes).
-- **Simulate** ($((took[simulate])) s): \`mcb-sim\`, unordered requests, Worst Fit, FCFS,
-  $MCB_SIM_JOBS jobs per point, offered net utilization $MCB_SIM_UTILIZATION. With the tables
-  measured here the system is $sim_clusters and the job sizes are the measured ones (${p_sizes// /, }
-  processes for both applications: the paper's job sizes and clusters scaled down by eight);
-  with the paper's tables it is the paper's 4x32. The measured tables' service times are the
-  $sim_statistic of each configuration's repetitions (\`mcb-sim --statistic $sim_statistic\`).
-- **Analyse** ($((took[analyse])) s) and report.
-
-$penalty_md
-
-Times here are measured on a machine that may be shared: each ratio above compares runs of one
-job, made minutes apart, and the min/avg/max of the repetitions show the noise. The DAS-2
-replay shows the paper's own simulations for comparison.
-INTRO
+e_list_intro="$(printf '%s;' "${e_sizes[@]}")"
+"$python" "$root/analysis/main_job_intro.py" --output "$out/intro.md" \
+  host="$(hostname)" cores="$(nproc)" date="$(date -u +%Y-%m-%dT%H:%MZ)" \
+  took_measure="$((took[measure]))" took_calibrate="$((took[calibrate]))" \
+  took_simulate="$((took[simulate]))" took_analyse="$((took[analyse]))" specs="${#specs[@]}" \
+  records="$records" not_valid="$not_valid" wan_latency="${wan[0]}" wan_bandwidth="${wan[1]}" \
+  wan_scale="${wan[2]}" probe_t1="${wan[3]}" probe_w_ref="${wan[4]}" probe_penalty="${wan[5]}" \
+  das2_penalty="$das2_penalty" systems="$systems" load_note="$load_note" \
+  p_sim_grid="$p_sim_grid" p_appendix_procs="$p_appendix_procs" p_grids="$p_grids" \
+  p_appendix_clusters="$p_appendix_clusters" p_sizes="$p_sizes" e_problem="$e_problem" \
+  e_sizes="$e_list_intro" reps="$reps" sim_jobs="$MCB_SIM_JOBS" \
+  sim_utilization="$MCB_SIM_UTILIZATION" sim_clusters="$sim_clusters" \
+  sim_statistic="$sim_statistic" penalty="$penalty_md"
 attach=()
 for s in "${specs[@]}"; do attach+=(--attach "campaign $(basename "$s" .ini)=$s"); done
 for m in poisson ensflow mixed; do attach+=(--attach "job mix $m (measured tables)=$out/mixes/$m.ini"); done

@@ -5,10 +5,10 @@
 /// pick their jobs with the queue discipline and place them with the placement rule.
 /// Departures at an instant are processed before arrivals and before any start.
 
+#include "common/rng.hpp"
 #include "simulator/job.hpp"
 #include "simulator/machine.hpp"
 #include "simulator/placement.hpp"
-#include "simulator/rng.hpp"
 #include "simulator/service.hpp"
 
 #include <cstdint>

@@ -13,52 +13,16 @@
 #include "simulator/report.hpp"
 #include "simulator/study.hpp"
 
-#include <unistd.h>
-
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
 
 namespace {
 
+using mcb::AtomicFile;
 using mcb::sim::Study;
-
-// Per-job lines go to a temporary file beside their final name, renamed into place at the end.
-class JobsFile {
- public:
-  explicit JobsFile(std::string path)
-      : path_(std::move(path)), tmp_(path_ + ".tmp." + std::to_string(::getpid())) {
-    out_.rdbuf()->pubsetbuf(buffer_.get(), kBuffer);
-    out_.open(tmp_, std::ios::out | std::ios::trunc);
-    if (!out_) throw std::runtime_error("cannot open '" + tmp_ + "'");
-  }
-  ~JobsFile() {
-    if (!done_) {
-      out_.close();
-      std::remove(tmp_.c_str());
-    }
-  }
-  std::ostream& stream() { return out_; }
-  void commit() {
-    out_.flush();
-    out_.close();
-    if (!out_) throw std::runtime_error("cannot write '" + tmp_ + "'");
-    if (std::rename(tmp_.c_str(), path_.c_str()) != 0) {
-      throw std::runtime_error("cannot rename '" + tmp_ + "' to '" + path_ + "'");
-    }
-    done_ = true;
-  }
-
- private:
-  static constexpr size_t kBuffer = 1 << 20;
-  std::string path_, tmp_;
-  std::unique_ptr<char[]> buffer_ = std::make_unique<char[]>(kBuffer);
-  std::ofstream out_;
-  bool done_ = false;
-};
 
 std::string fixed(const nlohmann::json& v, int digits) {
   if (!v.is_number()) return "n/a";
@@ -119,20 +83,20 @@ int body(mcb::sim::MpiWorld& world, int argc, char** argv) {
   namespace fs = std::filesystem;
   const fs::path dir(options.output);
   const bool single = !study->sweep();
-  std::unique_ptr<JobsFile> jobs, batsim, swf;
+  std::unique_ptr<AtomicFile> jobs, batsim, swf;
   bool created = false;
   if (world.rank() == 0) {
     std::error_code ec;
     created = !fs::exists(dir, ec);
     fs::create_directories(dir);
     if (single && !options.no_jobs_csv)
-      jobs = std::make_unique<JobsFile>((dir / "jobs.csv").string());
+      jobs = std::make_unique<AtomicFile>((dir / "jobs.csv").string());
     if (study->schedule_files().batsim)
-      batsim = std::make_unique<JobsFile>((dir / "batsim_jobs.csv").string());
+      batsim = std::make_unique<AtomicFile>((dir / "batsim_jobs.csv").string());
     if (study->schedule_files().swf)
-      swf = std::make_unique<JobsFile>((dir / "schedule.swf").string());
+      swf = std::make_unique<AtomicFile>((dir / "schedule.swf").string());
   }
-  const auto stream_of = [](const std::unique_ptr<JobsFile>& f) -> std::ostream* {
+  const auto stream_of = [](const std::unique_ptr<AtomicFile>& f) -> std::ostream* {
     return f ? &f->stream() : nullptr;
   };
 

@@ -5,10 +5,10 @@
 /// GS, LS and LP (DAS-2 paper section 2.4), independent clusters and the load-sharing grid
 /// (001 section VI).
 
+#include "common/rng.hpp"
 #include "simulator/job.hpp"
 #include "simulator/machine.hpp"
 #include "simulator/placement.hpp"
-#include "simulator/rng.hpp"
 
 #include <array>
 #include <memory>

@@ -3,9 +3,9 @@
 /// @brief Synthetic workloads: a job mix with Poisson arrivals (exponential interarrival
 /// times), priced by runtime tables; reproducible bit for bit from the seed.
 
+#include "common/rng.hpp"
 #include "simulator/engine.hpp"
 #include "simulator/job_mix.hpp"
-#include "simulator/rng.hpp"
 #include "simulator/tables.hpp"
 
 #include <cstdint>

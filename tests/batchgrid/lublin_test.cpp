@@ -26,7 +26,7 @@ Moments moments(const std::vector<double>& x) {
 }
 
 TEST(LublinGamma, DrawsHaveTheShapeTimesScaleMeanAndVariance) {
-  sim::Rng rng(7);
+  mcb::Rng rng(7);
   for (const auto& [shape, scale] : std::vector<std::pair<double, double>>{
            {0.5, 2.0}, {4.2, 0.94}, {10.46, 0.4871}, {312, 0.03}}) {
     std::vector<double> x(200000);
@@ -42,7 +42,7 @@ TEST(LublinGamma, DrawsHaveTheShapeTimesScaleMeanAndVariance) {
 
 TEST(LublinGamma, TruncatedMeanOfExpMatchesSampling) {
   // E[e^X | X <= c]: the formula the classes are tuned with, against draws.
-  sim::Rng rng(11);
+  mcb::Rng rng(11);
   const double shape = 4.2, scale = 0.7, cap = std::log(172800.0);
   std::vector<double> x;
   while (x.size() < 400000) {

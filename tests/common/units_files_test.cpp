@@ -102,6 +102,42 @@ TEST(Files, WriteFileAtomicallyReplacesWholeFiles) {
   EXPECT_THROW(write_file_atomically(dir / "missing/dir/file", "x"), std::runtime_error);
 }
 
+TEST(Files, AtomicFileShowsNothingUntilCommitted) {
+  testing::TempDir dir;
+  const std::string path = dir / "jobs.csv";
+  write_file_atomically(path, "old\n");
+  {
+    AtomicFile file(path);
+    for (int i = 0; i < 100000; ++i) file.stream() << i << '\n';
+    file.finish();
+    EXPECT_EQ(testing::slurp(path), "old\n") << "finish() leaves the destination alone";
+    file.commit();
+  }
+  const std::string text = testing::slurp(path);
+  EXPECT_EQ(text.substr(0, 4), "0\n1\n");
+  EXPECT_EQ(text.substr(text.size() - 6), "99999\n");
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir.path()),
+                          std::filesystem::directory_iterator()),
+            1);
+}
+
+TEST(Files, AtomicFileNotCommittedLeavesTheOldFileAndNoTemporary) {
+  testing::TempDir dir;
+  const std::string path = dir / "summary.json";
+  write_file_atomically(path, "old\n");
+  try {
+    AtomicFile file(path);
+    file.stream() << "half";
+    throw std::runtime_error("the run failed");
+  } catch (const std::runtime_error&) {
+  }
+  EXPECT_EQ(testing::slurp(path), "old\n");
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir.path()),
+                          std::filesystem::directory_iterator()),
+            1);
+  EXPECT_THROW(AtomicFile(dir / "missing/dir/file"), std::runtime_error);
+}
+
 TEST(Files, CheckWritableNamesTheOptionAndPath) {
   testing::TempDir dir;
   EXPECT_NO_THROW(check_writable_file("output", dir / "new.jsonl"));

@@ -2,10 +2,11 @@
 // of small random platforms.
 #include "matching/matcher.hpp"
 
+#include "common/rng.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <random>
 
 namespace mcb::matching {
 namespace {
@@ -110,17 +111,16 @@ TEST(Matcher, PicksTheMostPowerfulNodeForOneTask) {
 // Every matching of small random platforms: the solver's optimum equals the best found by
 // enumeration, for the optimal and the non-saturated programs.
 TEST(Matcher, AgreesWithEnumerationOnSmallPlatforms) {
-  std::mt19937 rng(7);
-  std::uniform_real_distribution<double> u(0.0, 1.0);
+  mcb::Rng rng(7);
+  const auto u = [&rng] { return rng.uniform(); };
   for (int trial = 0; trial < 30; ++trial) {
     Platform p;
     for (int i = 0; i < 3; ++i) {
-      Cluster c{"c" + std::to_string(i), {}, 1.0 + 2.0 * u(rng), u(rng)};
-      for (int k = 0; k < 3; ++k)
-        c.nodes.push_back(Node{0.5 + 0.5 * u(rng), u(rng) < 0.3 ? 0.85 : 1.0});
+      Cluster c{"c" + std::to_string(i), {}, 1.0 + 2.0 * u(), u()};
+      for (int k = 0; k < 3; ++k) c.nodes.push_back(Node{0.5 + 0.5 * u(), u() < 0.3 ? 0.85 : 1.0});
       p.clusters.push_back(c);
     }
-    const Job job{2 + trial % 6, 0.2 + u(rng), u(rng), u(rng)};
+    const Job job{2 + trial % 6, 0.2 + u(), u(), u()};
     double best = 1e300, best_ns = 1e300;
     for (unsigned mask = 0; mask < 512; ++mask) {
       if (__builtin_popcount(mask) != job.tasks) continue;

@@ -4,11 +4,11 @@
 
 #include <cmath>
 #include <cstring>
-#include <random>
 
 #include "apps/poisson/kernels.hpp"
 #include "apps/poisson/problem.hpp"
 #include "apps/poisson/solver.hpp"
+#include "common/rng.hpp"
 
 namespace mcb::poisson {
 namespace {
@@ -28,12 +28,12 @@ void random_fields(const Case& c, Subdomain& s, Field& u, Field& f, unsigned see
   s.h = 1.0 / (s.n + 1);
   u = Field(c.nx, c.ny);
   f = Field(c.nx, c.ny);
-  std::mt19937_64 gen(seed);
-  std::uniform_real_distribution<double> dist(-1.0, 1.0);
+  mcb::Rng gen(seed);
+  const auto dist = [&gen] { return 2 * gen.uniform() - 1; };
   for (int j = 0; j <= c.ny + 1; ++j) {
     for (int i = 0; i <= c.nx + 1; ++i) {
-      u.at(i, j) = dist(gen);
-      f.at(i, j) = 1e-3 * dist(gen);
+      u.at(i, j) = dist();
+      f.at(i, j) = 1e-3 * dist();
     }
   }
 }

@@ -3,7 +3,7 @@
 // any job later than the reservation it got on arrival.
 #include "scenario.hpp"
 
-#include "simulator/rng.hpp"
+#include "common/rng.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // Statistics in bounded memory: quantiles, batch means, intervals.
 #include "simulator/metrics.hpp"
-#include "simulator/rng.hpp"
+#include "common/rng.hpp"
 
 #include <gtest/gtest.h>
 

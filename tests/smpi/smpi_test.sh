@@ -21,6 +21,9 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 quiet_smpi=(--log=root.thres:warning)
+# Python with the analysis package on its path: records and tables are read through its readers
+# (mcb_analysis.inputs), never parsed by hand.
+records_py() { PYTHONPATH="$src/analysis" PYTHONDONTWRITEBYTECODE=1 /usr/bin/python3 "$@"; }
 
 case "$what" in
   build)
@@ -43,9 +46,10 @@ case "$what" in
     run --output "$work/runs.jsonl" --seed 7 > "$work/out" 2>&1 || { cat "$work/out"; fail "poisson run"; }
     grep -q '^VALID' "$work/out" || { cat "$work/out"; fail "no VALID line"; }
     version="$(smpirun --version | grep -o '[0-9]\+\.[0-9]\+' | head -1)"
-    /usr/bin/python3 - "$work/runs.jsonl" "$version" <<'PY'
-import json, sys
-records = [json.loads(line) for line in open(sys.argv[1])]
+    records_py - "$work/runs.jsonl" "$version" <<'PY'
+import sys
+from mcb_analysis.inputs import read_records
+records = read_records(sys.argv[1])
 assert len(records) == 1, f"{len(records)} records"
 r = records[0]
 assert r["status"] == "valid", r["status"]
@@ -127,9 +131,10 @@ INI
     "$build/bin/mcb-campaign" run "$work/spec.ini" --progress lines > "$work/out" 2>&1 ||
       { cat "$work/out"; fail "campaign"; }
     records="$work/campaign/records.jsonl"
-    /usr/bin/python3 - "$records" <<'PY'
-import json, sys
-records = [json.loads(line) for line in open(sys.argv[1])]
+    records_py - "$records" <<'PY'
+import sys
+from mcb_analysis.inputs import read_records
+records = read_records(sys.argv[1])
 assert len(records) == 8, f"{len(records)} records"
 for r in records:
     assert r["status"] == "valid", r["status"]
@@ -140,12 +145,22 @@ print(len(records), "records valid, system smpi-das2-globus")
 PY
     "$build/bin/mcb-calibrate" --input "$work/campaign" --output "$work/tables" > "$work/cal" 2>&1 ||
       { cat "$work/cal"; fail "mcb-calibrate"; }
-    grep -q 'smpi-das2-globus' "$work/tables/runtimes.csv" || fail "runtimes.csv lacks the system"
+    records_py - "$work/tables/runtimes.csv" <<'PY' || fail "runtimes.csv lacks the system"
+import sys
+from mcb_analysis.inputs import read_csv
+table, _ = read_csv(sys.argv[1], ["system"])
+assert "smpi-das2-globus" in set(table["system"]), sorted(set(table["system"]))
+PY
     "$build/bin/mcb-calibrate" --check "$work/tables/runtimes.csv" || fail "mcb-calibrate --check"
     printf 'id,submit,app,type,components\n1,0,poisson,unordered,2\n2,10,poisson,unordered,1+1\n3,20,poisson,unordered,2+2\n' > "$work/jobs.csv"
     "$build/bin/mcb-sim" --trace "$work/jobs.csv" --tables "$work/tables" --clusters 2x4 \
       --warmup 0 --output "$work/sim" > "$work/sim.out" 2>&1 || { cat "$work/sim.out"; fail "mcb-sim"; }
-    [ "$(wc -l < "$work/sim/jobs.csv")" -eq 4 ] || fail "mcb-sim did not simulate the three jobs"
+    records_py - "$work/sim/jobs.csv" <<'PY' || fail "mcb-sim did not simulate the three jobs"
+import sys
+from mcb_analysis.inputs import read_csv
+jobs, _ = read_csv(sys.argv[1], ["id"])
+assert len(jobs) == 3, f"{len(jobs)} jobs"
+PY
     echo "mcb-calibrate and mcb-sim read the SMPI records"
     ;;
   *) echo "smpi_test.sh: unknown test '$what'" >&2; exit 2 ;;

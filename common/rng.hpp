@@ -1,12 +1,14 @@
 #pragma once
 /// @file
-/// @brief A random-number generator whose output is fixed by its seed on every platform and
-/// standard library (std:: distributions are not), so runs repeat bit for bit.
+/// @brief The suite's one random-number generator: its output is fixed by its seed on every
+/// platform and standard library (std:: engines are, std:: distributions are not), so every
+/// draw repeats bit for bit. Every program that draws (simulator, batchgrid, redundant,
+/// matching, ensflow) draws through it.
 
 #include <cmath>
 #include <cstdint>
 
-namespace mcb::sim {
+namespace mcb {
 
 /// @brief SplitMix64 step; also used to derive independent stream seeds from one seed.
 inline std::uint64_t splitmix64(std::uint64_t& state) {
@@ -16,6 +18,11 @@ inline std::uint64_t splitmix64(std::uint64_t& state) {
   return z ^ (z >> 31);
 }
 
+/// @brief Uniform in [0, 1) from the top 53 bits of @p bits.
+inline double unit_interval(std::uint64_t bits) {
+  return static_cast<double>(bits >> 11) * 0x1.0p-53;
+}
+
 /// @brief Seed of stream @p stream derived from a run seed.
 inline std::uint64_t derive_seed(std::uint64_t seed, std::uint64_t stream) {
   std::uint64_t s = seed ^ (0xA0761D6478BD642Full * (stream + 1));
@@ -23,7 +30,7 @@ inline std::uint64_t derive_seed(std::uint64_t seed, std::uint64_t stream) {
   return splitmix64(s);
 }
 
-/// @brief xoshiro256** with portable uniform, integer and exponential draws.
+/// @brief xoshiro256** with portable uniform, integer, exponential and normal draws.
 class Rng {
  public:
   explicit Rng(std::uint64_t seed = 1) {
@@ -44,7 +51,7 @@ class Rng {
   }
 
   /// Uniform in [0, 1) with 53 random bits.
-  double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
+  double uniform() { return unit_interval(next()); }
 
   /// Uniform integer in [0, n), n > 0, without modulo bias.
   std::uint64_t below(std::uint64_t n) {
@@ -59,9 +66,19 @@ class Rng {
   /// Exponential with the given rate (mean 1/rate).
   double exponential(double rate) { return -std::log1p(-uniform()) / rate; }
 
+  /// Standard normal by Marsaglia's polar method (one value per accepted pair, none kept, so a
+  /// draw depends only on the draws before it).
+  double normal() {
+    while (true) {
+      const double u = 2 * uniform() - 1, v = 2 * uniform() - 1;
+      const double s = u * u + v * v;
+      if (s > 0 && s < 1) return u * std::sqrt(-2 * std::log(s) / s);
+    }
+  }
+
  private:
   static std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
   std::uint64_t s_[4];
 };
 
-}  // namespace mcb::sim
+}  // namespace mcb
