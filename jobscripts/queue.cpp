@@ -228,6 +228,18 @@ std::unique_ptr<BatchQueue> make_queue(const QueueConfig& config, CommandRunner 
 
 namespace parse {
 
+void count_job(QueueState& q, const JobStatus& s, int processors) {
+  if (s.phase == JobPhase::pending && s.held) {
+    ++q.held_jobs;
+  } else if (s.phase == JobPhase::pending) {
+    ++q.pending_jobs;
+    q.pending_processors += processors;
+  } else if (s.phase == JobPhase::running || s.phase == JobPhase::suspended) {
+    ++q.running_jobs;
+    q.running_processors += processors;
+  }
+}
+
 std::vector<std::string> expand_hostlist(const std::string& list) {
   std::vector<std::string> hosts;
   std::size_t pos = 0;

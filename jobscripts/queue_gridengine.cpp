@@ -140,15 +140,7 @@ QueueState sge_queue(const std::vector<SgeJob>& jobs) {
   QueueState q;
   for (const SgeJob& job : jobs) {
     const JobStatus s = sge_listed_status(job);
-    if (s.phase == JobPhase::pending && s.held) {
-      ++q.held_jobs;
-    } else if (s.phase == JobPhase::pending) {
-      ++q.pending_jobs;
-      q.pending_processors += job.slots;
-    } else if (s.phase == JobPhase::running || s.phase == JobPhase::suspended) {
-      ++q.running_jobs;
-      q.running_processors += job.slots;
-    }
+    count_job(q, s, job.slots);
   }
   return q;
 }

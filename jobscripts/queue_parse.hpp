@@ -60,6 +60,10 @@ JobStatus sge_listed_status(const SgeJob& job);
 /// start): done when failed and exit_status are 0.
 JobStatus sge_accounted_job(const std::string& text);
 
+/// @brief Counts one listed job into @p q: held, pending or running (suspended jobs keep their
+/// processors), with the processors it asks for.
+void count_job(QueueState& q, const JobStatus& s, int processors);
+
 /// @brief `qstat -u '*'` counted into a queue state (no total).
 QueueState sge_queue(const std::vector<SgeJob>& jobs);
 

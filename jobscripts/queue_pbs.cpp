@@ -118,15 +118,7 @@ QueueState pbs_queue(const std::vector<PbsJob>& jobs) {
   QueueState q;
   for (const PbsJob& job : jobs) {
     const JobStatus s = pbs_status(job);
-    if (s.phase == JobPhase::pending && s.held) {
-      ++q.held_jobs;
-    } else if (s.phase == JobPhase::pending) {
-      ++q.pending_jobs;
-      q.pending_processors += job.ncpus;
-    } else if (s.phase == JobPhase::running || s.phase == JobPhase::suspended) {
-      ++q.running_jobs;
-      q.running_processors += job.ncpus;
-    }
+    count_job(q, s, job.ncpus);
   }
   return q;
 }

@@ -130,15 +130,7 @@ QueueState slurm_queue(const std::string& text) {
     JobStatus s;
     s.state = f[0];
     classify(s, f.size() > 2 ? f[2] : "", "");
-    if (s.phase == JobPhase::pending && s.held) {
-      ++q.held_jobs;
-    } else if (s.phase == JobPhase::pending) {
-      ++q.pending_jobs;
-      q.pending_processors += cpus;
-    } else if (s.phase == JobPhase::running || s.phase == JobPhase::suspended) {
-      ++q.running_jobs;
-      q.running_processors += cpus;
-    }
+    count_job(q, s, cpus);
   }
   return q;
 }
