@@ -17,6 +17,38 @@ std::vector<std::string>& last_arguments() {
   return arguments;
 }
 
+// The message of an option error. Boost's what() replaces each %placeholder% again and again until
+// none is left, so a value or option as typed that holds one ("%value%") makes it loop for ever;
+// such errors are worded here in a single pass instead.
+class OptionErrorText : public po::error_with_option_name {
+ public:
+  static std::string of(const po::error_with_option_name& error) {
+    const auto& substitutions = error.*(&OptionErrorText::m_substitutions);
+    bool literal_percent = false;
+    for (const auto& entry : substitutions)
+      literal_percent |= entry.second.find('%') != std::string::npos;
+    if (!literal_percent) return error.what();
+    const std::string& text = error.*(&OptionErrorText::m_error_template);
+    std::string out;
+    for (std::size_t at = 0; at < text.size();) {
+      const std::size_t open = text.find('%', at);
+      const std::size_t close = open == std::string::npos ? open : text.find('%', open + 1);
+      if (close == std::string::npos) {
+        out += text.substr(at);
+        break;
+      }
+      const std::string name = text.substr(open + 1, close - open - 1);
+      const auto found = substitutions.find(name);
+      out += text.substr(at, open - at);
+      out += name == "canonical_option"     ? error.get_option_name()
+             : found != substitutions.end() ? found->second
+                                            : text.substr(open, close - open + 1);
+      at = close + 1;
+    }
+    return out;
+  }
+};
+
 std::string without_dashes(const std::string& name) {
   return name.rfind("--", 0) == 0 ? name.substr(2) : name;
 }
@@ -78,6 +110,8 @@ void store_config(const std::string& path, const po::options_description& option
     one.options.push_back(option);
     try {
       po::store(one, vm);
+    } catch (const po::error_with_option_name& error) {
+      throw ValueError(name, where + ": " + OptionErrorText::of(error));
     } catch (const po::error& error) {
       throw ValueError(name, where + ": " + error.what());
     }
@@ -117,7 +151,7 @@ Parsed parse(int argc, const char* const* argv, const po::options_description& o
     }
     po::notify(parsed.vm);
   } catch (const po::error_with_option_name& e) {
-    throw ValueError(without_dashes(e.get_option_name()), e.what());
+    throw ValueError(without_dashes(e.get_option_name()), OptionErrorText::of(e));
   } catch (const po::error& e) {
     throw ValueError("", e.what());
   }

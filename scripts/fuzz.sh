@@ -25,7 +25,7 @@ declare -A seeds=(
   [mix_file]="tests/fixtures/simulator/mix-small.ini"
   [platform_file]="fuzz/seeds/platform_file/*"
   [cluster_map]="fuzz/seeds/cluster_map/*"
-  [config]="tests/fixtures/simulator/sim.ini"
+  [config]="tests/fixtures/simulator/sim.ini fuzz/seeds/config/*"
 )
 names=(swf job_list runtime_table run_record campaign_spec mix_file platform_file cluster_map config)
 if [ $# -gt 1 ]; then

@@ -85,6 +85,26 @@ TEST(InputDialect, ConfigFilesReadTheSameValues) {
             "--config: " + dir / "bad.ini" + std::string(":2: x: set twice (first on line 1)"));
 }
 
+// Boost's own wording of an option error loops for ever on a value that holds its placeholder
+// ("%value%"); such a value ends with the same one line as any other bad value.
+TEST(InputDialect, ValuesHoldingPlaceholdersEndInOneLine) {
+  TempDir dir;
+  int n = 0;
+  namespace po = boost::program_options;
+  po::options_description desc("test");
+  desc.add_options()("n", po::value(&n));
+  const std::string path = write(dir, "p.ini", "n = \"1%value%\"\n");
+  const char* from_file[] = {"prog", "--config", path.c_str()};
+  EXPECT_EQ(error_of([&] { mcb::cli::parse(3, from_file, desc, "prog"); }),
+            "--config: " + dir / "p.ini" +
+                std::string(":1: the argument ('1%value%') for option 'n' is invalid"));
+  const char* typed[] = {"prog", "--n", "%value%%canonical_option%"};
+  EXPECT_EQ(error_of([&] { mcb::cli::parse(3, typed, desc, "prog"); }),
+            "the argument ('%value%%canonical_option%') for option '--n' is invalid");
+  const char* unknown[] = {"prog", "--%canonical_option%"};
+  EXPECT_NE(error_of([&] { mcb::cli::parse(2, unknown, desc, "prog"); }), "");
+}
+
 TEST(InputDialect, CampaignSpecsReadTheSameValues) {
   TempDir dir;
   const mcb::campaign::CampaignSpec spec = mcb::campaign::load_spec(
