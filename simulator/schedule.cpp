@@ -5,8 +5,8 @@
 
 namespace mcb::sim {
 
-// Batsim's documented order (batsim.readthedocs.io, "Jobs" output); readers take the columns
-// by name, so this order is for people comparing files.
+// Batsim's documented columns (batsim.readthedocs.io, "Jobs" output), metadata last as Batsim
+// writes it; readers take the columns by name, so the order is for people comparing files.
 const std::vector<std::string> kBatsimColumns = {"job_id",
                                                  "workload_name",
                                                  "profile",
@@ -22,7 +22,8 @@ const std::vector<std::string> kBatsimColumns = {"job_id",
                                                  "turnaround_time",
                                                  "stretch",
                                                  "allocated_resources",
-                                                 "consumed_energy"};
+                                                 "consumed_energy",
+                                                 "metadata"};
 
 ScheduleWriter::ScheduleWriter(ScheduleConfig config, Observer& next, std::ostream* batsim,
                                std::ostream* swf)
@@ -70,6 +71,7 @@ void ScheduleWriter::write_batsim(const Job& job, const IntervalSet& procs) {
   f.push_back(csv::exact(turnaround / execution));  // 0/0 is empty, x/0 is inf
   f.push_back(interval_text(procs));
   f.push_back("-1");  // Batsim's value when energy is not simulated
+  f.push_back("");    // Batsim's default: no user metadata
   batsim_->row(f);
 }
 
