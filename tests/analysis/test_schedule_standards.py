@@ -1,5 +1,6 @@
 """The schedule files against the standards other tools read them by, checked by readers written
-here from those standards and not from mcb's own code: Batsim's documented jobs file. The run replays a committed trace (the DAS2-fs1 header over ten jobs
+here from those standards and not from mcb's own code: Batsim's documented jobs file and the
+Standard Workload Format. The run replays a committed trace (the DAS2-fs1 header over ten jobs
 with round times, the numbers a shortest-form writer turns into exponent forms)."""
 
 import csv
@@ -109,6 +110,82 @@ class BatsimJobsFile(unittest.TestCase):
         self.assertEqual(by_id["1"]["requested_time"], "900000")
         self.assertEqual(by_id["1"]["execution_time"], "100000")
         self.assertEqual(by_id["4"]["submission_time"], "1000000")
+
+
+class StrictSwfReader:
+    """The Standard Workload Format as the Parallel Workloads Archive defines it, read strictly:
+    header comment lines ("; Key: value") first, then one job a line of exactly 18 integer
+    fields separated by white space, -1 for unknown. Anything else, an exponent form such as
+    9e+05 among them, is refused with the line named."""
+
+    FIELD = re.compile(r"^-?\d+$")
+
+    def __init__(self, path):
+        self.header = []  # (key, value) in order
+        self.jobs = []
+        with open(path, encoding="ascii") as f:
+            for n, line in enumerate(f, start=1):
+                self._line(line.rstrip("\n"), f"{os.path.basename(path)}:{n}")
+
+    def _line(self, line, where):
+        if not line.strip():
+            return
+        if line.lstrip().startswith(";"):
+            if self.jobs:
+                raise ValueError(f"{where}: header comment after the first job")
+            key, colon, value = line.lstrip()[1:].partition(":")
+            if colon and key.strip() and " " not in key.strip():
+                self.header.append((key.strip(), value.strip()))
+            return
+        fields = line.split()
+        if len(fields) != 18:
+            raise ValueError(f"{where}: {len(fields)} fields, SWF has 18")
+        for i, text in enumerate(fields, start=1):
+            if not self.FIELD.match(text):
+                raise ValueError(f"{where}: field {i} '{text}' is not an integer")
+        self.jobs.append([int(t) for t in fields])
+
+    def value(self, key):
+        values = [v for k, v in self.header if k == key]
+        return values[-1] if values else None
+
+
+class SwfSchedule(unittest.TestCase):
+    """schedule.swf through the strict reader, and its jobs against the Batsim file."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.swf = StrictSwfReader(os.path.join(RUN, "run", "schedule.swf"))
+
+    def test_the_strict_reader_refuses_exponent_forms(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "bad.swf")
+            with open(path, "w", encoding="ascii") as f:
+                f.write("; Version: 2.2\n1 0 0 10 1 -1 -1 1 9e+05 -1 1 -1 -1 1 1 -1 -1 -1\n")
+            with self.assertRaisesRegex(ValueError, r"bad.swf:2: field 9 '9e\+05'"):
+                StrictSwfReader(path)
+
+    def test_every_job_reads_as_18_integers(self):
+        self.assertEqual(len(self.swf.jobs), 10)
+        self.assertEqual(self.swf.header[0], ("Version", "2.2"))
+        self.assertEqual(int(self.swf.value("MaxJobs")), len(self.swf.jobs))
+        self.assertEqual(int(self.swf.value("MaxRecords")), len(self.swf.jobs))
+        numbers = [job[0] for job in self.swf.jobs]
+        self.assertEqual(sorted(numbers), list(range(1, 11)))
+
+    def test_jobs_agree_with_the_batsim_file(self):
+        with open(os.path.join(RUN, "run", "batsim_jobs.csv"), newline="",
+                  encoding="utf-8") as f:
+            batsim = {int(r["job_id"]): r for r in csv.DictReader(f)}
+        for job in self.swf.jobs:
+            b = batsim[job[0]]
+            self.assertEqual(job[1], int(b["submission_time"]), job)
+            self.assertEqual(job[2], int(b["waiting_time"]), job)
+            self.assertEqual(job[3], int(b["execution_time"]), job)
+            self.assertEqual(job[4], int(b["requested_number_of_resources"]), job)
+            self.assertEqual(job[8], int(b["requested_time"]), job)
+        self.assertIn([1, 0, 0, 100000], [job[:4] for job in self.swf.jobs])
+        self.assertIn(900000, [job[8] for job in self.swf.jobs])
 
 
 if __name__ == "__main__":
