@@ -12,7 +12,7 @@ import subprocess
 import tempfile
 import unittest
 
-from support import BIN, SOURCE
+from support import BIN, SOURCE, read_json, run
 
 TRACE = os.path.join(SOURCE, "tests", "fixtures", "traces", "DAS2-fs1-round-times.swf")
 RUN = None
@@ -173,6 +173,16 @@ class SwfSchedule(unittest.TestCase):
         numbers = [job[0] for job in self.swf.jobs]
         self.assertEqual(sorted(numbers), list(range(1, 11)))
 
+    def test_header_carries_the_traces_dates_nodes_and_queues(self):
+        # The fixture's first job arrives at 0, so the schedule starts at the trace's start.
+        self.assertEqual(self.swf.value("UnixStartTime"), "1041377305")
+        self.assertEqual(self.swf.value("TimeZoneString"), "Europe/Amsterdam")
+        self.assertEqual(self.swf.value("MaxNodes"), "32 (dual CPU)")
+        self.assertEqual(self.swf.value("MaxProcs"), "64")
+        self.assertEqual(self.swf.value("MaxQueues"), "1")
+        self.assertEqual(self.swf.value("Queue"),
+                         "1 - All jobs submitted to same (and only) queue")
+
     def test_jobs_agree_with_the_batsim_file(self):
         with open(os.path.join(RUN, "run", "batsim_jobs.csv"), newline="",
                   encoding="utf-8") as f:
@@ -186,6 +196,26 @@ class SwfSchedule(unittest.TestCase):
             self.assertEqual(job[8], int(b["requested_time"]), job)
         self.assertIn([1, 0, 0, 100000], [job[:4] for job in self.swf.jobs])
         self.assertIn(900000, [job[8] for job in self.swf.jobs])
+
+
+class DatedFigures(unittest.TestCase):
+    """The trace has a start time and the replay keeps its pace: the figures' time axes are
+    dates in the trace's time zone."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.figs = os.path.join(RUN, "figs")
+        proc = run("simulation.py", "--sweep", os.path.join(RUN, "run"), "--output", cls.figs)
+        if proc.returncode != 0:
+            raise RuntimeError(f"simulation.py failed: {proc.stderr}")
+
+    def test_time_axes_are_dates_of_the_trace(self):
+        for name in ("run-gantt.json", "run-load.json"):
+            doc = read_json(os.path.join(self.figs, name))
+            self.assertEqual(doc["unix_start"], 1041377305, name)
+            self.assertEqual(doc["time_zone"], "Europe/Amsterdam", name)
+        self.assertEqual(read_json(os.path.join(self.figs, "run-gantt.json"))["xlabel"],
+                         "date (Europe/Amsterdam)")
 
 
 if __name__ == "__main__":
