@@ -137,6 +137,14 @@ class TimeAxis:
         return {"unix_start": self.origin[0], "time_zone": self.origin[2]}
 
 
+def widened(bars, span, pixels):
+    """Bars as (start, finish) at least two pixels wide, so that each covers one pixel in full
+    wherever it falls: a job shorter than a pixel of the time axis would otherwise vanish from
+    the chart, or show as a faint blend."""
+    least = 2 * span / max(pixels, 1.0)
+    return [(s, max(f, s + least)) for *_, s, f in bars]
+
+
 def capacity(point):
     sizes = (point.doc["config"].get("clusters") or {}).get("sizes") or []
     return sum(int(s) for s in sizes)
@@ -152,7 +160,8 @@ def cluster_edges(point):
 
 def gantt_figure(point, figure_id, label):
     """Processors (y) over time (x): each job a bar over the processor ids it held, coloured by
-    application; dotted lines separate the clusters."""
+    application and at least a pixel wide, so that every job shows; dotted lines separate the
+    clusters."""
     path = os.path.join(point.path, "batsim_jobs.csv")
     if not os.path.exists(path):
         raise BadInput(f"--sweep: '{point.path}' has no batsim_jobs.csv for the Gantt chart "
@@ -171,22 +180,30 @@ def gantt_figure(point, figure_id, label):
     ax.set_ylim(0, capacity(point) or max((b + 1 for _, _, b, _, _ in bars), default=1))
     axis.apply(ax)
     ax.set_ylabel("processor id")
+    fig.canvas.draw()  # the laid-out axes give the width of a pixel in time
+    pixels = ax.get_window_extent().width
+    spans = widened(bars, hi - lo, pixels)
     polys = []
-    for _, a, b, s, f in bars:
+    for (_, a, b, _, _), (s, f) in zip(bars, spans):
         x0, x1 = axis.x([s, f])
         polys.append([(x0, a), (x1, a), (x1, b + 1), (x0, b + 1)])
-    ax.add_collection(PolyCollection(polys, facecolors=[colour[app_of[j]] for j, *_ in bars],
-                                     edgecolors="none"))
+    faces = [colour[app_of[j]] for j, *_ in bars]
+    ax.add_collection(PolyCollection(polys, facecolors=faces, edgecolors=faces, linewidths=0.2))
+    # Room for the first and the last bar whole, clear of the axes' frame.
+    pad = 2 * (hi - lo) / max(pixels, 1.0)
+    ax.set_xlim(*axis.x([lo - pad, max((f for _, f in spans), default=hi) + pad]))
     for edge in cluster_edges(point):
         ax.axhline(edge, color="0.3", linewidth=0.5, linestyle=":")
     for app in apps:
         ax.plot([], [], color=colour[app], linewidth=6, label=app)
-    ax.legend(loc="upper right", frameon=False, fontsize=8)
+    # Beside the axes: inside, the legend would hide jobs.
+    ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False, fontsize=8)
     title = f"One simulator run, {point.describe()}: Gantt chart of {len(batsim)} jobs"
     headline(fig, title, label)
     f = Figure(figure_id, title, fig, {
         "xlabel": axis.label, "ylabel": "processor id", "cluster_edges": cluster_edges(point),
         **axis.sidecar(),
+        "least_width_s": min((f - s for s, f in spans), default=0.0),
         "bars": [{"job": j, "first": a, "last": b, "start": s, "finish": e}
                  for j, a, b, s, e in bars]})
     f.source = source.path

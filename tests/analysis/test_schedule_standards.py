@@ -9,6 +9,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 import unittest
 
@@ -198,9 +199,9 @@ class SwfSchedule(unittest.TestCase):
         self.assertIn(900000, [job[8] for job in self.swf.jobs])
 
 
-class DatedFigures(unittest.TestCase):
+class ScheduleFigures(unittest.TestCase):
     """The trace has a start time and the replay keeps its pace: the figures' time axes are
-    dates in the trace's time zone."""
+    dates in the trace's time zone. The Gantt chart shows every job."""
 
     @classmethod
     def setUpClass(cls):
@@ -216,6 +217,35 @@ class DatedFigures(unittest.TestCase):
             self.assertEqual(doc["time_zone"], "Europe/Amsterdam", name)
         self.assertEqual(read_json(os.path.join(self.figs, "run-gantt.json"))["xlabel"],
                          "date (Europe/Amsterdam)")
+
+    def test_every_job_shows_in_the_gantt_chart(self):
+        """Jobs of 30 to 60 s in a schedule of seven weeks are far narrower than a pixel: each
+        must still colour the pixel at the middle of its drawn bar in full (one application, one
+        colour)."""
+        import matplotlib
+        matplotlib.use("Agg")
+        import numpy as np
+        from matplotlib.colors import to_rgb
+        sys.path.insert(0, os.path.join(SOURCE, "analysis"))
+        from mcb_analysis import point_figures, schedule_figures
+        point = point_figures.Point(os.path.join(RUN, "run"))
+        figure = schedule_figures.gantt_figure(point, "g", "test")
+        fig = figure.fig
+        fig.canvas.draw()
+        pixels = np.asarray(fig.canvas.buffer_rgba())[:, :, :3] / 255.0
+        ax = fig.axes[0]
+        face = np.array(to_rgb("C0"))
+        origin = figure.data["unix_start"]
+        short = 0
+        for bar in figure.data["bars"]:
+            width = max(bar["finish"] - bar["start"], figure.data["least_width_s"])
+            middle = (origin + bar["start"] + width / 2) / 86400.0
+            x, y = ax.transData.transform((middle, (bar["first"] + bar["last"] + 1) / 2))
+            colour = pixels[pixels.shape[0] - 1 - int(y), int(x)]
+            self.assertLess(np.abs(colour - face).max(), 0.1, f"job {bar['job']}: {colour}")
+            short += bar["finish"] - bar["start"] <= 60
+        self.assertEqual(short, 3)
+        self.assertGreater(figure.data["least_width_s"], 60)
 
 
 if __name__ == "__main__":
