@@ -17,6 +17,7 @@ from matplotlib.collections import PolyCollection
 from .cli import BadInput
 from .inputs import read_csv
 from .output import Figure, clean, headline
+from .swf import plain
 
 BATSIM_COLUMNS = ["job_id", "profile", "submission_time", "requested_number_of_resources",
                   "starting_time", "finish_time", "allocated_resources"]
@@ -90,21 +91,16 @@ def waiting_over_time(jobs):
     return _steps([(t, 1.0) for t in jobs["submit"]], [(t, 1.0) for t in jobs["start"]])
 
 
-def _plain(value):
-    """A header value without the archive's '# remark'."""
-    return str(value).split("#", 1)[0].strip()
-
-
 def time_origin(point):
     """(Unix time of the run's time 0, tzinfo, zone name) for a replay of a trace whose header
     gives its start (UnixStartTime) and whose arrivals were not rescaled; None otherwise. The
     run's times count from the trace's first arrival."""
     workload = point.doc["config"].get("workload") or {}
     header = workload.get("header") or {}
-    start = _plain(header.get("UnixStartTime", ""))
+    start = plain(header.get("UnixStartTime", ""))
     if not start.lstrip("-").isdigit() or float(point.doc["point"].get("time_scale", 1)) != 1:
         return None
-    zone = _plain(header.get("TimeZoneString", "")) or "UTC"
+    zone = plain(header.get("TimeZoneString", "")) or "UTC"
     try:
         tz = zoneinfo.ZoneInfo(zone)
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):
