@@ -217,8 +217,7 @@ namespace {
 using Fields = std::vector<std::pair<std::string, std::string>>;
 
 // The source's lines under @p keys, in its order; their values without remarks where asked.
-void carry(const SwfHeader& source, const std::vector<std::string>& keys, bool plain,
-           Fields& out) {
+void carry(const SwfHeader& source, const std::vector<std::string>& keys, bool plain, Fields& out) {
   for (const auto& [key, value] : source.lines) {
     if (std::find(keys.begin(), keys.end(), key) == keys.end()) continue;
     out.emplace_back(key, plain ? without_remark(value) : value);
@@ -247,15 +246,15 @@ Fields swf_schedule_header(const SwfScheduleInfo& info) {
   long long procs = 0;
   for (int s : info.cluster_sizes) procs += s;
   const std::string jobs = std::to_string(info.jobs);
-  Fields out = {{"Version", "2.2"}, {"Computer", "mcb-sim"}, {"MaxJobs", jobs},
-                {"MaxRecords", jobs}};
+  Fields out = {
+      {"Version", "2.2"}, {"Computer", "mcb-sim"}, {"MaxJobs", jobs}, {"MaxRecords", jobs}};
   add_time_fields(info, out);
   // Nodes are the source's when the machine is: a simulated machine of another size has none.
   if (src && src->max_procs == procs) carry(*src, {"MaxNodes"}, false, out);
   out.emplace_back("MaxProcs", std::to_string(procs));
-  const bool same_queues =
-      src && src->fields.count("MaxQueues") &&
-      leading_integer(src->fields.at("MaxQueues")) == static_cast<long long>(info.queue_names.size());
+  const bool same_queues = src && src->fields.count("MaxQueues") &&
+                           leading_integer(src->fields.at("MaxQueues")) ==
+                               static_cast<long long>(info.queue_names.size());
   if (same_queues) {
     carry(*src, {"MaxQueues", "Queue", "Queues"}, false, out);
   } else {
@@ -266,9 +265,8 @@ Fields swf_schedule_header(const SwfScheduleInfo& info) {
   }
   out.emplace_back("MaxPartitions", std::to_string(info.cluster_sizes.size()));
   for (size_t c = 0; c < info.cluster_sizes.size(); ++c) {
-    out.emplace_back("Partition", std::to_string(c + 1) + " - cluster " + std::to_string(c) +
-                                      ", " + std::to_string(info.cluster_sizes[c]) +
-                                      " processors");
+    out.emplace_back("Partition", std::to_string(c + 1) + " - cluster " + std::to_string(c) + ", " +
+                                      std::to_string(info.cluster_sizes[c]) + " processors");
   }
   for (const std::string& note : info.notes) out.emplace_back("Note", note);
   return out;

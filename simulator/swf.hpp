@@ -37,11 +37,11 @@ struct SwfRecord {
 struct SwfHeader {
   std::vector<std::pair<std::string, std::string>> lines;  //!< every field, in the file's order
   std::map<std::string, std::string> fields;               //!< last value of each key
-  long long max_procs = -1;                   //!< MaxProcs (leading integer), -1 if absent
-  long long max_nodes = -1;                   //!< MaxNodes (leading integer), -1 if absent
-  long long max_jobs = -1;                    //!< MaxJobs
-  long long unix_start = -1;                  //!< UnixStartTime
-  std::string time_zone;  //!< TimeZoneString without the archive's "# ..." remark, or empty
+  long long max_procs = -1;   //!< MaxProcs (leading integer), -1 if absent
+  long long max_nodes = -1;   //!< MaxNodes (leading integer), -1 if absent
+  long long max_jobs = -1;    //!< MaxJobs
+  long long unix_start = -1;  //!< UnixStartTime
+  std::string time_zone;      //!< TimeZoneString without the archive's "# ..." remark, or empty
 };
 
 /// @brief What the header of a schedule derived from a workload says about it.
