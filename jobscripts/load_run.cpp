@@ -152,6 +152,7 @@ void LoadRun::submit(const PlannedJob& p) {
   r.time_limit_s = p.time_limit;
   r.workdir = settings_.work;
   r.output = t.stamp + ".out";
+  r.env = {{"MCB_LOAD_JOB", t.stamp}};  // every process of the job can be found by it
   t.job.issued = now();
   try {
     t.job.id = queue(t).submit(r);
