@@ -111,7 +111,12 @@ void add_options(po::options_description& d, ProgramOptions& o) {
 
 // The systems of the file named by --select, in its order.
 std::vector<campaign::QueueConfig> selected_systems(const ProgramOptions& o) {
-  const std::vector<campaign::QueueConfig> all = campaign::read_queue_configs(o.systems);
+  std::vector<campaign::QueueConfig> all;
+  try {
+    all = campaign::read_queue_configs(o.systems);
+  } catch (const UsageError& e) {
+    throw UsageError(std::string("--systems: ") + e.what());
+  }
   if (o.select.empty()) return all;
   std::string names;
   for (const auto& c : all) names += (names.empty() ? "" : ", ") + c.name;
