@@ -3,12 +3,15 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
+#include <exception>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <optional>
 #include <thread>
 
@@ -96,54 +99,89 @@ struct Tracked {
   bool done = false;
 };
 
-class LoadRun {
- public:
-  LoadRun(const std::vector<PlannedJob>& plan, const std::vector<std::unique_ptr<BatchQueue>>& q,
-          const RunSettings& settings)
-      : plan_(plan), queues_(q), settings_(settings) {
+// The load's clock: a steady clock from the start, reported as seconds after a whole Unix second.
+struct LoadClock {
+  Clock::time_point t0 = Clock::now();
+  long long origin = 0;
+  double offset = 0;  // the start, seconds after origin
+
+  LoadClock() {
     const double epoch =
         std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-    t0_ = Clock::now();
-    origin_ = static_cast<long long>(std::floor(epoch));
-    offset_ = epoch - static_cast<double>(origin_);
-    script_ = write_job_script(settings.work);
+    origin = static_cast<long long>(std::floor(epoch));
+    offset = epoch - static_cast<double>(origin);
+  }
+  double now() const { return offset + std::chrono::duration<double>(Clock::now() - t0).count(); }
+};
+
+// What every system's worker shares: the clock, the stop flag, the log.
+struct Shared {
+  LoadClock clock;
+  std::atomic<bool> stop{false};
+  std::mutex log_mutex;
+  std::string script;
+};
+
+// One system's part of the load, run by its own thread: a slow system (or a slow command) delays
+// only its own jobs.
+class SystemRun {
+ public:
+  SystemRun(std::vector<PlannedJob> plan, BatchQueue& queue, const RunSettings& settings,
+            Shared& shared)
+      : plan_(std::move(plan)), queue_(queue), settings_(settings), shared_(shared) {
+    jobs_.reserve(plan_.size());
   }
 
-  RunResult run();
+  // Submits and follows the jobs until all ended or the load stops; then cancels what is left.
+  void run() {
+    try {
+      ended_ = loop();
+    } catch (...) {
+      error_ = std::current_exception();
+      shared_.stop = true;
+    }
+    cancel_all();
+  }
+  bool ended() const { return ended_; }
+  std::exception_ptr error() const { return error_; }
+  std::size_t not_submitted() const { return plan_.size() - next_; }
+  std::vector<Tracked>& jobs() { return jobs_; }
+  const std::vector<std::string>& unconfirmed() const { return unconfirmed_; }
 
  private:
-  double now() const { return offset_ + std::chrono::duration<double>(Clock::now() - t0_).count(); }
-  BatchQueue& queue(const Tracked& t) const { return *queues_[t.job.plan.system]; }
+  double now() const { return shared_.clock.now(); }
+  BatchQueue& queue(const Tracked&) const { return queue_; }
   void log(const std::string& line) const {
-    if (settings_.log) *settings_.log << "mcb-load: " << line << std::endl;
+    if (!settings_.log) return;
+    const std::lock_guard<std::mutex> lock(shared_.log_mutex);
+    *settings_.log << "mcb-load: " << line << std::endl;
   }
   void submit(const PlannedJob& p);
   void read_stamps(Tracked& t);
   bool poll_one();
   void finish(Tracked& t, Outcome outcome, double ended, const std::string& note = "");
-  std::string loop();
+  bool loop();
   void cancel_all();
 
-  const std::vector<PlannedJob>& plan_;
-  const std::vector<std::unique_ptr<BatchQueue>>& queues_;
-  RunSettings settings_;
-  std::string script_;
-  Clock::time_point t0_;
-  long long origin_ = 0;
-  double offset_ = 0;
+  std::vector<PlannedJob> plan_;
+  BatchQueue& queue_;
+  const RunSettings& settings_;
+  Shared& shared_;
   std::vector<Tracked> jobs_;
-  std::vector<std::size_t> unconfirmed_;
+  std::vector<std::string> unconfirmed_;
   std::size_t next_ = 0;
+  bool ended_ = false;  // every job ended by itself
+  std::exception_ptr error_;
 };
 
-void LoadRun::submit(const PlannedJob& p) {
+void SystemRun::submit(const PlannedJob& p) {
   Tracked t;
   t.job.plan = p;
-  t.job.planned = offset_ + p.at;
-  const std::string tag = std::to_string(p.seq + 1) + "-" + queues_[p.system]->name();
+  t.job.planned = shared_.clock.offset + p.at;
+  const std::string tag = std::to_string(p.seq + 1) + "-" + queue_.name();
   t.stamp = (std::filesystem::path(settings_.work) / tag).string();
   campaign::JobRequest r;
-  r.script = script_;
+  r.script = shared_.script;
   char seconds[32];
   std::snprintf(seconds, sizeof seconds, "%.3f", p.runtime);
   r.args = {t.stamp, seconds};
@@ -167,22 +205,22 @@ void LoadRun::submit(const PlannedJob& p) {
   jobs_.push_back(std::move(t));
 }
 
-void LoadRun::read_stamps(Tracked& t) {
+void SystemRun::read_stamps(Tracked& t) {
   if (t.job.started < 0) {
     if (const auto s = read_stamp(t.stamp + ".start")) {
-      t.job.started = *s - static_cast<double>(origin_);
+      t.job.started = *s - static_cast<double>(shared_.clock.origin);
       t.job.stamped = true;
       t.next_check = std::max(t.next_check, t.job.started + t.job.plan.runtime + settings_.poll);
     }
   }
   if (t.job.started >= 0) {
     if (const auto e = read_stamp(t.stamp + ".end")) {
-      finish(t, Outcome::completed, *e - static_cast<double>(origin_));
+      finish(t, Outcome::completed, *e - static_cast<double>(shared_.clock.origin));
     }
   }
 }
 
-void LoadRun::finish(Tracked& t, Outcome outcome, double ended, const std::string& note) {
+void SystemRun::finish(Tracked& t, Outcome outcome, double ended, const std::string& note) {
   t.done = true;
   t.job.outcome = outcome;
   if (t.job.started < 0 && t.seen_running >= 0) t.job.started = t.seen_running;
@@ -191,7 +229,7 @@ void LoadRun::finish(Tracked& t, Outcome outcome, double ended, const std::strin
 }
 
 // Asks the system about the job most overdue for a question; false when none is due.
-bool LoadRun::poll_one() {
+bool SystemRun::poll_one() {
   const double t_now = now();
   Tracked* due = nullptr;
   for (Tracked& t : jobs_) {
@@ -222,13 +260,12 @@ bool LoadRun::poll_one() {
   return true;
 }
 
-// Submits and follows the plan; returns why it stopped.
-std::string LoadRun::loop() {
+// Submits and follows this system's jobs; true when every one ended, false when the load stopped.
+bool SystemRun::loop() {
+  const double offset = shared_.clock.offset;
   while (true) {
-    if (g_signal != 0) return signal_name(g_signal);
-    const double t = now();
-    if (settings_.duration > 0 && t - offset_ >= settings_.duration) return "duration";
-    if (next_ < plan_.size() && offset_ + plan_[next_].at <= t) {
+    if (shared_.stop) return false;
+    if (next_ < plan_.size() && offset + plan_[next_].at <= now()) {
       submit(plan_[next_++]);
       continue;
     }
@@ -237,17 +274,17 @@ std::string LoadRun::loop() {
       if (!j.done) read_stamps(j);
       open = open || !j.done;
     }
-    if (next_ == plan_.size() && !open) return "all jobs ended";
+    if (next_ == plan_.size() && !open) return true;
     if (poll_one()) continue;
     double wake = now() + 0.1;
-    if (next_ < plan_.size()) wake = std::min(wake, offset_ + plan_[next_].at);
+    if (next_ < plan_.size()) wake = std::min(wake, offset + plan_[next_].at);
     const double left = wake - now();
     if (left > 0) std::this_thread::sleep_for(std::chrono::duration<double>(left));
   }
 }
 
 // Cancels every job not yet ended and waits until its system says it ended.
-void LoadRun::cancel_all() {
+void SystemRun::cancel_all() {
   std::vector<Tracked*> open;
   for (Tracked& t : jobs_) {
     if (t.done) continue;
@@ -275,36 +312,11 @@ void LoadRun::cancel_all() {
     waiting.swap(still);
     if (!waiting.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(200));
   }
-  for (Tracked* t : waiting) {
-    unconfirmed_.push_back(static_cast<std::size_t>(t - jobs_.data()));
-  }
+  for (Tracked* t : waiting) unconfirmed_.push_back(queue_.name() + ":" + t->job.id);
   for (Tracked* t : open) {
     read_stamps(*t);  // ended by itself before the cancellation took
     if (!t->done) finish(*t, Outcome::cancelled, t->cancel_at);
   }
-}
-
-RunResult LoadRun::run() {
-  SignalGuard guard;
-  RunResult result;
-  result.origin = origin_;
-  result.start = offset_;
-  jobs_.reserve(plan_.size());
-  try {
-    result.ended_by = loop();
-  } catch (...) {
-    cancel_all();
-    throw;
-  }
-  result.signal = g_signal;
-  cancel_all();
-  result.not_submitted = plan_.size() - next_;
-  result.wall_seconds = now() - offset_;
-  for (const std::size_t i : unconfirmed_) {
-    result.unconfirmed.push_back(queue(jobs_[i]).name() + ":" + jobs_[i].job.id);
-  }
-  for (Tracked& t : jobs_) result.jobs.push_back(std::move(t.job));
-  return result;
 }
 
 }  // namespace
@@ -312,8 +324,56 @@ RunResult LoadRun::run() {
 RunResult run_load(const std::vector<PlannedJob>& plan,
                    const std::vector<std::unique_ptr<BatchQueue>>& queues,
                    const RunSettings& settings) {
-  LoadRun run(plan, queues, settings);
-  return run.run();
+  SignalGuard guard;
+  Shared shared;
+  shared.script = write_job_script(settings.work);
+  std::vector<std::unique_ptr<SystemRun>> runs;
+  for (std::size_t s = 0; s < queues.size(); ++s) {
+    std::vector<PlannedJob> mine;
+    for (const PlannedJob& p : plan) {
+      if (p.system == s) mine.push_back(p);
+    }
+    runs.push_back(std::make_unique<SystemRun>(std::move(mine), *queues[s], settings, shared));
+  }
+  std::vector<std::thread> threads;
+  std::atomic<std::size_t> running{runs.size()};
+  for (auto& r : runs) {
+    threads.emplace_back([&r, &running] {
+      r->run();
+      --running;
+    });
+  }
+  RunResult result;
+  result.origin = shared.clock.origin;
+  result.start = shared.clock.offset;
+  // The supervisor: stops every worker on a signal or when the duration is up.
+  while (running > 0 && !shared.stop) {
+    if (g_signal != 0) {
+      result.signal = g_signal;
+      result.ended_by = signal_name(g_signal);
+    } else if (settings.duration > 0 &&
+               shared.clock.now() - shared.clock.offset >= settings.duration) {
+      result.ended_by = "duration";
+    }
+    if (!result.ended_by.empty()) shared.stop = true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  for (std::thread& t : threads) t.join();
+  result.wall_seconds = shared.clock.now() - shared.clock.offset;
+  std::vector<RanJob> merged;
+  for (auto& r : runs) {
+    if (r->error()) std::rethrow_exception(r->error());
+    if (result.ended_by.empty() && !r->ended()) result.ended_by = "stopped";
+    result.not_submitted += r->not_submitted();
+    for (Tracked& t : r->jobs()) merged.push_back(std::move(t.job));
+    result.unconfirmed.insert(result.unconfirmed.end(), r->unconfirmed().begin(),
+                              r->unconfirmed().end());
+  }
+  if (result.ended_by.empty()) result.ended_by = "all jobs ended";
+  std::sort(merged.begin(), merged.end(),
+            [](const RanJob& a, const RanJob& b) { return a.plan.seq < b.plan.seq; });
+  result.jobs = std::move(merged);
+  return result;
 }
 
 }  // namespace mcb::load
