@@ -30,7 +30,7 @@ std::string to_string(Outcome outcome) {
 }
 
 std::string write_job_script(const std::string& work) {
-  const std::string path = (std::filesystem::path(work) / "job.sh").string();
+  std::string path = (std::filesystem::path(work) / "job.sh").string();
   // A stamp is written beside its name and renamed, so the load reads a whole one or none.
   std::ofstream(path) << "#!/bin/sh\n"
                          "# mcb-load: one background job. $1: stamp prefix, $2: seconds.\n"

@@ -115,7 +115,7 @@ std::string write_trace(const std::string& name, int n, double (*runtime)(int)) 
     r.status = 1;
     text += mcb::sim::swf_line(r) + "\n";
   }
-  const std::string path = (g_dir / name).string();
+  std::string path = (g_dir / name).string();
   std::ofstream(path) << text;
   return path;
 }

@@ -33,7 +33,7 @@ std::string write_trace(const TempDir& dir, const std::vector<SwfRecord>& jobs,
   std::string text =
       max_procs.empty() ? std::string() : mcb::sim::swf_header({{"MaxProcs", max_procs}});
   for (const SwfRecord& r : jobs) text += mcb::sim::swf_line(r) + "\n";
-  const std::string path = dir / "t.swf";
+  std::string path = dir / "t.swf";
   std::ofstream(path) << text;
   return path;
 }
