@@ -7,6 +7,7 @@
 #include "common/environment.hpp"
 #include "common/errors.hpp"
 #include "common/files.hpp"
+#include "common/output_set.hpp"
 #include "simulator/swf.hpp"
 
 #include <nlohmann/json.hpp>
@@ -16,7 +17,6 @@
 #include <chrono>
 #include <cmath>
 #include <exception>
-#include <filesystem>
 #include <functional>
 #include <iostream>
 #include <mutex>
@@ -57,15 +57,33 @@ std::vector<double> parse_bandwidths(const std::string& text) {
   return out;
 }
 
-// A notifier refusing a value that is not a finite number > 0, naming the option.
-std::function<void(const double&)> positive(const std::string& option) {
-  return [option](double v) { cli::require_positive_finite(option, v); };
+// A notifier refusing a value that is not a finite number > 0 or is above @p cap, naming the
+// option.
+std::function<void(const double&)> positive(const std::string& option,
+                                            double cap = cli::kMaxSeconds) {
+  return [option, cap](double v) {
+    cli::require_positive_finite(option, v);
+    cli::require_at_most(option, v, cap);
+  };
 }
+
+// A seed option: read signed, so that "-1" is refused rather than wrapped to 2^64 - 1.
+po::typed_value<std::int64_t>* seed_value(std::uint64_t& seed) {
+  return po::value<std::int64_t>()
+      ->default_value(static_cast<std::int64_t>(seed))
+      ->notifier([&seed](std::int64_t v) {
+        cli::require_non_negative("seed", static_cast<double>(v));
+        seed = static_cast<std::uint64_t>(v);
+      });
+}
+
+// The longest horizon: 100 years of a grid is a million external jobs at seed 003's arrival rate.
+constexpr double kMaxHorizonDays = 36500;
 
 /// The options of generate.
 struct GenerateOptions {
   LublinSpec spec;
-  std::uint64_t jobs = 10000;
+  long long jobs = 10000;
   std::string mix = "1/0/0/0/0";  //!< as given, for the SWF header
   std::string output;
 };
@@ -82,13 +100,13 @@ void add_grid_options(po::options_description& d, GridOptions& o) {
   // One option per line, as --help prints them.
   // clang-format off
   d.add_options()
-      ("seed", po::value(&g.seed)->default_value(g.seed), "random seed (recorded)")
+      ("seed", seed_value(g.seed), "random seed (recorded)")
       ("limit", po::value(&g.limit)->default_value(g.limit)->notifier(positive("limit")),
        "maximum execution time of every queue, s")
       ("horizon-days",
        po::value(&o.horizon_days)->default_value(o.horizon_days)
-           ->notifier(positive("horizon-days")),
-       "wall-clock days evaluated")
+           ->notifier(positive("horizon-days", kMaxHorizonDays)),
+       "wall-clock days evaluated (at most 36500)")
       ("interarrival",
        po::value(&g.interarrival)->default_value(g.interarrival)
            ->notifier(positive("interarrival")),
@@ -135,11 +153,12 @@ int generate_command(int argc, const char* const* argv) {
   // clang-format off
   d.add_options()
       ("size", po::value(&spec.max_size)->required(), "system size (processors), >= 16")
-      ("jobs", po::value(&o.jobs)->default_value(o.jobs)->notifier([](std::uint64_t n) {
-         if (n == 0) throw cli::ValueError("jobs", "--jobs: '0' is not positive");
+      ("jobs", po::value(&o.jobs)->default_value(o.jobs)->notifier([](long long n) {
+         cli::require_positive("jobs", n);
+         cli::require_at_most("jobs", static_cast<double>(n), cli::kMaxCount);
        }),
-       "number of jobs")
-      ("seed", po::value(&spec.seed)->default_value(spec.seed), "random seed (recorded)")
+       "number of jobs (at most 1e9)")
+      ("seed", seed_value(spec.seed), "random seed (recorded)")
       ("mix", po::value(&o.mix)->default_value(o.mix)->notifier([&spec](const std::string& text) {
          spec.mix = parse_mix(text);
        }),
@@ -150,7 +169,7 @@ int generate_command(int argc, const char* const* argv) {
       ("output", po::value(&o.output)->required(), "SWF file to write");
   // clang-format on
   if (cli::parse(argc, argv, d, "mcb-batchgrid generate [options]").help_printed) return 0;
-  const std::uint64_t jobs = o.jobs;
+  const auto jobs = static_cast<std::uint64_t>(o.jobs);
   const std::string& out = o.output;
   check_writable_file("output", out);
   LublinGenerator gen(spec);
@@ -208,9 +227,9 @@ int run_command(int argc, const char* const* argv) {
   std::vector<Event> multi, single;
   const Comparison c = compare(g, &multi, &single);
   const std::string problem = check(g, c, multi);
-  std::filesystem::create_directories(dir);
-  write_events(dir + "/multi-events.jsonl", multi);
-  write_events(dir + "/single-events.jsonl", single);
+  OutputSet outputs(dir, {"multi-events.jsonl", "single-events.jsonl", "summary.json"});
+  outputs.write("multi-events.jsonl", events_text(multi));
+  outputs.write("single-events.jsonl", events_text(single));
   nlohmann::json outcomes = nlohmann::json::array();
   std::cout << "bandwidth_mbps  single_days_per_day  multi_days_per_day  single_rar  multi_rar\n";
   for (const Outcome& out : c.outcomes) {
@@ -239,7 +258,8 @@ int run_command(int argc, const char* const* argv) {
                                {"multi_wait", c.multi_wait},
                                {"outcomes", outcomes},
                                {"verdict", problem.empty() ? "VALID" : "INVALID: " + problem}};
-  write_file_atomically(dir + "/summary.json", summary.dump(2) + "\n");
+  outputs.write("summary.json", summary.dump(2) + "\n");
+  outputs.commit();
   std::cout << "waits in the largest queue: single " << c.single_wait << " s, multiple "
             << c.multi_wait << " s\n"
             << (problem.empty() ? "VALID" : "INVALID: " + problem) << "\n";
@@ -366,8 +386,8 @@ int study_command(int argc, const char* const* argv) {
   }
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::filesystem::create_directories(dir);
-  write_file_atomically(dir + "/study.csv", table.text());
+  OutputSet outputs(dir, {"study.csv", "study.json"});
+  outputs.write("study.csv", table.text());
   const nlohmann::json summary{{"schema", "mcb-batchgrid-study/1"},
                                {"config",
                                 {{"experiments", experiments},
@@ -383,7 +403,8 @@ int study_command(int argc, const char* const* argv) {
                                {"jobs_per_second", jobs / seconds},
                                {"invalid_experiments", invalid},
                                {"verdict", invalid == 0 ? "VALID" : "INVALID"}};
-  write_file_atomically(dir + "/study.json", summary.dump(2) + "\n");
+  outputs.write("study.json", summary.dump(2) + "\n");
+  outputs.commit();
   std::cout << experiments << " experiments, " << jobs << " simulated jobs in " << seconds << " s ("
             << jobs / seconds << " jobs/s); " << (invalid == 0 ? "VALID" : "INVALID") << "\n";
   return invalid == 0 ? 0 : 1;

@@ -26,7 +26,7 @@ void sort_events(std::vector<Event>& events) {
   });
 }
 
-void write_events(const std::string& path, const std::vector<Event>& events) {
+std::string events_text(const std::vector<Event>& events) {
   std::string text = nlohmann::json{{"schema", kEventsSchema}}.dump() + "\n";
   for (const Event& e : events) {
     nlohmann::json line = e.detail;
@@ -35,7 +35,11 @@ void write_events(const std::string& path, const std::vector<Event>& events) {
     line["queue"] = e.queue;
     text += line.dump() + "\n";
   }
-  write_file_atomically(path, text);
+  return text;
+}
+
+void write_events(const std::string& path, const std::vector<Event>& events) {
+  write_file_atomically(path, events_text(events));
 }
 
 std::vector<Event> read_events(const std::string& path) {

@@ -34,6 +34,8 @@ void sort_events(std::vector<Event>& events);
 
 /// Writes @p events to @p path atomically, after a first line {"schema": ...}.
 void write_events(const std::string& path, const std::vector<Event>& events);
+/// @brief The content write_events() writes: the schema line, then one event per line.
+std::string events_text(const std::vector<Event>& events);
 
 /// @brief Reads an event file. @throws UsageError "<path>:<line>: ..." for a bad line or schema.
 std::vector<Event> read_events(const std::string& path);

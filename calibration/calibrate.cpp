@@ -9,6 +9,7 @@
 #include "common/environment.hpp"
 #include "common/errors.hpp"
 #include "common/files.hpp"
+#include "common/output_set.hpp"
 
 #include <filesystem>
 #include <iostream>
@@ -81,13 +82,14 @@ std::string skip_reasons(const std::vector<Skipped>& skipped) {
   return text;
 }
 
+// The tables as one set (common/output_set.hpp): a kill or a full disk leaves the previous
+// tables whole.
 void write_outputs(const std::string& dir, const Outputs& outputs) {
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec) throw std::runtime_error("cannot create '" + dir + "': " + ec.message());
-  for (const auto& [name, content] : outputs) {
-    write_file_atomically((fs::path(dir) / name).string(), content);
-  }
+  std::set<std::string> names;
+  for (const auto& entry : outputs) names.insert(entry.first);
+  OutputSet set(dir, names);
+  for (const auto& [name, content] : outputs) set.write(name, content);
+  set.commit();
 }
 
 std::string rows_note(const std::string& csv) {

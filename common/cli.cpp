@@ -140,6 +140,14 @@ Parsed parse(int argc, const char* const* argv, const po::options_description& o
   po::parsed_options command_line(&all);
   try {
     command_line = po::command_line_parser(argc, argv).options(all).run();
+    // A word that is no option's value arrives without a name; Boost would call every option a
+    // match for it. Name the word instead.
+    for (const po::option& o : command_line.options) {
+      if (o.position_key >= 0 || o.string_key.empty()) {
+        const std::string word = o.original_tokens.empty() ? "" : o.original_tokens.front();
+        throw ValueError("", "'" + word + "' is not an option (options start with --)");
+      }
+    }
     po::store(command_line, parsed.vm);
     if (parsed.vm.count("help")) {
       std::cout << "Usage: " << usage << "\n\n" << all << "\n";
@@ -229,6 +237,14 @@ void require_non_negative(const std::string& option, double value) {
     os << "--" << option << ": '" << value << "' must be a finite number >= 0";
     throw ValueError(option, os.str());
   }
+}
+
+void require_at_most(const std::string& option, double value, double cap) {
+  if (value <= cap) return;
+  std::ostringstream os;
+  os.precision(15);
+  os << "--" << option << ": '" << value << "' is above the cap of " << cap;
+  throw ValueError(option, os.str());
 }
 
 void require_choice(const std::string& option, const std::string& value,

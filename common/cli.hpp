@@ -73,6 +73,15 @@ void require_positive_finite(const std::string& option, double value);
 /// @brief Throws ValueError "--name: '<value>' must be >= 0" unless value >= 0.
 void require_non_negative(const std::string& option, double value);
 
+/// @brief The caps of every count and duration an option takes (docs/DEVELOPING.md, "Hostile
+/// input"): a count past 1e9 no longer fits an int, and past 1e12 s a double stops resolving
+/// seconds; no run of the suite needs more, and larger values only make a program run for ever.
+constexpr double kMaxCount = 1e9;
+constexpr double kMaxSeconds = 1e12;
+
+/// @brief Throws ValueError "--name: '<value>' is above the cap of <cap>" unless value <= cap.
+void require_at_most(const std::string& option, double value, double cap);
+
 /// @brief Throws ValueError "--name: '<value>' is not one of a, b" unless @p value is one of
 /// @p choices.
 void require_choice(const std::string& option, const std::string& value,

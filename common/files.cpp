@@ -113,7 +113,11 @@ void check_creatable_folder(const std::string& option, const std::string& path) 
 }
 
 void append_line(const std::string& path, const std::string& line) {
-  Fd fd(::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644));
+  // Whether this call creates the file: a first line that cannot be written leaves no empty file.
+  int raw = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  const bool created = raw >= 0;
+  if (!created && errno == EEXIST) raw = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+  Fd fd(raw);
   if (fd.get() < 0) throw std::runtime_error("cannot open '" + path + "': " + errno_text());
   if (::flock(fd.get(), LOCK_EX) != 0) {
     throw std::runtime_error("cannot lock '" + path + "': " + errno_text());
@@ -125,7 +129,17 @@ void append_line(const std::string& path, const std::string& line) {
   }
   std::string buffer = line;
   buffer.push_back('\n');
-  write_all(fd.get(), buffer.data(), buffer.size(), path);
+  struct stat before {};
+  ::fstat(fd.get(), &before);
+  try {
+    write_all(fd.get(), buffer.data(), buffer.size(), path);
+  } catch (const std::runtime_error&) {
+    // A full disk: the file keeps its whole lines only (a new one is removed).
+    if (::ftruncate(fd.get(), before.st_size) == 0 && created && before.st_size == 0) {
+      ::unlink(path.c_str());
+    }
+    throw;
+  }
   ::fsync(fd.get());
   ::flock(fd.get(), LOCK_UN);
 }

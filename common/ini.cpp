@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <stdexcept>
 
 namespace mcb::ini {
@@ -161,6 +162,25 @@ std::string single_value(const std::string& value) {
     if (words.size() == 1 && value.back() == '"') return words.front();
   }
   return value;
+}
+
+void refuse_repeats(const File& file) {
+  std::map<std::string, int> sections;
+  std::map<std::pair<std::string, std::string>, int> keys;
+  for (const Section& section : file.sections) {
+    const auto [it, fresh] = sections.emplace(section.name, section.line);
+    if (!fresh) {
+      throw UsageError(file.where(section.line) + ": [" + section.name +
+                       "] given twice (first on line " + std::to_string(it->second) + ")");
+    }
+  }
+  for (const Entry& e : file.entries) {
+    const auto [it, fresh] = keys.emplace(std::make_pair(e.section, e.key), e.line);
+    if (!fresh) {
+      throw UsageError(file.where(e.line) + ": " + e.key + ": set twice (first on line " +
+                       std::to_string(it->second) + ")");
+    }
+  }
 }
 
 }  // namespace mcb::ini

@@ -67,6 +67,11 @@ File read_ini(const std::string& path, const std::string& prefix = "");
 /// @brief read_ini from a stream (the text of @p path).
 File parse_ini(std::istream& in, const std::string& path, const std::string& prefix = "");
 
+/// @brief For formats where every section and every key of a section is given once (job mixes):
+/// @throws mcb::UsageError "<where>: [name] given twice (first on line N)" or
+/// "<where>: key: set twice (first on line N)".
+void refuse_repeats(const File& file);
+
 /// @brief Splits a value into words at blanks; "double quoted" words keep blanks and may hold
 /// escaped quotes and backslashes; "" is an empty word.
 /// @throws std::invalid_argument for an unterminated quote.

@@ -61,8 +61,12 @@ void bandwidths_to_megabytes(json& doc) {
     }
   }
   json* result = child(doc, "result");
-  if (result && doc.value("app", "") == "poisson") scale(*result, "transfer_rate");
-  if (!result || doc.value("app", "") != "links") return;
+  // The app is checked after this step; a field of another type is simply not one of these.
+  const json* app_field = child(doc, "app");
+  const std::string app =
+      app_field && app_field->is_string() ? app_field->get<std::string>() : std::string();
+  if (result && app == "poisson") scale(*result, "transfer_rate");
+  if (!result || app != "links") return;
   if (json* classes = child(*result, "classes"); classes && classes->is_object()) {
     for (auto& [name, c] : classes->items()) {
       if (json* rates = child(c, "bandwidth"); rates && rates->is_array()) {

@@ -5,6 +5,7 @@
 #include "harness/record.hpp"
 
 #include <cstdio>
+#include <iostream>
 
 namespace mcb::harness {
 namespace {
@@ -40,7 +41,8 @@ void close_record(json& record, const Judgement& j, json ranks) {
 }
 
 // Sequence after a successful measurement: per-rank blocks, counters, verdict, record, summary.
-int finish(Measurement& m, const Run& run, const Counters& counters, json record) {
+int finish(const std::string& program, Measurement& m, const Run& run, const Counters& counters,
+           json record) {
   json me = m.conclude(run);
   me["rank"] = run.rank;
   me["host"] = run.env["hosts"][static_cast<std::size_t>(run.rank)];
@@ -59,7 +61,13 @@ int finish(Measurement& m, const Run& run, const Counters& counters, json record
   const Judgement j = m.judge(run);
   close_record(record, j, std::move(ranks));
   const RunOptions& o = m.run_options();
-  write_record(o.output, record);
+  try {
+    write_record(o.output, record);
+  } catch (const std::runtime_error& e) {
+    // A full disk: one line and exit code 1 (the other ranks are done; no abort of the job).
+    std::cerr << program << ": " << e.what() << std::endl;
+    return 1;
+  }
   if (!o.quiet) {
     m.print_summary(run, record);
     if (writes_records(o)) std::printf("  record %s -> %s\n", run.run_id.c_str(), o.output.c_str());
@@ -107,7 +115,7 @@ int drive_on(MPI_Comm world, const std::string& program, const std::string& app,
   const std::string failure = collective_try(world, [&] { m.measure(run, counters); });
   if (run.wide) run.wide->finish();  // every measured message is in: stop the relay
   if (!failure.empty()) return record_failure(world, program, o.output, record, failure);
-  return finish(m, run, counters, std::move(record));
+  return finish(program, m, run, counters, std::move(record));
 }
 
 }  // namespace

@@ -6,11 +6,11 @@
 #include "common/csv.hpp"
 #include "common/environment.hpp"
 #include "common/files.hpp"
+#include "common/output_set.hpp"
 #include "matching/report.hpp"
 #include "matching/study.hpp"
 
 #include <chrono>
-#include <filesystem>
 #include <iostream>
 
 namespace {
@@ -124,9 +124,10 @@ int body(int argc, char** argv) {
                      {"wall_seconds", wall},
                      {"verdict", v},
                      {"env", mcb::environment_block(argc, argv)}};
-  std::filesystem::create_directories(output);
-  mcb::write_file_atomically(output + "/matches.csv", table.text());
-  mcb::write_file_atomically(output + "/study.json", doc.dump(2) + "\n");
+  mcb::OutputSet outputs(output, {"matches.csv", "study.json"});
+  outputs.write("matches.csv", table.text());
+  outputs.write("study.json", doc.dump(2) + "\n");
+  outputs.commit();
   std::cout << "mcb-match-study: " << table.rows() << " matches, " << found << " found, "
             << infeasible << " infeasible, " << limited << " at the time limit, " << wall
             << " s: " << v << '\n';

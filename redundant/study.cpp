@@ -4,6 +4,7 @@
 #include "common/csv.hpp"
 #include "common/files.hpp"
 #include "common/option_types.hpp"
+#include "common/output_set.hpp"
 #include "common/text.hpp"
 #include "redundant/coalloc.hpp"
 #include "redundant/ranker.hpp"
@@ -12,7 +13,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
 #include <functional>
 #include <iostream>
 #include <numeric>
@@ -108,6 +108,8 @@ void check_sizes(const GridConfig& c, const std::vector<Sync>& syncs) {
 
 }  // namespace
 
+constexpr int kMaxDuplicates = 10000;
+
 std::vector<int> parse_duplicates(const std::string& text) {
   std::vector<int> values;
   const auto colon = text.find(':');
@@ -115,6 +117,11 @@ std::vector<int> parse_duplicates(const std::string& text) {
     const int lo = whole("duplicates", text.substr(0, colon), text);
     const int hi = whole("duplicates", text.substr(colon + 1), text);
     if (hi < lo) throw ValueError("duplicates", "--duplicates: '" + text + "' is an empty range");
+    // No grid has that many sites; refused before a vector of that size is made.
+    if (hi > kMaxDuplicates) {
+      throw ValueError("duplicates", "--duplicates: '" + text + "' is above the cap of " +
+                                         std::to_string(kMaxDuplicates));
+    }
     for (int d = lo; d <= hi; ++d) values.push_back(d);
   } else {
     for (const auto& part : split(text, ',')) values.push_back(whole("duplicates", part, text));
@@ -154,8 +161,15 @@ void require_whole_non_negative(const std::string& option, long long v) {
   cli::require_non_negative(option, static_cast<double>(v));
 }
 
+// A time in seconds: finite, > 0 and at most the suite's cap on durations.
+void positive_seconds(const std::string& option, double v) {
+  cli::require_positive_finite(option, v);
+  cli::require_at_most(option, v, cli::kMaxSeconds);
+}
+
 void require_at_least_one(const std::string& option, double v) {
-  if (!(v >= 1)) throw ValueError(option, "--" + option + ": '" + csv::exact(v) + "' must be >= 1");
+  if (!(v >= 1 && std::isfinite(v)))
+    throw ValueError(option, "--" + option + ": '" + csv::exact(v) + "' must be >= 1");
 }
 
 void require_share(const std::string& option, double v) {
@@ -190,10 +204,10 @@ void add_grid_options(cli::po::options_description& d, StudyOptions& o) {
        "s per redundant allocation")
       ("workload-period",
        po::value(&c.workload_period)->default_value(c.workload_period)
-           ->notifier(checked<double>("workload-period", cli::require_positive_real)),
+           ->notifier(checked<double>("workload-period", positive_seconds)),
        "Workload ranker's period (s)")
       ("runtime-mean", po::value(&c.work.runtime_mean)->default_value(c.work.runtime_mean)
-                           ->notifier(checked<double>("runtime-mean", cli::require_positive_real)),
+                           ->notifier(checked<double>("runtime-mean", positive_seconds)),
        "mean runtime (s)")
       ("sizes", po::value<std::string>()->default_value(join(c.work.sizes))
                     ->notifier([&c](const std::string& t) { c.work.sizes = parse_sizes(t); }),
@@ -267,6 +281,13 @@ bool parse_study(int argc, const char* const* argv, StudyOptions& o) {
                      "--warmup: '" + std::to_string(c.warmup_jobs) + "' must be below --jobs");
   }
   check_sizes(c, o.syncs);
+  // d copies beyond the first go to d other sites.
+  const int most = *std::max_element(o.duplicates.begin(), o.duplicates.end());
+  if (most > static_cast<int>(c.sites.size()) - 1) {
+    throw ValueError("duplicates", "--duplicates: " + std::to_string(most) +
+                                       " copies beyond the first need " + std::to_string(most + 1) +
+                                       " sites; --clusters has " + std::to_string(c.sites.size()));
+  }
   check_creatable_folder("output", o.output);
   return true;
 }
@@ -424,9 +445,10 @@ int run_study(const StudyOptions& o, const nlohmann::json& env) {
         {"with_duplicates_jobs_per_second",
          wall_dup > 0 ? static_cast<double>(jobs_dup) / wall_dup : 0.0}}},
       {"env", env}};
-  std::filesystem::create_directories(o.output);
-  write_file_atomically(o.output + "/redundant.csv", table.text());
-  write_file_atomically(o.output + "/redundant.json", doc.dump(2) + "\n");
+  OutputSet outputs(o.output, {"redundant.csv", "redundant.json"});
+  outputs.write("redundant.csv", table.text());
+  outputs.write("redundant.json", doc.dump(2) + "\n");
+  outputs.commit();
   std::cout << (invalid ? "INVALID: " + std::to_string(invalid) + " run(s)" : std::string("VALID"))
             << "; " << jobs << " jobs simulated in " << csv::number(wall) << " s\n";
   return invalid;

@@ -105,6 +105,7 @@ JobMix load_mix(const std::string& name_or_path) {
   mix.name = name_or_path;
   const ini::File file = ini::read_ini(name_or_path, "--workload: ");
   const auto where = [&](int line) { return file.where(line) + ": "; };
+  ini::refuse_repeats(file);
   for (const ini::Entry& e : file.entries) {
     if (e.section.empty()) {
       throw UsageError(where(e.line) + "'" + e.key + "' is outside an [application] section");

@@ -2,11 +2,11 @@
 /// @brief mcb-sim: the trace-driven co-allocation simulator. Checks everything, runs the
 /// study's simulations (shared among MPI ranks when started by mpirun), and writes jobs.csv
 /// and summary.json (with --schedule, batsim_jobs.csv and schedule.swf too), or sweep.csv and
-/// sweep.json, atomically under --output.
+/// sweep.json, as one set under --output (common/output_set.hpp).
 #include "common/cli.hpp"
 #include "common/environment.hpp"
 #include "common/errors.hpp"
-#include "common/files.hpp"
+#include "common/output_set.hpp"
 #include "simulator/mpi_world.hpp"
 #include "simulator/options.hpp"
 #include "simulator/recorder.hpp"
@@ -14,14 +14,14 @@
 #include "simulator/study.hpp"
 
 #include <cstdio>
-#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <set>
+#include <string>
 
 namespace {
 
-using mcb::AtomicFile;
 using mcb::sim::Study;
 
 std::string fixed(const nlohmann::json& v, int digits) {
@@ -80,25 +80,18 @@ int body(mcb::sim::MpiWorld& world, int argc, char** argv) {
     study.emplace(Study::build(options));
   }
 
-  namespace fs = std::filesystem;
-  const fs::path dir(options.output);
+  // Every file mcb-sim may write into --output: one set, committed whole (common/output_set.hpp).
   const bool single = !study->sweep();
-  std::unique_ptr<AtomicFile> jobs, batsim, swf;
-  bool created = false;
+  std::optional<mcb::OutputSet> outputs;
+  std::ostream *jobs = nullptr, *batsim = nullptr, *swf = nullptr;
   if (world.rank() == 0) {
-    std::error_code ec;
-    created = !fs::exists(dir, ec);
-    fs::create_directories(dir);
-    if (single && !options.no_jobs_csv)
-      jobs = std::make_unique<AtomicFile>((dir / "jobs.csv").string());
-    if (study->schedule_files().batsim)
-      batsim = std::make_unique<AtomicFile>((dir / "batsim_jobs.csv").string());
-    if (study->schedule_files().swf)
-      swf = std::make_unique<AtomicFile>((dir / "schedule.swf").string());
+    outputs.emplace(options.output,
+                    std::set<std::string>{"jobs.csv", "batsim_jobs.csv", "schedule.swf",
+                                          "summary.json", "sweep.csv", "sweep.json"});
+    if (single && !options.no_jobs_csv) jobs = &outputs->open("jobs.csv");
+    if (study->schedule_files().batsim) batsim = &outputs->open("batsim_jobs.csv");
+    if (study->schedule_files().swf) swf = &outputs->open("schedule.swf");
   }
-  const auto stream_of = [](const std::unique_ptr<AtomicFile>& f) -> std::ostream* {
-    return f ? &f->stream() : nullptr;
-  };
 
   // Items are dealt round-robin; results travel as JSON so they are the same at any rank count.
   nlohmann::json mine = nlohmann::json::array();
@@ -107,7 +100,7 @@ int body(mcb::sim::MpiWorld& world, int argc, char** argv) {
     for (size_t i = static_cast<size_t>(world.rank()); i < study->item_count();
          i += static_cast<size_t>(world.size())) {
       Study::ItemFiles files;
-      if (i == 0) files = {stream_of(jobs), stream_of(batsim), stream_of(swf)};
+      if (i == 0) files = {jobs, batsim, swf};
       mine.push_back(study->run_item(i, files));
     }
   } catch (const std::exception& e) {
@@ -118,13 +111,7 @@ int body(mcb::sim::MpiWorld& world, int argc, char** argv) {
 
   std::vector<nlohmann::json> results(study->item_count());
   for (const std::string& text : gathered) {
-    if (!text.empty() && text.front() == '!') {
-      jobs.reset();
-      batsim.reset();
-      swf.reset();
-      if (created) fs::remove(dir);
-      throw std::runtime_error(text.substr(1));
-    }
+    if (!text.empty() && text.front() == '!') throw std::runtime_error(text.substr(1));
     for (const auto& r : nlohmann::json::parse(text)) {
       const size_t index = r["point"].get<size_t>() * static_cast<size_t>(study->replications()) +
                            r["replication"].get<size_t>();
@@ -134,18 +121,17 @@ int body(mcb::sim::MpiWorld& world, int argc, char** argv) {
   const nlohmann::json env = mcb::environment_block(argc, argv);
   if (single) {
     const nlohmann::json doc = mcb::sim::summary_document(*study, results, env);
-    mcb::write_file_atomically((dir / "summary.json").string(), doc.dump(2) + "\n");
-    for (auto* f : {jobs.get(), batsim.get(), swf.get()}) {
-      if (f) f->commit();
-    }
-    print_summary_line(*study, doc, (dir / "summary.json").string());
+    outputs->write("summary.json", doc.dump(2) + "\n");
+    outputs->commit();
+    print_summary_line(*study, doc, outputs->path("summary.json"));
   } else {
-    mcb::write_file_atomically((dir / "sweep.csv").string(), mcb::sim::sweep_csv(*study, results));
+    outputs->write("sweep.csv", mcb::sim::sweep_csv(*study, results));
     const nlohmann::json doc = mcb::sim::sweep_document(*study, results, env);
-    mcb::write_file_atomically((dir / "sweep.json").string(), doc.dump(2) + "\n");
+    outputs->write("sweep.json", doc.dump(2) + "\n");
+    outputs->commit();
     std::cout << "mcb-sim: " << study->points().size() << " points x " << study->replications()
               << " replications on " << world.size() << " rank(s); wrote "
-              << (dir / "sweep.csv").string() << std::endl;
+              << outputs->path("sweep.csv") << std::endl;
   }
   return 0;
 }

@@ -171,16 +171,19 @@ bool parse_options(int argc, const char* const* argv, Options& o) {
 }
 
 std::vector<std::string> split_list(const std::string& option, const std::string& text) {
+  if (text.empty()) throw UsageError("--" + option + ": empty");
   std::vector<std::string> out;
-  std::string item;
-  std::istringstream in(text);
-  while (std::getline(in, item, ',')) {
+  // Every comma separates two items, so "gs," has an empty last one.
+  for (std::size_t start = 0;;) {
+    const std::size_t comma = text.find(',', start);
+    std::string item = text.substr(start, comma == std::string::npos ? comma : comma - start);
     while (!item.empty() && item.front() == ' ') item.erase(item.begin());
     while (!item.empty() && item.back() == ' ') item.pop_back();
     if (item.empty()) throw UsageError("--" + option + ": '" + text + "' has an empty item");
     out.push_back(item);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
   }
-  if (out.empty()) throw UsageError("--" + option + ": empty");
   return out;
 }
 

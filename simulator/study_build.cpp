@@ -153,6 +153,12 @@ void check_platform_nodes(const Options& o, const matching::Platform& platform, 
 PlacementSettings link_aware_settings(const Options& o, const MachineSpec& machine,
                                       const std::vector<std::string>& p,
                                       const std::vector<std::string>& queues) {
+  // A bad --matcher is refused even where no matcher runs: the user meant something by it.
+  try {
+    matching::parse_matcher(o.matcher);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError("--matcher: " + std::string(e.what()));
+  }
   const bool link_aware = std::find(p.begin(), p.end(), "link-aware") != p.end();
   if (!link_aware && o.platform.empty()) return {};
   if (o.platform.empty()) throw UsageError("--platform: required by --placement link-aware");
@@ -160,11 +166,6 @@ PlacementSettings link_aware_settings(const Options& o, const MachineSpec& machi
     throw UsageError(
         "--speeds: not with --platform (the platform file's power and availability set the "
         "speeds)");
-  }
-  try {
-    matching::parse_matcher(o.matcher);
-  } catch (const std::invalid_argument& e) {
-    throw UsageError("--matcher: " + std::string(e.what()));
   }
   for (const auto& q : queues) {
     if (link_aware && q != "fcfs" && o.matcher != "optimal") {

@@ -33,7 +33,10 @@ static void check_memory(int grid, const harness::ProcessGrid& procs) {
 // --iterations replays a measured count; --sample skips sweeps, so without a fixed count the
 // frozen solution would never converge. Sampling needs SimGrid, hence the SMPI build.
 static void check_replay_options(const PoissonOptions& o, const po::variables_map& vm) {
-  if (vm.count("iterations")) cli::require_positive("iterations", o.iterations);
+  if (vm.count("iterations")) {
+    cli::require_positive("iterations", o.iterations);
+    cli::require_at_most("iterations", static_cast<double>(o.iterations), cli::kMaxCount);
+  }
   if (vm.count("iterations") && !vm["max-iterations"].defaulted()) {
     throw UsageError("--iterations: '" + std::to_string(o.iterations) +
                      "' and --max-iterations cannot both be given");
@@ -129,6 +132,7 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
   harness::check_run_options(o.run, parsed.vm, is_root);
   cli::require_positive("grid", o.grid);
   cli::require_positive("max-iterations", o.max_iterations);
+  cli::require_at_most("max-iterations", static_cast<double>(o.max_iterations), cli::kMaxCount);
   check_replay_options(o, parsed.vm);
   cli::require_positive_real("tolerance", o.tolerance);
   if (!(o.tolerance < 1)) {

@@ -1,0 +1,239 @@
+#include "common/output_set.hpp"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <stdexcept>
+#include <utility>
+
+namespace mcb {
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string errno_text() { return std::strerror(errno); }
+
+// ".<folder name>.<kind>." : the prefix of the siblings of @p folder.
+std::string sibling_prefix(const fs::path& folder, const char* kind) {
+  std::string prefix(".");
+  prefix += folder.filename().string();
+  prefix += '.';
+  prefix += kind;
+  prefix += '.';
+  return prefix;
+}
+
+bool process_alive(long pid) {
+  return pid > 0 && (::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM);
+}
+
+// The pid at the end of "<prefix><pid>", or 0 when @p name is not of that form.
+long pid_after(const std::string& name, const std::string& prefix) {
+  if (name.rfind(prefix, 0) != 0 || name.size() == prefix.size()) return 0;
+  const std::string digits = name.substr(prefix.size());
+  if (digits.find_first_not_of("0123456789") != std::string::npos || digits.size() > 9) return 0;
+  return std::stol(digits);
+}
+
+// A temporary "<file>.tmp.<pid>" (common/files.hpp's AtomicFile) of a process that is gone.
+bool stale_temporary(const std::string& name) {
+  const auto at = name.rfind(".tmp.");
+  if (at == std::string::npos || at == 0) return false;
+  const long pid = pid_after(name, name.substr(0, at + 5));
+  return pid != 0 && !process_alive(pid);
+}
+
+void sync_path(const std::string& path, int flags) {
+  const int fd = ::open(path.c_str(), flags | O_CLOEXEC);
+  if (fd < 0) return;
+  ::fsync(fd);
+  ::close(fd);
+}
+
+// Hard links of every file under @p from at the same place under @p to (folders made anew,
+// symbolic links copied as links): the new set shares the other entries without copying them.
+void link_tree(const fs::path& from, const fs::path& to) {
+  for (const fs::directory_entry& entry : fs::directory_iterator(from)) {
+    const fs::path target = to / entry.path().filename();
+    const fs::file_status status = entry.symlink_status();
+    if (fs::is_symlink(status)) {
+      fs::copy_symlink(entry.path(), target);
+    } else if (fs::is_directory(status)) {
+      fs::create_directory(target);
+      link_tree(entry.path(), target);
+    } else {
+      fs::create_hard_link(entry.path(), target);
+    }
+  }
+}
+
+}  // namespace
+
+void crash_point() {
+  static const long limit = [] {
+    const char* text = std::getenv("MCB_CRASH_AT");
+    return text == nullptr ? 0L : std::atol(text);
+  }();
+  static long reached = 0;
+  if (limit > 0 && ++reached == limit) ::_exit(137);
+}
+
+struct OutputSet::File {
+  std::string name, path;
+  std::unique_ptr<char[]> buffer;
+  std::ofstream out;
+};
+
+OutputSet::OutputSet(const std::string& folder, std::set<std::string> owned)
+    : owned_(std::move(owned)) {
+  std::error_code ec;
+  fs::path target = fs::weakly_canonical(fs::absolute(folder), ec);
+  if (ec) target = fs::absolute(folder).lexically_normal();
+  if (!target.has_filename()) target = target.parent_path();
+  folder_ = target.string();
+  const fs::path parent = target.parent_path();
+  const std::string prefix = sibling_prefix(target, "new");
+  fs::create_directories(parent);
+  // Siblings of runs that were killed before they finished.
+  for (const fs::directory_entry& entry : fs::directory_iterator(parent, ec)) {
+    const long pid = pid_after(entry.path().filename().string(), prefix);
+    if (pid != 0 && !process_alive(pid)) fs::remove_all(entry.path(), ec);
+  }
+  restore_interrupted();
+  stage_ = (parent / (prefix + std::to_string(::getpid()))).string();
+  fs::remove_all(stage_, ec);
+  if (!fs::create_directory(stage_, ec) || ec) {
+    throw std::runtime_error("cannot create '" + stage_ + "': " + ec.message());
+  }
+}
+
+OutputSet::~OutputSet() {
+  files_.clear();
+  std::error_code ec;
+  fs::remove_all(stage_, ec);
+}
+
+std::ostream& OutputSet::open(const std::string& name) {
+  if (owned_.count(name) == 0) throw std::logic_error("output '" + name + "' is not in the set");
+  constexpr std::size_t kBuffer = std::size_t{1} << 20;
+  auto file = std::make_unique<File>();
+  file->name = name;
+  file->path = (fs::path(stage_) / name).string();
+  file->buffer = std::make_unique<char[]>(kBuffer);
+  file->out.rdbuf()->pubsetbuf(file->buffer.get(), static_cast<std::streamsize>(kBuffer));
+  file->out.open(file->path, std::ios::out | std::ios::trunc | std::ios::binary);
+  if (!file->out) throw std::runtime_error("cannot open '" + file->path + "': " + errno_text());
+  files_.push_back(std::move(file));
+  return files_.back()->out;
+}
+
+void OutputSet::write(const std::string& name, const std::string& content) {
+  open(name).write(content.data(), static_cast<std::streamsize>(content.size()));
+}
+
+std::string OutputSet::path(const std::string& name) const {
+  return (fs::path(folder_) / name).string();
+}
+
+void OutputSet::commit() {
+  for (const auto& file : files_) {
+    crash_point();
+    file->out.flush();
+    file->out.close();
+    // The stream does not say why; errno still holds the failed write's reason.
+    if (!file->out) {
+      throw std::runtime_error("cannot write '" + path(file->name) + "': " + errno_text());
+    }
+    sync_path(file->path, O_RDONLY);
+  }
+  std::error_code ec;
+  if (fs::exists(folder_, ec)) {
+    link_other_entries();
+    sync_path(stage_, O_RDONLY | O_DIRECTORY);
+    crash_point();
+    exchange();
+  } else {
+    sync_path(stage_, O_RDONLY | O_DIRECTORY);
+    crash_point();
+    if (std::rename(stage_.c_str(), folder_.c_str()) != 0) {
+      throw std::runtime_error("cannot rename '" + stage_ + "' to '" + folder_ +
+                               "': " + errno_text());
+    }
+  }
+  sync_path(fs::path(folder_).parent_path().string(), O_RDONLY | O_DIRECTORY);
+  committed_ = true;
+  crash_point();
+  fs::remove_all(stage_, ec);  // the previous set, or nothing
+}
+
+void OutputSet::link_other_entries() {
+  if (!fs::is_directory(folder_)) {
+    throw std::runtime_error("cannot write into '" + folder_ + "': it is not a folder");
+  }
+  for (const fs::directory_entry& entry : fs::directory_iterator(folder_)) {
+    const std::string name = entry.path().filename().string();
+    if (owned_.count(name) != 0 || stale_temporary(name)) continue;
+    crash_point();
+    const fs::path target = fs::path(stage_) / name;
+    const fs::file_status status = entry.symlink_status();
+    if (fs::is_symlink(status)) {
+      fs::copy_symlink(entry.path(), target);
+    } else if (fs::is_directory(status)) {
+      fs::create_directory(target);
+      link_tree(entry.path(), target);
+    } else {
+      fs::create_hard_link(entry.path(), target);
+    }
+  }
+}
+
+void OutputSet::exchange() {
+  if (::renameat2(AT_FDCWD, stage_.c_str(), AT_FDCWD, folder_.c_str(), RENAME_EXCHANGE) == 0) {
+    return;
+  }
+  if (errno != EINVAL && errno != ENOSYS && errno != ENOTSUP) {
+    throw std::runtime_error("cannot put '" + stage_ + "' in place of '" + folder_ +
+                             "': " + errno_text());
+  }
+  // A file system without the exchange (NFS): two renames. A kill between them leaves no folder
+  // (never a mix); the next set puts the previous one back first (restore_interrupted()).
+  const std::string old = old_sibling(::getpid());
+  if (std::rename(folder_.c_str(), old.c_str()) != 0) {
+    throw std::runtime_error("cannot rename '" + folder_ + "' to '" + old + "': " + errno_text());
+  }
+  crash_point();
+  if (std::rename(stage_.c_str(), folder_.c_str()) != 0) {
+    const std::string why = errno_text();
+    std::rename(old.c_str(), folder_.c_str());
+    throw std::runtime_error("cannot rename '" + stage_ + "' to '" + folder_ + "': " + why);
+  }
+  stage_ = old;
+}
+
+std::string OutputSet::old_sibling(long pid) const {
+  const fs::path target(folder_);
+  return (target.parent_path() / (sibling_prefix(target, "old") + std::to_string(pid))).string();
+}
+
+void OutputSet::restore_interrupted() {
+  const fs::path target(folder_);
+  const std::string prefix = sibling_prefix(target, "old");
+  std::error_code ec;
+  for (const fs::directory_entry& entry : fs::directory_iterator(target.parent_path(), ec)) {
+    const long pid = pid_after(entry.path().filename().string(), prefix);
+    if (pid == 0 || process_alive(pid)) continue;
+    if (fs::exists(target, ec)) {
+      fs::remove_all(entry.path(), ec);
+    } else {
+      fs::rename(entry.path(), target, ec);
+    }
+  }
+}
+
+}  // namespace mcb
