@@ -3,6 +3,7 @@
 #include "common/csv.hpp"
 #include "common/errors.hpp"
 #include "common/files.hpp"
+#include "common/output_set.hpp"
 #include "common/statistics.hpp"
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <set>
 
 namespace mcb::load {
 namespace fs = std::filesystem;
@@ -208,22 +210,20 @@ std::vector<sim::SwfRecord> ran_records(const RunResult& result, std::size_t sys
 void write_outputs(const std::string& dir, const LoadSpec& spec, const TraceExcerpt& excerpt,
                    const std::vector<LoadedSystem>& systems, const RunResult& result,
                    const nlohmann::json& env) {
-  std::vector<std::unique_ptr<AtomicFile>> files;
-  const auto add = [&](const std::string& name, const std::string& text) {
-    files.push_back(std::make_unique<AtomicFile>((fs::path(dir) / name).string()));
-    files.back()->stream() << text;
-    files.back()->finish();
-  };
+  // One set (common/output_set.hpp): a reader never sees a load.json beside another load's SWF.
+  std::set<std::string> names{"jobs.csv", "load.json"};
+  for (const LoadedSystem& system : systems) names.insert(system.name + ".swf");
+  OutputSet outputs(dir, names);
   for (std::size_t i = 0; i < systems.size(); ++i) {
     const int partition = static_cast<int>(i) + 1;
-    add(systems[i].name + ".swf",
-        swf_text(spec, systems[i], partition, result, ran_records(result, i, partition)));
+    outputs.write(systems[i].name + ".swf",
+                  swf_text(spec, systems[i], partition, result, ran_records(result, i, partition)));
   }
-  add("jobs.csv", jobs_csv(systems, result));
+  outputs.write("jobs.csv", jobs_csv(systems, result));
   json summary = summary_json(spec, excerpt, systems, result);
   summary["env"] = env;
-  add("load.json", summary.dump(2) + "\n");
-  for (auto& f : files) f->commit();
+  outputs.write("load.json", summary.dump(2) + "\n");
+  outputs.commit();
 }
 
 json cite_load(const std::string& summary) {
