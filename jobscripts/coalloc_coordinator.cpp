@@ -277,11 +277,6 @@ void CoallocCoordinator::watch_copies(RequestState& r) {
                     "redundant: component " + std::to_string(now.component) + " was already bound");
         continue;
       }
-      // Its twins are redundant the moment it is bound.
-      for (CopyState& twin : r.copies) {
-        if (twin.component != now.component || twin.tag == now.tag || twin.gone) continue;
-        cancel_copy(r, twin, "twin started: " + now.tag + " on " + now.system);
-      }
       continue;
     }
     if (!status_due(c.tag)) continue;
@@ -420,8 +415,10 @@ void CoallocCoordinator::step() {
       if (bound == components) {
         hooks_.launch(r);
         record({{"event", "go"}, {"request", id}});
+        cancel_twins(r);
         continue;
       }
+      cancel_twins(r);
       if (utc_now() - r.first_submitted > settings_.timeout) {
         for (CopyState& c : r.copies) {
           if (!c.gone) cancel_copy(r, c, "co-allocation timeout");
@@ -433,12 +430,27 @@ void CoallocCoordinator::step() {
       }
       synchronize(r);
     } else if (r.phase == RequestPhase::launched) {
+      cancel_twins(r);
       watch_launched(r);
     }
     if (r.phase == RequestPhase::ended) {
       hooks_.finish(r);
       record({{"event", "recorded"}, {"request", id}});
     }
+  }
+}
+
+// A bound component's other copies are redundant: cancelled in the same look that bound it,
+// right after the go when that look completed the request (the go does not wait for scancel).
+// Also after a resume, for twins a killed coordinator had not cancelled yet.
+void CoallocCoordinator::cancel_twins(RequestState& r) {
+  for (std::size_t i = 0; i < r.copies.size(); ++i) {
+    const CopyState& twin = r.copies[i];
+    if (twin.gone || twin.bound) continue;
+    const CopyState* bound = r.bound(twin.component);
+    if (!bound) continue;
+    const std::string why = "twin started: " + bound->tag + " on " + bound->system;
+    cancel_copy(r, r.copies[i], why);
   }
 }
 

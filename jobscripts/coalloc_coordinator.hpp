@@ -110,6 +110,7 @@ class CoallocCoordinator {
   void adopt_orphans();
   void watch_copies(RequestState& r);
   void synchronize(RequestState& r);
+  void cancel_twins(RequestState& r);
   void watch_launched(RequestState& r);
   void end_request(RequestState& r, const std::string& failure);
   bool status_due(const std::string& tag);

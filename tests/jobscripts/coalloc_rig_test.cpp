@@ -33,11 +33,23 @@ using mcb::testing::rig::wait_for;
 using nlohmann::json;
 namespace fs = std::filesystem;
 
+// A systems file of the rig's two Slurm instances alone: a duplicate has one place to go.
+fs::path two_slurm_systems(const fs::path& dir) {
+  std::ofstream out(dir / "two-slurm.env");
+  for (const QueueConfig& c : state().systems) {
+    if (c.kind != "slurm") continue;
+    out << "[" << c.name << "]\nkind = slurm\n";
+    for (const auto& [name, value] : c.env) out << "env = \"" << name << "=" << value << "\"\n";
+  }
+  return dir / "two-slurm.env";
+}
+
 // A campaign of one Poisson run of 4 ranks over 2 clusters, each its own system.
 fs::path write_spec(const std::string& name, const std::string& coalloc_extra,
                     const std::string& clusters = "slurm-a slurm-b") {
   const fs::path dir = state().dir / ("campaign-" + name);
   fs::create_directories(dir);
+  const fs::path systems = two_slurm_systems(dir);
   std::ofstream(dir / "spec.ini")
       << "name = " << name
       << "\napp = poisson\nexecutor = coalloc\nbinary = " << mcb::testing::bin("mcb-poisson")
@@ -45,8 +57,8 @@ fs::path write_spec(const std::string& name, const std::string& coalloc_extra,
       << "env = OMPI_MCA_btl=self,tcp\nenv = OMPI_MCA_btl_tcp_if_include=lo\n"
       << "env = OMPI_MCA_mpi_yield_when_idle=1\nenv = OMPI_ALLOW_RUN_AS_ROOT=1\n"
       << "env = OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1\nenv = OMPI_MCA_rmaps_base_oversubscribe=1\n"
-      << "[coalloc]\nsystems = " << (state().dir / "rig.env").string()
-      << "\nclusters = " << clusters << "\ntimeout = 4min\npoll = 100ms\n"
+      << "[coalloc]\nsystems = " << systems.string() << "\nclusters = " << clusters
+      << "\ntimeout = 4min\npoll = 100ms\n"
       << coalloc_extra << "[options]\ngrid = 32\nprocs = 2x2\nclusters = 2\n";
   return dir;
 }
