@@ -47,7 +47,7 @@ fs::path two_slurm_systems(const fs::path& dir) {
 // A campaign of one Poisson run of 4 ranks over 2 clusters, each its own system.
 fs::path write_spec(const std::string& name, const std::string& coalloc_extra,
                     const std::string& clusters = "slurm-a slurm-b") {
-  const fs::path dir = state().dir / ("campaign-" + name);
+  fs::path dir = state().dir / ("campaign-" + name);
   fs::create_directories(dir);
   const fs::path systems = two_slurm_systems(dir);
   std::ofstream(dir / "spec.ini")
@@ -121,7 +121,7 @@ std::string blocker(const QueueConfig& config) {
   r.time_limit_s = 900;
   r.workdir = work.string();
   const auto queue = make_queue(config);
-  const std::string id = queue->submit(r);
+  std::string id = queue->submit(r);
   EXPECT_TRUE(wait_for([&] { return queue->status(id).phase == JobPhase::running; }, 60));
   return id;
 }
