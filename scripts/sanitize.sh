@@ -19,12 +19,12 @@ build="${MCB_SANITIZE_BUILD_DIR:-${MCB_FUZZ_BUILD_DIR:-$root/build-fuzz}}"
 jobs="$(nproc 2>/dev/null || echo 2)"
 
 targets=(all)
-select=(-E "${MCB_SANITIZE_EXCLUDE:-slurm|^queue_rig_test|^analysis|_np_4}")
+select=(-E "${MCB_SANITIZE_EXCLUDE:-slurm|_rig_test|^analysis|_np_4}")
 if [ "${1:-}" = "--inputs" ]; then
   shift
   targets=(common_unit_test input_dialect_test campaign_unit_test sim_unit_tests sim_e2e_tests
            hostile_parsers_test bad_input_matrix_test hostile_campaign_test calibration_unit_test
-           calibration_cli_test calibration_e2e_test chain_e2e_test)
+           calibration_cli_test calibration_e2e_test chain_e2e_test load_unit_test)
   select=(-L inputs)  # the tests labelled so (tests/CMakeLists.txt)
 fi
 [ $# -gt 0 ] && [ "${targets[0]}" = all ] && select=()

@@ -5,8 +5,8 @@
 
 namespace mcb::sim {
 
-// Batsim's documented order (batsim.readthedocs.io, "Jobs" output); readers take the columns
-// by name, so this order is for people comparing files.
+// Batsim's documented columns (batsim.readthedocs.io, "Jobs" output), metadata last as Batsim
+// writes it; readers take the columns by name, so the order is for people comparing files.
 const std::vector<std::string> kBatsimColumns = {"job_id",
                                                  "workload_name",
                                                  "profile",
@@ -22,7 +22,8 @@ const std::vector<std::string> kBatsimColumns = {"job_id",
                                                  "turnaround_time",
                                                  "stretch",
                                                  "allocated_resources",
-                                                 "consumed_energy"};
+                                                 "consumed_energy",
+                                                 "metadata"};
 
 ScheduleWriter::ScheduleWriter(ScheduleConfig config, Observer& next, std::ostream* batsim,
                                std::ostream* swf)
@@ -70,6 +71,7 @@ void ScheduleWriter::write_batsim(const Job& job, const IntervalSet& procs) {
   f.push_back(csv::exact(turnaround / execution));  // 0/0 is empty, x/0 is inf
   f.push_back(interval_text(procs));
   f.push_back("-1");  // Batsim's value when energy is not simulated
+  f.push_back("");    // Batsim's default: no user metadata
   batsim_->row(f);
 }
 
@@ -112,20 +114,24 @@ std::string ScheduleWriter::swf_line(const Job& job) const {
 void ScheduleWriter::finish() {
   if (!swf_) return;
   std::sort(swf_lines_.begin(), swf_lines_.end());
-  int total = 0;
-  for (int s : config_.cluster_sizes) total += s;
-  std::ostream& out = *swf_;
-  out << "; Version: 2.2\n; Computer: mcb-sim\n; MaxJobs: " << swf_lines_.size()
-      << "\n; MaxRecords: " << swf_lines_.size() << "\n; MaxProcs: " << total
-      << "\n; MaxNodes: " << total << "\n; MaxPartitions: " << config_.cluster_sizes.size() << "\n";
-  out << "; Note: a simulated schedule; partition c is cluster c-1, -1 a job spread over several\n";
+  SwfScheduleInfo info;
+  info.jobs = swf_lines_.size();
+  info.cluster_sizes = config_.cluster_sizes;
+  info.queue_names = config_.queue_names;
+  info.source = config_.source;
+  info.origin = config_.origin;
+  info.scale = config_.scale;
+  info.notes = {"a simulated schedule; partition c is cluster c-1, -1 a job spread over several"};
   for (size_t a = 0; a < config_.app_names.size(); ++a) {
-    out << "; Note: executable " << a + 1 << " is application " << config_.app_names[a] << "\n";
+    info.notes.push_back("executable " + std::to_string(a + 1) + " is application " +
+                         config_.app_names[a]);
   }
   for (size_t q = 0; q < config_.queue_names.size(); ++q) {
-    out << "; Note: queue " << q + 1 << " is " << config_.queue_names[q] << "\n";
+    info.notes.push_back("queue " + std::to_string(q + 1) + " is " + config_.queue_names[q]);
   }
-  for (const std::string& note : config_.notes) out << "; Note: " << note << "\n";
+  info.notes.insert(info.notes.end(), config_.notes.begin(), config_.notes.end());
+  std::ostream& out = *swf_;
+  out << swf_header(swf_schedule_header(info));
   for (const auto& [seq, line] : swf_lines_) out << line << "\n";
 }
 

@@ -8,6 +8,7 @@
 #include "common/csv.hpp"
 #include "simulator/engine.hpp"
 #include "simulator/processor_ids.hpp"
+#include "simulator/swf.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -29,6 +30,9 @@ struct ScheduleConfig {
   std::vector<std::string> queue_names;
   std::string workload_name = "mcb";  //!< Batsim's workload_name column
   std::vector<std::string> notes;     //!< SWF header "; Note:" lines (the run's configuration)
+  const SwfHeader* source = nullptr;  //!< the SWF trace replayed (its header), or null
+  double origin = 0;                  //!< the trace's submit time that became time 0
+  double scale = 1;                   //!< the trace's submit offsets were divided by it
 };
 
 /// @brief An observer that writes the schedule, and passes every event on to @p next.

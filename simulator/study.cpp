@@ -306,6 +306,11 @@ nlohmann::json Study::run_item(size_t item, const ItemFiles& files) const {
                   ", queue " + point.queue + ", clusters " + machine_.describe() + ", seed " +
                   std::to_string(seed),
               "times in seconds from the first arrival; run times as simulated"};
+  if (!synthetic_ && scan_.swf) {
+    sc.source = &scan_.header;
+    sc.origin = scan_.first_submit;
+    sc.scale = point.scale;
+  }
   ScheduleWriter schedule(std::move(sc), recorder, files.batsim, files.swf);
   Observer& observer = files.batsim || files.swf ? static_cast<Observer&>(schedule) : recorder;
 

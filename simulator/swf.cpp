@@ -4,6 +4,7 @@
 #include "common/errors.hpp"
 #include "common/text.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -29,6 +30,11 @@ std::string number_text(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%g", v);
   return buf;
+}
+
+// The archive follows some values with "# remark" ("Europe/Amsterdam  # CET (...)").
+std::string without_remark(const std::string& value) {
+  return trim(value.substr(0, value.find('#')));
 }
 
 bool blank(const std::string& s) {
@@ -71,11 +77,13 @@ void SwfReader::parse_header_comment(const std::string& text) {
   const std::string key = trim(text.substr(0, colon));
   if (key.empty() || key.find(' ') != std::string::npos) return;
   std::string value = trim(text.substr(colon + 1));
+  header_.lines.emplace_back(key, value);
   header_.fields[key] = value;
   if (key == "MaxProcs") header_.max_procs = leading_integer(value);
   if (key == "MaxNodes") header_.max_nodes = leading_integer(value);
   if (key == "MaxJobs") header_.max_jobs = leading_integer(value);
   if (key == "UnixStartTime") header_.unix_start = leading_integer(value);
+  if (key == "TimeZoneString") header_.time_zone = without_remark(value);
 }
 
 bool SwfReader::next(SwfRecord& r) {
@@ -202,6 +210,66 @@ std::string swf_header(const std::vector<std::pair<std::string, std::string>>& f
     text += "; " + key + ": " + value + "\n";
   }
   return text;
+}
+
+namespace {
+
+using Fields = std::vector<std::pair<std::string, std::string>>;
+
+// The source's lines under @p keys, in its order; their values without remarks where asked.
+void carry(const SwfHeader& source, const std::vector<std::string>& keys, bool plain, Fields& out) {
+  for (const auto& [key, value] : source.lines) {
+    if (std::find(keys.begin(), keys.end(), key) == keys.end()) continue;
+    out.emplace_back(key, plain ? without_remark(value) : value);
+  }
+}
+
+void add_time_fields(const SwfScheduleInfo& info, Fields& out) {
+  const SwfHeader* src = info.source;
+  if (!src || src->unix_start < 0) return;
+  if (info.scale != 1) {
+    out.emplace_back("Note", "submit offsets of the trace divided by " + csv::exact(info.scale) +
+                                 ", so times are not its dates (its UnixStartTime is " +
+                                 std::to_string(src->unix_start) + ")");
+    return;
+  }
+  // Times count from the first arrival, so the schedule starts there.
+  out.emplace_back("UnixStartTime",
+                   std::to_string(src->unix_start + std::llround(std::floor(info.origin))));
+  carry(*src, {"TimeZone", "TimeZoneString"}, true, out);
+}
+
+}  // namespace
+
+Fields swf_schedule_header(const SwfScheduleInfo& info) {
+  const SwfHeader* src = info.source;
+  long long procs = 0;
+  for (int s : info.cluster_sizes) procs += s;
+  const std::string jobs = std::to_string(info.jobs);
+  Fields out = {
+      {"Version", "2.2"}, {"Computer", "mcb-sim"}, {"MaxJobs", jobs}, {"MaxRecords", jobs}};
+  add_time_fields(info, out);
+  // Nodes are the source's when the machine is: a simulated machine of another size has none.
+  if (src && src->max_procs == procs) carry(*src, {"MaxNodes"}, false, out);
+  out.emplace_back("MaxProcs", std::to_string(procs));
+  const bool same_queues = src && src->fields.count("MaxQueues") &&
+                           leading_integer(src->fields.at("MaxQueues")) ==
+                               static_cast<long long>(info.queue_names.size());
+  if (same_queues) {
+    carry(*src, {"MaxQueues", "Queue", "Queues"}, false, out);
+  } else {
+    out.emplace_back("MaxQueues", std::to_string(info.queue_names.size()));
+    for (size_t q = 0; q < info.queue_names.size(); ++q) {
+      out.emplace_back("Queue", std::to_string(q + 1) + " - " + info.queue_names[q]);
+    }
+  }
+  out.emplace_back("MaxPartitions", std::to_string(info.cluster_sizes.size()));
+  for (size_t c = 0; c < info.cluster_sizes.size(); ++c) {
+    out.emplace_back("Partition", std::to_string(c + 1) + " - cluster " + std::to_string(c) + ", " +
+                                      std::to_string(info.cluster_sizes[c]) + " processors");
+  }
+  for (const std::string& note : info.notes) out.emplace_back("Note", note);
+  return out;
 }
 
 }  // namespace mcb::sim

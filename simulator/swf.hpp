@@ -35,12 +35,31 @@ struct SwfRecord {
 
 /// @brief Header fields ("Key: value" comments before the first job).
 struct SwfHeader {
-  std::map<std::string, std::string> fields;  //!< last value of each key
-  long long max_procs = -1;                   //!< MaxProcs (leading integer), -1 if absent
-  long long max_nodes = -1;                   //!< MaxNodes (leading integer), -1 if absent
-  long long max_jobs = -1;                    //!< MaxJobs
-  long long unix_start = -1;                  //!< UnixStartTime
+  std::vector<std::pair<std::string, std::string>> lines;  //!< every field, in the file's order
+  std::map<std::string, std::string> fields;               //!< last value of each key
+  long long max_procs = -1;   //!< MaxProcs (leading integer), -1 if absent
+  long long max_nodes = -1;   //!< MaxNodes (leading integer), -1 if absent
+  long long max_jobs = -1;    //!< MaxJobs
+  long long unix_start = -1;  //!< UnixStartTime
+  std::string time_zone;      //!< TimeZoneString without the archive's "# ..." remark, or empty
 };
+
+/// @brief What the header of a schedule derived from a workload says about it.
+struct SwfScheduleInfo {
+  std::size_t jobs = 0;
+  std::vector<int> cluster_sizes;        //!< the partitions
+  std::vector<std::string> queue_names;  //!< field 15's values, from 1
+  const SwfHeader* source = nullptr;     //!< the trace replayed, or null
+  double origin = 0;                     //!< the source's submit time that became time 0
+  double scale = 1;                      //!< the source's submit offsets were divided by it
+  std::vector<std::string> notes;        //!< "Note:" lines
+};
+
+/// @brief The header fields of a schedule: its own counts (jobs, processors, partitions, queues),
+/// and from a source trace what still holds for it: UnixStartTime (moved to the first arrival)
+/// with TimeZone and TimeZoneString while times are not rescaled, MaxNodes while the machine has
+/// the source's processors, MaxQueues and Queue lines while the queues are as many.
+std::vector<std::pair<std::string, std::string>> swf_schedule_header(const SwfScheduleInfo& info);
 
 /// @brief One record as an SWF line: 18 fields, each number in its shortest exact form, so a
 /// reader gets back the same values.

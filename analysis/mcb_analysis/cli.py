@@ -7,13 +7,29 @@ import sys
 import tempfile
 
 
-class BadInput(Exception):
-    """Input the user must fix: a missing or empty file, a missing column, a bad value."""
+class BadInput(ValueError):
+    """Input the user must fix: an empty file, a missing column, a bad value. A ValueError, so a
+    caller catches it by the standard type."""
+
+
+class MissingInput(BadInput, FileNotFoundError):
+    """A file or folder that is not there: caught as FileNotFoundError too."""
 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message):
         raise BadInput(message)
+
+    def _get_value(self, action, arg_string):
+        # argparse turns every ValueError of a type function into "invalid ... value"; a
+        # BadInput (a ValueError too) already says what is wrong, so it goes through as it is.
+        try:
+            return super()._get_value(action, arg_string)
+        except argparse.ArgumentError:
+            convert = self._registry_get("type", action.type, action.type)
+            if callable(convert):
+                convert(arg_string)
+            raise
 
 
 def parser(prog, description):

@@ -13,7 +13,7 @@ import sys
 
 import pandas as pd
 
-from .cli import BadInput
+from .cli import BadInput, MissingInput
 
 # The versions of the documents this analysis reads, by what writes them.
 CALIBRATION_SCHEMA = "mcb-calibration/1"  # calibration.json (mcb-calibrate)
@@ -47,13 +47,28 @@ class Source:
         return out
 
 
+def _first_line(path):
+    """The first line that is not blank, stripped ('' for none or a file that is not text)."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                if line.strip():
+                    return line.strip()
+    except OSError:
+        pass
+    return ""
+
+
 def read_csv(path, required, numeric=(), allow_no_rows=False, strings=()):
     """Reads a CSV with a header. Every column in `required` must be there; columns in `numeric`
     must hold numbers (empty cells become NaN). Returns (DataFrame, Source)."""
     if not os.path.exists(path):
-        raise BadInput(f"{path}: no such file")
+        raise MissingInput(f"{path}: no such file")
     if os.path.getsize(path) == 0:
         raise BadInput(f"{path}: empty file")
+    if _first_line(path).startswith(";"):
+        raise BadInput(f"{path}: a Standard Workload Format file (header lines start with ';'), "
+                       "not CSV")
     try:
         frame = pd.read_csv(path, dtype=str, keep_default_na=False, skip_blank_lines=True)
     except pd.errors.EmptyDataError:
@@ -91,7 +106,7 @@ def read_json(path, required=(), schema=None):
     """Reads a JSON object; keys in `required` must be present and, when `schema` is given, its
     `schema` field must be that version. Returns (dict, Source)."""
     if not os.path.exists(path):
-        raise BadInput(f"{path}: no such file")
+        raise MissingInput(f"{path}: no such file")
     if os.path.getsize(path) == 0:
         raise BadInput(f"{path}: empty file")
     try:
@@ -118,7 +133,7 @@ def read_jsonl(path, schema=None):
     schema is a BadInput naming the
     file and line. Returns the list of objects."""
     if not os.path.exists(path):
-        raise BadInput(f"{path}: no such file")
+        raise MissingInput(f"{path}: no such file")
     try:
         with open(path, encoding="utf-8") as f:
             text = f.read()

@@ -1,6 +1,6 @@
-"""The introduction of the main job's report (scripts/main-job.sh, stage 5): what was measured,
-calibrated and simulated, with the links the probe chose, the stages' times and the penalty
-section (main_job.penalty_section) after it. The facts come from the main job; this module only
+"""The introduction of the main job's report (scripts/main-job.sh, stage 5): first a short
+summary (what ran, and the penalty section, main_job.penalty_section, against the paper's), then
+the details of each stage with the links the probe chose and the stages' times. The facts come from the main job; this module only
 lays them out."""
 
 # The facts the introduction needs, each a string as the main job has it.
@@ -12,10 +12,15 @@ FACTS = ("host", "cores", "date", "took_measure", "took_calibrate", "took_simula
          "sim_clusters", "sim_statistic", "penalty")
 
 TEMPLATE = """\
-This is the main job of mcb on {host} ({cores} cores), run {date}:
-a small campaign measured here, calibrated into runtime tables, replayed in the co-allocation
-simulator next to the DAS-2 paper's own tables, and laid out as in Banen, Bucur and Epema
-(JSSPP 2003).
+**What ran:** the main job of mcb on {host} ({cores} cores), {date}: {specs} small campaigns
+({records} runs, {not_valid} not VALID) on clusters emulated on this host with links of
+{wan_latency} and {wan_bandwidth}, calibrated into runtime tables and replayed in the
+co-allocation simulator beside the DAS-2 paper's own tables, laid out as in Banen, Bucur and
+Epema (JSSPP 2003).
+
+{penalty}
+
+**Details of each stage:**
 
 - **Measure** ({took_measure} s): {specs} campaigns (specs below), {records} runs, each run
   verifying itself (records that are not VALID: {not_valid}; they never enter a table). Clusters
@@ -45,11 +50,8 @@ simulator next to the DAS-2 paper's own tables, and laid out as in Banen, Bucur 
   {sim_statistic} of each configuration's repetitions (`mcb-sim --statistic {sim_statistic}`).
 - **Analyse** ({took_analyse} s) and report.
 
-{penalty}
-
 Times here are measured on a machine that may be shared: each ratio above compares runs of one
-job, made minutes apart, and the min/avg/max of the repetitions show the noise. The DAS-2
-replay shows the paper's own simulations for comparison.
+job, made minutes apart, and the min/avg/max of the repetitions show the noise.
 """
 
 

@@ -165,10 +165,19 @@ class Report:
         md += ["## Contents", ""]
         for part in self.parts:
             md.append(f"- [{part.title}](#{_anchor(part.title)})")
-            for item in part.manifest["items"]:
+            titles = [item["title"] for item in part.manifest["items"]]
+            heads = [t.split(":")[0] for t in titles]
+            tails = [t.rsplit(": ", 1)[-1] for t in titles]
+            for item, head, tail in zip(part.manifest["items"], heads, tails):
+                # The title up to its colon; where items share that, what follows the last
+                # colon ("summary", "Gantt chart of 600 jobs"); else the whole title.
+                entry = head if heads.count(head) == 1 else \
+                    tail if tails.count(tail) == 1 else item["title"]
                 # Four spaces: nested under the part in every Markdown (python-markdown too).
-                md.append(f"    - [{item['title'].split(':')[0]}](#{_anchor(item['id'])})")
+                md.append(f"    - [{entry}](#{_anchor(item['id'])})")
         md.append("- [Provenance](#provenance)")
+        if self.attachments:
+            md.append("- [Configuration files](#configuration-files)")
         md.append("")
         for part in self.parts:
             md += [f'<a id="{_anchor(part.title)}"></a>', "", f"## {part.title}", ""]
@@ -188,7 +197,7 @@ class Report:
                           f"{src.get('rows', '')} |")
             md.append("")
         if self.attachments:
-            md += ["## Configuration files", ""]
+            md += ['<a id="configuration-files"></a>', "", "## Configuration files", ""]
             for a in self.attachments:
                 md += [f"### {a.label}", "",
                        f"`{self.where(a.source.path)}` (sha256 `{a.source.sha256}`)",

@@ -87,9 +87,14 @@ class Intro(unittest.TestCase):
         self.assertIn("grid sizes <p_grids> on 1, 2, 4 clusters", text)
         self.assertIn("and on 1, 2 processes at", text)
         self.assertIn("\n  1 processes (components: 1); 2 processes (components: 1 2); \n", text)
-        self.assertIn("\n\nPENALTY TABLE\n\n", text)
-        self.assertTrue(text.startswith("This is the main job of mcb on <host> (<cores> cores)"))
-        self.assertTrue(text.endswith("replay shows the paper's own simulations for comparison.\n"))
+        # A short summary first (what ran, then the penalty against the paper's), the details
+        # of each stage after it.
+        self.assertTrue(text.startswith("**What ran:** the main job of mcb on <host> (<cores> "
+                                        "cores)"))
+        self.assertLess(text.index("\n\nPENALTY TABLE\n\n"), text.index("**Details of each"))
+        self.assertLess(text.index("**Details of each"), text.index("- **Measure**"))
+        self.assertNotIn("DAS-2\nreplay shows", text)  # no such section in the report
+        self.assertTrue(text.endswith("the min/avg/max of the repetitions show the noise.\n"))
 
     def test_a_missing_fact_is_named(self):
         f = facts()

@@ -1,9 +1,12 @@
-"""The analysis as a package: the loaders return typed DataFrames of the suite's files, an
-interpreter without pandas or matplotlib gets one line naming the one to use, and the package
-installs offline (pip from the local folder, and cmake --install) where Debian's python3 imports
-it."""
+"""The analysis as a package: the loaders return typed DataFrames of the suite's files (a main
+job's campaign runs apart from its probes), their errors are caught by standard types, the
+README's notebook example runs as written, an interpreter without pandas or matplotlib gets one
+line naming the one to use, and the package installs offline (pip from the local folder, and
+cmake --install) where Debian's python3 imports it."""
 
+import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -72,6 +75,124 @@ class Loaders(TempDirTest):
     def test_missing_folder_is_bad_input(self):
         with self.assertRaises(BadInput):
             mcb_analysis.load_sweep(self.path("nothing"))
+
+
+def main_job_results(root):
+    """A folder laid out as scripts/main-job.sh leaves results/main (two campaigns, one probe,
+    the tables) beside a sweep (results/sim/poisson) and, when mcb-sim is built, a one-point
+    replay with its schedule files (results/replay)."""
+    main = os.path.join(root, "results", "main")
+    for name, source in (("poisson-local", "poisson-local/runs.jsonl"),
+                         ("poisson-sync", "poisson-sync/runs.jsonl")):
+        os.makedirs(os.path.join(main, "campaign", name))
+        with open(os.path.join(RECORDS, source), encoding="utf-8") as f:
+            records = [json.loads(line) for line in f if line.strip()]
+        for r in records:  # whole times as the programs write them now: 9, not 9.0
+            if float(r["result"]["wall_time"]).is_integer():
+                r["result"]["wall_time"] = int(r["result"]["wall_time"])
+        with open(os.path.join(main, "campaign", name, "records.jsonl"), "w",
+                  encoding="utf-8") as f:
+            f.write("".join(json.dumps(r) + "\n" for r in records))
+    os.makedirs(os.path.join(main, "probe"))
+    shutil.copy(os.path.join(RECORDS, "links-local", "links.jsonl"),
+                os.path.join(main, "probe", "reference.jsonl"))
+    shutil.copytree(os.path.join(FIXTURES, "das2-appendix"), os.path.join(main, "tables"))
+    shutil.copytree(SWEEPS[0], os.path.join(root, "results", "sim", "poisson"))
+    if not BIN or not os.path.exists(os.path.join(BIN, "mcb-sim")):
+        return False
+    trace = os.path.join(SOURCE, "tests", "fixtures", "traces", "DAS2-fs1-round-times.swf")
+    proc = subprocess.run([os.path.join(BIN, "mcb-sim"), "--trace", trace, "--queue", "easy",
+                           "--warmup", "0", "--schedule", "batsim,swf", "--output",
+                           os.path.join(root, "results", "replay")],
+                          capture_output=True, text=True, timeout=300)
+    if proc.returncode != 0:
+        raise RuntimeError(proc.stderr)
+    return True
+
+
+def lines_of(path):
+    with open(path, encoding="utf-8") as f:
+        return len([l for l in f if l.strip()])
+
+
+class MainJobAndOutputs(TempDirTest):
+    def setUp(self):
+        super().setUp()
+        self.replay = main_job_results(self.tmp)
+        self.main = self.path("results", "main")
+
+    def test_records_of_a_main_job_are_its_campaigns_and_probes_apart(self):
+        records = mcb_analysis.load_records(self.main)
+        self.assertEqual(len(records), 7 + 4)
+        self.assertEqual(sorted(set(records["campaign"])), ["poisson-local", "poisson-sync"])
+        self.assertTrue(records["file"].str.endswith("records.jsonl").all())
+        probes = mcb_analysis.load_records(self.main, probes=True)
+        self.assertEqual(len(probes), lines_of(os.path.join(self.main, "probe",
+                                                            "reference.jsonl")))
+        self.assertTrue((probes["app"] == "links").all())
+        # Times are float64 in every column, whether a value was written as 12 or 12.5.
+        for column in ("result.wall_time", "result.compute_time.avg", "result.comm_time.max"):
+            self.assertEqual(str(records[column].dtype), "float64", column)
+
+    def test_outputs_of_a_replay_are_typed_alike(self):
+        if not self.replay:
+            self.skipTest("MCB_BIN_DIR holds no mcb-sim")
+        replay = self.path("results", "replay")
+        for path in (replay, os.path.join(FIXTURES, "one-point")):
+            jobs = mcb_analysis.load_jobs(path)
+            for column in ("submit", "start", "end", "wait", "response"):
+                self.assertEqual(str(jobs[column].dtype), "float64", (path, column))
+            self.assertEqual(str(jobs["total_size"].dtype), "int64", path)
+            self.assertEqual(str(jobs["measured"].dtype), "bool", path)
+        batsim = mcb_analysis.load_schedule(replay)
+        self.assertEqual(str(batsim["waiting_time"].dtype), "float64")
+        self.assertEqual(str(batsim["requested_number_of_resources"].dtype), "int64")
+        swf = mcb_analysis.load_schedule(replay, "swf")
+        self.assertEqual(len(swf), 10)
+        self.assertEqual(str(swf["wait"].dtype), "float64")
+        self.assertEqual(str(swf["procs"].dtype), "int64")
+        self.assertEqual(swf.attrs["unix_start"], 1041377305)
+        self.assertEqual(swf.attrs["time_zone"], "Europe/Amsterdam")
+        self.assertEqual(list(swf["wait"]), list(batsim.set_index("job_id").loc[
+            swf["job"], "waiting_time"]))
+        summary = mcb_analysis.load_summary(replay)
+        self.assertEqual(summary["schema"], "mcb-sim-summary/1")
+        doc = mcb_analysis.load_sweep_json(SWEEPS[0])
+        self.assertEqual(len(doc["points"]), len(mcb_analysis.load_sweep(SWEEPS[0])))
+
+    def test_errors_are_caught_by_their_standard_types(self):
+        self.assertTrue(issubclass(BadInput, ValueError))
+        with self.assertRaises(FileNotFoundError):
+            mcb_analysis.load_sweep(self.path("results", "sim", "nothing"))
+        with self.assertRaises(FileNotFoundError):
+            mcb_analysis.load_records(self.path("results", "main", "records"))
+        if not self.replay:
+            return
+        with self.assertRaises(ValueError) as e:  # an SWF given to a CSV loader
+            mcb_analysis.load_jobs(self.path("results", "replay", "schedule.swf"))
+        self.assertIsInstance(e.exception, BadInput)
+        self.assertIn("Standard Workload Format", str(e.exception))
+        self.assertNotIn("tokeniz", str(e.exception))
+
+    def test_version_is_the_packages(self):
+        with open(os.path.join(ANALYSIS, "pyproject.toml"), encoding="utf-8") as f:
+            version = re.search(r'^version = "([^"]+)"', f.read(), re.M).group(1)
+        self.assertEqual(mcb_analysis.__version__, version)
+
+    def test_readme_notebook_example_runs_as_written(self):
+        if not self.replay:
+            self.skipTest("MCB_BIN_DIR holds no mcb-sim")
+        with open(os.path.join(ANALYSIS, "README.md"), encoding="utf-8") as f:
+            readme = f.read()
+        section = readme[readme.index("## In a notebook"):]
+        code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+        proc = python("-c", code, env={"PYTHONPATH": ANALYSIS, "MPLBACKEND": "Agg"}, cwd=self.tmp)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        out = proc.stdout.splitlines()
+        self.assertEqual(out[0], mcb_analysis.__version__)
+        self.assertEqual(out[1], "1041377305 Europe/Amsterdam")
+        self.assertIn("Standard Workload Format", proc.stdout)
+        self.assertIn("results/sim/nothing: no such file", proc.stdout)
 
 
 class WithoutPandas(unittest.TestCase):

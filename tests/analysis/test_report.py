@@ -7,7 +7,7 @@ import shutil
 import tempfile
 import unittest
 
-from support import PAPER, SWEEPS, TempDirTest, read_json, run
+from support import FIXTURES, PAPER, SWEEPS, TempDirTest, read_json, run
 
 WORK = None
 
@@ -18,7 +18,9 @@ def setUpModule():
     steps = [("measurement.py", "--calibration", PAPER, "--output", os.path.join(WORK, "meas"),
               "--baseline", "pbs", "--title", "DAS-2 measurements"),
              ("simulation.py", *sum((["--sweep", s] for s in SWEEPS), []), "--output",
-              os.path.join(WORK, "sim"), "--title", "DAS-2 tables")]
+              os.path.join(WORK, "sim"), "--title", "DAS-2 tables"),
+             ("simulation.py", "--sweep", os.path.join(FIXTURES, "one-point"), "--output",
+              os.path.join(WORK, "one"), "--title", "One run")]
     for step in steps:
         proc = run(*step)
         if proc.returncode != 0:
@@ -30,7 +32,7 @@ def setUpModule():
     with open(os.path.join(WORK, "campaign.ini"), "w", encoding="utf-8") as f:
         f.write("[poisson]\ngrid = 100\n")
     proc = run("report.py", "--part", os.path.join(WORK, "meas"), "--part",
-               os.path.join(WORK, "sim"), "--output", os.path.join(WORK, "report"), "--title",
+               os.path.join(WORK, "sim"), "--part", os.path.join(WORK, "one"), "--output", os.path.join(WORK, "report"), "--title",
                "Test report", "--intro", os.path.join(WORK, "intro.md"), "--attach",
                "campaign=" + os.path.join(WORK, "campaign.ini"))
     if proc.returncode != 0:
@@ -96,7 +98,7 @@ class Report(TempDirTest):
         page = text("report.html")
         self.assertTrue(page.startswith("<!DOCTYPE html>"))
         sources = re.findall(r'src="([^"]*)"', page)
-        self.assertEqual(len(sources), 10)  # every figure of both parts
+        self.assertEqual(len(sources), 12)  # every figure of the three parts
         for s in sources:
             self.assertTrue(s.startswith("data:image/png;base64,"), s[:40])
         self.assertNotIn("<link", page)
@@ -108,6 +110,17 @@ class Report(TempDirTest):
 
 class Structure(TempDirTest):
     """The page as a reader sees it: whole list items, paths relative to the results folder."""
+
+    def test_contents_name_every_section_and_tell_items_apart(self):
+        md = text("report.md")
+        contents = md.split("## Contents\n", 1)[1].split("\n\n", 1)[0]
+        entries = re.findall(r"^\s*- \[([^\]]+)\]\(#([^)]+)\)", contents, re.M)
+        self.assertIn(("Configuration files", "configuration-files"), entries)
+        self.assertIn('<a id="configuration-files"></a>', md)
+        names = [name for name, _ in entries]
+        self.assertEqual(len(names), len(set(names)), names)
+        for _, anchor in entries:
+            self.assertIn(f'<a id="{anchor}"></a>', md, anchor)
 
     def test_html_lists_hold_whole_items(self):
         page = text("report.html")

@@ -20,7 +20,7 @@ from mcb_analysis import schedule_figures as schedf  # noqa: E402
 BATSIM = ["job_id", "workload_name", "profile", "submission_time",
           "requested_number_of_resources", "requested_time", "success", "final_state",
           "starting_time", "execution_time", "finish_time", "waiting_time", "turnaround_time",
-          "stretch", "allocated_resources", "consumed_energy"]
+          "stretch", "allocated_resources", "consumed_energy", "metadata"]
 RUN = None
 FIGS = None
 
@@ -122,7 +122,7 @@ class Gantt(TempDirTest):
         path = os.path.join(folder, "batsim_jobs.csv")
         with open(path, encoding="utf-8") as f:
             lines = f.read().splitlines()
-        lines[3] = lines[3].rsplit(",", 2)[0] + ",7-3,-1"  # a reversed interval
+        lines[3] = lines[3].rsplit(",", 3)[0] + ",7-3,-1,"  # a reversed interval
         with open(path, "w", encoding="utf-8") as f:
             f.write("\n".join(lines) + "\n")
         proc = run("simulation.py", "--sweep", folder, "--output", self.path("out"))

@@ -115,8 +115,8 @@ Eigen::MatrixXd gather_members(MPI_Comm comm, const Eigen::MatrixXd& local, int 
   return all;
 }
 
-// `check_filter`: also require every analysis to improve on its forecast (on a 7x7 grid the
-// second analysis works at the observation-error level, where it need not).
+// `check_filter`: also require the analyses to remove forecast error (on a 7x7 grid the
+// analyses work at the observation-error level, where they need not).
 void expect_same_as_one_process(
     FilterKind filter, int grid, bool check_filter = true,
     double localisation_km = ExperimentSettings{}.analysis.localisation_km) {
@@ -145,11 +145,20 @@ void expect_same_as_one_process(
     EXPECT_EQ(distributed.points[k].spread, reference.points[k].spread) << reference.points[k].kind;
   }
   if (!check_filter) return;
-  // And the run is a working filter, not merely a reproducible one.
+  // And the run is a working filter, not merely a reproducible one: over the two analyses the
+  // analysis removes forecast error. Not at each analysis: the second works below the 0.02 m
+  // observation error (forecast RMSE 0.015 m), where a correct 12-member filter ends worse
+  // than its forecast for 38 of 100 seeds of this configuration (37 drawn through
+  // common/rng.hpp instead), while the pooled MSE ratio stayed at most 0.69 (README).
   const auto forecasts = points_of(reference.points, "forecast");
   const auto analyses = points_of(reference.points, "analysis");
   ASSERT_EQ(analyses.size(), 2u);
-  for (std::size_t k = 0; k < analyses.size(); ++k) EXPECT_LT(analyses[k].rmse, forecasts[k].rmse);
+  double analysis_mse = 0, forecast_mse = 0;
+  for (std::size_t k = 0; k < analyses.size(); ++k) {
+    analysis_mse += analyses[k].rmse * analyses[k].rmse;
+    forecast_mse += forecasts[k].rmse * forecasts[k].rmse;
+  }
+  EXPECT_LT(analysis_mse, forecast_mse);
 }
 
 TEST(Experiment, StochasticFilterOnEveryProcessCountGivesTheEnsembleOfOneProcessBitForBit) {

@@ -23,14 +23,27 @@ const std::string kSmallBase =
     " --deformation-radius 0 --localisation 250";  // the scales of a 15-point grid (dx 62 km)
 const std::string kSmall = kSmallBase + " --analysis-every 2 --spinup-days 5";
 
+// At this size the verdict of a correct filter depends on the draw: over 200 seeds it was
+// INVALID in 38 (37 drawn through common/rng.hpp instead), mostly at the second analysis,
+// which works at the observation-error level (README, "Verdict"). These tests are about the
+// program, so either verdict will do as long as the exit code, the record's status and its
+// verdict agree; that correct filters pass and broken ones fail is ensflow_verdict_test's, at
+// the default size.
+void expect_consistent_verdict(int exit_code, const json& rec) {
+  ASSERT_TRUE(exit_code == 0 || exit_code == 1) << exit_code;
+  EXPECT_EQ(rec["status"], exit_code == 0 ? "valid" : "invalid");
+  EXPECT_EQ(rec["verdict"]["valid"], exit_code == 0);
+}
+
 json run_one(int ranks, const std::string& args, const std::string& out,
              const std::string& base = kSmall) {
   const auto r = run_command(mpirun(ranks) + bin("mcb-ensflow") + base + " " + args + " --output " +
                              quote(out));
-  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   const auto records = read_records(out);
-  EXPECT_FALSE(records.empty());
-  return records.empty() ? json() : records.back();
+  EXPECT_FALSE(records.empty()) << r.out << r.err;
+  if (records.empty()) return json();
+  expect_consistent_verdict(r.exit_code, records.back());
+  return records.back();
 }
 
 TEST(EnsflowProgram, RecordOfATwoClusterRunHoldsTheCommonFieldsAndThePhases) {
@@ -40,17 +53,18 @@ TEST(EnsflowProgram, RecordOfATwoClusterRunHoldsTheCommonFieldsAndThePhases) {
                              " --clusters 2 --seed 9 --truth-seed 5 --run-id t-1-r1 --campaign t"
                              " --output " +
                              quote(out));
-  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
-  EXPECT_EQ(r.out.rfind("VALID", std::string::npos) != std::string::npos, true) << r.out;
-  EXPECT_NE(r.out.find("member-days/s"), std::string::npos);
   const auto records = read_records(out);
-  ASSERT_EQ(records.size(), 1u);
+  ASSERT_EQ(records.size(), 1u) << r.out << r.err;
   const json& rec = records[0];
+  expect_consistent_verdict(r.exit_code, rec);
+  EXPECT_NE(r.out.find(r.exit_code == 0 ? "VALID  figure of merit" : "INVALID  figure of merit"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("member-days/s"), std::string::npos);
   EXPECT_EQ(rec["schema"], "mcb-run/2");
   EXPECT_EQ(rec["run_id"], "t-1-r1");
   EXPECT_EQ(rec["campaign"], "t");
   EXPECT_EQ(rec["app"], "ensflow");
-  EXPECT_EQ(rec["status"], "valid");
 
   const json& config = rec["config"];
   EXPECT_EQ(config["problem"], "m12-d4-g15");
@@ -92,15 +106,17 @@ TEST(EnsflowProgram, RecordOfATwoClusterRunHoldsTheCommonFieldsAndThePhases) {
   EXPECT_EQ(verdict["figure_of_merit"]["unit"], "member-days/s");
   ASSERT_EQ(verdict["analyses"].size(), 2u);
   for (const auto& a : verdict["analyses"]) {
-    EXPECT_TRUE(a["improved"].get<bool>());  // not worse than the forecast beyond the margin
+    EXPECT_TRUE(a["improved"].is_boolean());  // not worse than the forecast beyond the margin
     EXPECT_GT(a["analysis"]["spread"].get<double>(), 0);
   }
-  // Every statistical check is recorded with its value, band and outcome, and all passed.
+  // Every statistical check is recorded with its value, band and outcome (its value in its band).
   for (const char* check : {"spread_skill_forecast", "spread_skill_analysis", "chi_square",
                             "error_consistency", "rank_outer_ratio"}) {
     ASSERT_TRUE(verdict["checks"].contains(check)) << check;
-    EXPECT_TRUE(verdict["checks"][check]["pass"].get<bool>()) << check;
-    EXPECT_EQ(verdict["checks"][check]["band"].size(), 2u) << check;
+    const json& c = verdict["checks"][check];
+    ASSERT_EQ(c["band"].size(), 2u) << check;
+    EXPECT_EQ(c["pass"].get<bool>(), c["value"] >= c["band"][0] && c["value"] <= c["band"][1])
+        << check;
   }
   ASSERT_EQ(result["innovations"].size(), 2u);
   for (const auto& i : result["innovations"]) {
@@ -162,15 +178,36 @@ TEST(EnsflowProgram, EveryProcessCountReportsTheSameErrors) {
   for (int ranks : {1, 2, 4}) {
     const std::string file = std::to_string(ranks) + "-processes.jsonl";
     const json rec = run_one(ranks, "--filter sqrt --quiet", dir / file);
-    ASSERT_EQ(rec["status"], "valid");
     if (first.is_null()) {
       first = rec;
       continue;
     }
-    // Bit-identical, so compared as exact JSON numbers.
+    // Bit-identical, so compared as exact JSON numbers, and so judged alike.
     EXPECT_EQ(rec["result"]["diagnostics"], first["result"]["diagnostics"])
         << ranks << " processes";
+    EXPECT_EQ(rec["verdict"]["checks"], first["verdict"]["checks"]) << ranks << " processes";
   }
+}
+
+TEST(EnsflowProgram, TheSeedsARecordCarriesRepeatItsRunBitForBit) {
+  TempDir dir;
+  const json first = run_one(2, "--seed 7 --truth-seed 8 --spinup-seed 9 --quiet", dir / "a.jsonl");
+  const json& c = first["config"];
+  ASSERT_EQ(c["seed"], 7);
+  ASSERT_EQ(c["truth_seed"], 8);
+  ASSERT_EQ(c["spinup_seed"], 9);
+  // Again from the record alone, in another process.
+  const json again =
+      run_one(2,
+              "--seed " + c["seed"].dump() + " --truth-seed " + c["truth_seed"].dump() +
+                  " --spinup-seed " + c["spinup_seed"].dump() + " --quiet",
+              dir / "b.jsonl");
+  EXPECT_EQ(again["result"]["diagnostics"], first["result"]["diagnostics"]);
+  EXPECT_EQ(again["result"]["innovations"], first["result"]["innovations"]);
+  EXPECT_EQ(again["verdict"]["checks"], first["verdict"]["checks"]);
+  // Another member seed draws another ensemble.
+  const json other = run_one(2, "--seed 6 --truth-seed 8 --spinup-seed 9 --quiet", dir / "c.jsonl");
+  EXPECT_NE(other["result"]["diagnostics"], first["result"]["diagnostics"]);
 }
 
 TEST(EnsflowProgram, TheLocalAnalysisExchangesAHaloInsteadOfGatheringAndAnalysesTheSame) {
@@ -178,8 +215,7 @@ TEST(EnsflowProgram, TheLocalAnalysisExchangesAHaloInsteadOfGatheringAndAnalyses
   const json regional = run_one(4, "--clusters 2 --filter sqrt --quiet", dir / "r.jsonl");
   const json gathered =
       run_one(4, "--clusters 2 --filter sqrt --analysis-layout gathered --quiet", dir / "g.jsonl");
-  ASSERT_EQ(regional["status"], "valid");
-  ASSERT_EQ(gathered["status"], "valid");
+  EXPECT_EQ(regional["status"], gathered["status"]);
   EXPECT_EQ(regional["config"]["analysis_layout"], "regional");
   EXPECT_EQ(regional["config"]["analysis_layout_option"], "auto");
   EXPECT_EQ(gathered["config"]["analysis_layout"], "gathered");
@@ -217,7 +253,7 @@ TEST(EnsflowProgram, AnEmulatedWideAreaIsRecordedAndLeavesTheResultUnchanged) {
   ASSERT_TRUE(wan["config"]["wan"].is_object());
   EXPECT_EQ(wan["config"]["wan"]["latency"], 0.002);
   EXPECT_EQ(wan["config"]["system"], "emulated-100Mbit-2ms");
-  EXPECT_EQ(wan["status"], "valid");
+  EXPECT_EQ(wan["status"], local["status"]);
   EXPECT_EQ(wan["result"]["diagnostics"], local["result"]["diagnostics"]);
   EXPECT_EQ(wan["ranks"][0]["channels"]["transpose"]["sent"],
             local["ranks"][0]["channels"]["transpose"]["sent"]);
@@ -226,7 +262,6 @@ TEST(EnsflowProgram, AnEmulatedWideAreaIsRecordedAndLeavesTheResultUnchanged) {
 TEST(EnsflowProgram, WithoutTheFreeRunTheVerdictChecksTheAnalysesOnly) {
   TempDir dir;
   const json rec = run_one(2, "--no-free-run --quiet", dir / "runs.jsonl");
-  EXPECT_EQ(rec["status"], "valid");
   EXPECT_EQ(rec["config"]["free_run"], false);
   EXPECT_EQ(rec["verdict"]["free_run"], false);
   EXPECT_TRUE(rec["verdict"]["free_final"]["rmse"].is_null());
@@ -313,9 +348,9 @@ TEST(EnsflowProgram, ConfigFileSuppliesOptionsAndCommandLineWins) {
   const std::string out = dir / "runs.jsonl";
   const auto r = run_command(mpirun(1) + bin("mcb-ensflow") + " --config " + quote(ini) +
                              " --seed 6 --quiet --no-free-run --output " + quote(out));
-  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   const auto records = read_records(out);
-  ASSERT_EQ(records.size(), 1u);
+  ASSERT_EQ(records.size(), 1u) << r.out << r.err;
+  expect_consistent_verdict(r.exit_code, records[0]);
   EXPECT_EQ(records[0]["config"]["problem"], "m12-d4-g15");
   EXPECT_EQ(records[0]["config"]["seed"], 6);
   EXPECT_EQ(records[0]["config"]["system"], "lab");

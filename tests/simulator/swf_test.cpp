@@ -42,6 +42,86 @@ TEST(Swf, ReadsTheExcerptAndItsHeader) {
   EXPECT_EQ(rec.line, 644) << "line numbers count the header";
 }
 
+TEST(Swf, KeepsEveryHeaderLineInOrderAndTheTimeZoneWithoutItsRemark) {
+  SwfReader r(kExcerpt);
+  const SwfHeader& h = r.header();
+  EXPECT_EQ(h.unix_start, 1041377305);
+  EXPECT_EQ(h.time_zone, "Europe/Amsterdam");
+  int queues = 0, information = 0;
+  for (const auto& [key, value] : h.lines) {
+    queues += key == "Queue";
+    information += key == "Information";
+  }
+  EXPECT_EQ(queues, 1);
+  EXPECT_EQ(information, 12) << "repeated keys are all kept";
+  ASSERT_FALSE(h.lines.empty());
+  EXPECT_EQ(h.lines.front(), std::make_pair(std::string("Version"), std::string("2.2")));
+}
+
+std::string value_of(const std::vector<std::pair<std::string, std::string>>& fields,
+                     const std::string& key) {
+  std::string found = "(absent)";
+  for (const auto& [k, v] : fields) {
+    if (k == key) found = v;
+  }
+  return found;
+}
+
+// A schedule of the trace on its own machine carries the trace's dates, time zone, nodes and
+// queues; the start moves to the first arrival, where the schedule's times begin.
+TEST(Swf, ScheduleHeaderCarriesWhatStillHoldsOfTheSource) {
+  SwfReader r(kExcerpt);
+  SwfScheduleInfo info;
+  info.jobs = 600;
+  info.cluster_sizes = {64};
+  info.queue_names = {"global"};
+  info.source = &r.header();
+  info.origin = 500;
+  const auto fields = swf_schedule_header(info);
+  EXPECT_EQ(fields.front().first, "Version");
+  EXPECT_EQ(value_of(fields, "UnixStartTime"), "1041377805");
+  EXPECT_EQ(value_of(fields, "TimeZoneString"), "Europe/Amsterdam");
+  EXPECT_EQ(value_of(fields, "TimeZone"), "3600");
+  EXPECT_EQ(value_of(fields, "MaxNodes"), "32 (dual CPU)");
+  EXPECT_EQ(value_of(fields, "MaxProcs"), "64");
+  EXPECT_EQ(value_of(fields, "MaxQueues"), "1");
+  EXPECT_EQ(value_of(fields, "Queue"), "1 - All jobs submitted to same (and only) queue");
+  EXPECT_EQ(value_of(fields, "MaxJobs"), "600");
+
+  // Written and read back by the reader, the dates survive.
+  TempFile f("schedule.swf", swf_header(fields) + "1 0 0 10 1 -1 -1 1 10 -1 1 -1 -1 1 1 1 -1 -1\n");
+  SwfReader back(f.path());
+  EXPECT_EQ(back.header().unix_start, 1041377805);
+  EXPECT_EQ(back.header().time_zone, "Europe/Amsterdam");
+  EXPECT_EQ(back.header().max_nodes, 32);
+}
+
+TEST(Swf, ScheduleHeaderLeavesOutWhatNoLongerHolds) {
+  SwfReader r(kExcerpt);
+  SwfScheduleInfo info;
+  info.jobs = 10;
+  info.cluster_sizes = {32, 32, 32, 32};
+  info.queue_names = {"local 0", "local 1", "local 2", "local 3", "global"};
+  info.source = &r.header();
+  info.scale = 2;  // arrivals compressed: times are no longer the trace's dates
+  const auto fields = swf_schedule_header(info);
+  EXPECT_EQ(value_of(fields, "UnixStartTime"), "(absent)");
+  EXPECT_EQ(value_of(fields, "TimeZoneString"), "(absent)");
+  EXPECT_EQ(value_of(fields, "MaxNodes"), "(absent)") << "128 processors are not 32 nodes";
+  EXPECT_EQ(value_of(fields, "MaxProcs"), "128");
+  EXPECT_EQ(value_of(fields, "MaxQueues"), "5");
+  EXPECT_EQ(value_of(fields, "Queue"), "5 - global");
+  EXPECT_EQ(value_of(fields, "MaxPartitions"), "4");
+  bool noted = false;
+  for (const auto& [k, v] : fields) noted |= k == "Note" && v.find("divided by 2") != v.npos;
+  EXPECT_TRUE(noted);
+
+  info.source = nullptr;  // a synthetic workload has no dates and no nodes
+  const auto synthetic = swf_schedule_header(info);
+  EXPECT_EQ(value_of(synthetic, "UnixStartTime"), "(absent)");
+  EXPECT_EQ(value_of(synthetic, "MaxNodes"), "(absent)");
+}
+
 TEST(Swf, WrittenLinesHoldOnlyWholeNumbersInFixedNotation) {
   SwfRecord r;
   r.job = 38898;
