@@ -8,6 +8,7 @@
 #include "jobscripts/app_check.hpp"
 #include "jobscripts/batch.hpp"
 #include "jobscripts/campaign_folder.hpp"
+#include "jobscripts/coalloc_executor.hpp"
 #include "jobscripts/estimate.hpp"
 #include "jobscripts/expansion.hpp"
 #include "jobscripts/local_executor.hpp"
@@ -39,7 +40,8 @@ const std::vector<std::pair<std::string, std::string>>& commands() {
   static const std::vector<std::pair<std::string, std::string>> table = {
       {"dry-run", "expand SPEC and print every run with its id; invalid combinations with why"},
       {"run",
-       "run the campaign with its executor: local and smpi run now; slurm and pbs write a\n"
+       "run the campaign with its executor: local, smpi and coalloc run now (coalloc\n"
+       "co-allocates each run over separate batch systems); slurm and pbs write a\n"
        "jobscript per run (or group) and submit it. Runs that already have a record\n"
        "are skipped, so running it again goes on where it stopped"},
       {"scripts", "write the slurm or pbs jobscripts without submitting them"},
@@ -56,7 +58,7 @@ constexpr const char* kDetails =
     "SPEC is the campaign file (jobscripts/README.md describes it).\n\nOptions:\n"
     "  --folder DIR           campaign folder (default: the spec's 'folder', else\n"
     "                         campaigns/<name> beside the spec)\n"
-    "  --executor NAME        local, smpi, slurm or pbs instead of the spec's\n"
+    "  --executor NAME        local, smpi, slurm, pbs or coalloc instead of the spec's\n"
     "  --json                 dry-run: print the plan as JSON; status: the per-run\n"
     "                         table as JSON\n"
     "  --history PATH         dry-run: estimate also from these records (a JSON Lines\n"
@@ -178,7 +180,7 @@ int local_status(const CampaignSpec& spec, const Plan& plan, std::ostream& out, 
   const RecordBook book =
       started ? RecordBook::read(folder.records(), pid.empty() ? &std::cerr : nullptr)
               : RecordBook{};
-  StatusReport report{spec.name, "local", "records", {}};
+  StatusReport report{spec.name, spec.executor, "records", {}};
   for (const PlannedRun& run : plan.runs) {
     StatusRow row{run.id, "not run", "", "", std::nullopt, ""};
     if (const RecordEntry* e = book.find(run.id)) {
@@ -213,6 +215,8 @@ void preflight(const CampaignSpec& spec, const Plan& plan) {
   }
   if (spec.executor == "local" || spec.executor == "smpi") {
     check_local_launcher(spec);
+  } else if (spec.executor == "coalloc") {
+    check_coalloc_launcher(spec);
   } else {
     check_jobscripts(spec, plan);
   }
@@ -227,7 +231,7 @@ int campaign_command(int argc, const char* const* argv) {
   Options o;
   po::options_description desc("mcb-campaign options");
   desc.add_options()("folder", po::value(&o.folder)->value_name("DIR"), "campaign folder")(
-      "executor", po::value(&o.executor)->value_name("NAME"), "local, smpi, slurm or pbs")(
+      "executor", po::value(&o.executor)->value_name("NAME"), "local, smpi, slurm, pbs or coalloc")(
       "history", po::value(&o.history)->composing()->value_name("PATH"),
       "dry-run: earlier records to estimate from")(
       "json", po::bool_switch(&o.json),
@@ -282,12 +286,13 @@ int campaign_command(int argc, const char* const* argv) {
   }
   if (command == "run" || command == "scripts") preflight(spec, plan);
 
-  if (spec.executor == "local" || spec.executor == "smpi") {
+  if (spec.executor == "local" || spec.executor == "smpi" || spec.executor == "coalloc") {
     if (command == "scripts") {
       throw UsageError(spec.where("", "executor") + ": executor: '" + spec.executor +
                        "' writes no jobscripts "
                        "(scripts is for slurm and pbs)");
     }
+    if (command == "run" && spec.executor == "coalloc") return run_coalloc(spec, plan, std::cout);
     if (command == "run") {
       LocalRunOptions local;
       local.retry_failed = o.retry_failed;

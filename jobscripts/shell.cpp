@@ -90,4 +90,9 @@ const std::string& run_section_template() {
   return text;
 }
 
+const std::string& coalloc_pilot_template() {
+  static const std::string text(templates::kCoallocPilot);
+  return text;
+}
+
 }  // namespace mcb::campaign

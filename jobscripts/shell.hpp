@@ -32,5 +32,7 @@ std::string plain_name(const std::string& text, std::size_t max_length = 40);
 const std::string& slurm_template();
 const std::string& pbs_template();
 const std::string& run_section_template();
+/// @brief The pilot of a co-allocated run's component (jobscripts/templates/coalloc-pilot.sh).
+const std::string& coalloc_pilot_template();
 
 }  // namespace mcb::campaign

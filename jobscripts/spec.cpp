@@ -3,6 +3,7 @@
 #include "common/errors.hpp"
 #include "common/text.hpp"
 #include "common/units.hpp"
+#include "jobscripts/spec_reader.hpp"
 
 #include <unistd.h>
 
@@ -17,13 +18,15 @@ namespace mcb::campaign {
 namespace fs = std::filesystem;
 namespace {
 
-// Keys each section accepts; those marked repeatable collect every line, others may appear once.
-struct KeyRule {
-  bool repeatable = false;
-};
+using spec_detail::absolute_from;
+using spec_detail::directive_safe;
+using spec_detail::env_name;
+using spec_detail::KeyRule;
+using spec_detail::SpecReader;
 
-const std::map<std::string, std::map<std::string, KeyRule>>& known_keys() {
-  static const std::map<std::string, std::map<std::string, KeyRule>> keys = {
+// Keys each section accepts; those marked repeatable collect every line, others may appear once.
+const spec_detail::KnownKeys& known_keys() {
+  static const spec_detail::KnownKeys keys = {
       {"",
        {{"name", {}},
         {"app", {}},
@@ -62,168 +65,13 @@ const std::map<std::string, std::map<std::string, KeyRule>>& known_keys() {
         {"setup", {}},
         {"linger", {}}}},
   };
-  return keys;
+  static const spec_detail::KnownKeys with_coalloc = [] {
+    spec_detail::KnownKeys all = keys;
+    for (const std::string& key : coalloc_keys()) all["coalloc"][key] = {};
+    return all;
+  }();
+  return with_coalloc;
 }
-
-// Characters a value may hold when it lands in a batch directive (#SBATCH, #PBS) unquoted.
-bool directive_safe(const std::string& value, const std::string& extra = "") {
-  if (value.empty()) return false;
-  for (const char c : value) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                    c == '-' || c == '_' || c == '.' || extra.find(c) != std::string::npos;
-    if (!ok) return false;
-  }
-  return true;
-}
-
-bool env_name(const std::string& name) {
-  if (name.empty() || (name[0] >= '0' && name[0] <= '9')) return false;
-  for (const char c : name) {
-    const bool ok =
-        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-    if (!ok) return false;
-  }
-  return true;
-}
-
-std::string absolute_from(const std::string& base, const std::string& path) {
-  const fs::path p(path);
-  return (p.is_absolute() ? p : fs::path(base) / p).lexically_normal().string();
-}
-
-// Reads the entries of one spec into the struct, one key at a time.
-class SpecReader {
- public:
-  explicit SpecReader(const ini::File& file) : file_(file) {}
-
-  // Every entry, checked for known section and key and for repeats.
-  void check_keys() const {
-    std::map<std::pair<std::string, std::string>, int> first_line;
-    for (const ini::Entry& e : file_.entries) {
-      const std::string where = file_.where(e.line);
-      if (e.section == "options") continue;  // application options: checked against its --help
-      const auto section = known_keys().find(e.section);
-      if (section == known_keys().end()) {
-        throw UsageError(where + ": unknown section [" + e.section +
-                         "] (known: options, local, smpi, slurm, pbs)");
-      }
-      const auto rule = section->second.find(e.key);
-      if (rule == section->second.end()) {
-        throw UsageError(where + ": unknown key '" + e.key + "'" +
-                         (e.section.empty() ? "" : " in [" + e.section + "]"));
-      }
-      const auto [it, inserted] = first_line.emplace(std::make_pair(e.section, e.key), e.line);
-      if (!inserted && !rule->second.repeatable) {
-        throw UsageError(where + ": " + e.key + ": set twice (first on line " +
-                         std::to_string(it->second) + ")");
-      }
-    }
-  }
-
-  const ini::Entry* find(const std::string& section, const std::string& key) const {
-    for (const ini::Entry& e : file_.entries) {
-      if (e.section == section && e.key == key) return &e;
-    }
-    return nullptr;
-  }
-
-  std::vector<const ini::Entry*> all(const std::string& section, const std::string& key) const {
-    std::vector<const ini::Entry*> found;
-    for (const ini::Entry& e : file_.entries) {
-      if (e.section == section && e.key == key) found.push_back(&e);
-    }
-    return found;
-  }
-
-  UsageError error(const ini::Entry& e, const std::string& detail) const {
-    return UsageError(file_.where(e.line) + ": " + e.key + ": " + detail);
-  }
-
-  std::string text(const ini::Entry& e) const {
-    try {
-      return ini::single_value(e.value);
-    } catch (const std::invalid_argument& err) {
-      throw error(e, err.what());
-    }
-  }
-
-  std::vector<std::string> words(const ini::Entry& e) const {
-    try {
-      return ini::split_words(e.value);
-    } catch (const std::invalid_argument& err) {
-      throw error(e, err.what());
-    }
-  }
-
-  void set_string(const std::string& section, const std::string& key, std::string& out) const {
-    if (const ini::Entry* e = find(section, key)) out = text(*e);
-  }
-
-  void set_int(const std::string& section, const std::string& key, int& out, int minimum) const {
-    const ini::Entry* e = find(section, key);
-    if (!e) return;
-    const std::string value = text(*e);
-    const std::optional<long> parsed = whole_number(value);
-    if (!parsed) throw error(*e, "'" + value + "' is not a whole number");
-    if (*parsed < minimum || *parsed > 1000000) {
-      throw error(*e, "'" + value + "' must be at least " + std::to_string(minimum));
-    }
-    out = static_cast<int>(*parsed);
-  }
-
-  void set_seconds(const std::string& section, const std::string& key, double& out,
-                   bool allow_zero) const {
-    const ini::Entry* e = find(section, key);
-    if (!e) return;
-    const std::string value = text(*e);
-    try {
-      out = parse_seconds(value);
-    } catch (const std::invalid_argument& err) {
-      throw error(*e, err.what());
-    }
-    if (!allow_zero && out <= 0) throw error(*e, "'" + value + "' must be positive");
-  }
-
-  void set_words(const std::string& section, const std::string& key,
-                 std::vector<std::string>& out) const {
-    const ini::Entry* e = find(section, key);
-    if (!e) return;
-    out = words(*e);
-    if (out.empty()) throw error(*e, "empty value");
-  }
-
-  // A name that goes into a batch directive as is: letters, digits and a few safe marks only.
-  void set_directive_name(const std::string& section, const std::string& key,
-                          std::string& out) const {
-    const ini::Entry* e = find(section, key);
-    if (!e) return;
-    out = text(*e);
-    if (!directive_safe(out)) {
-      throw error(*e, "'" + out + "' may hold only letters, digits, '-', '_' and '.'");
-    }
-  }
-
-  void set_directives(const std::string& section, std::vector<std::string>& out) const {
-    for (const ini::Entry* e : all(section, "directive")) {
-      const std::string value = text(*e);
-      if (value.empty() || value.front() != '-') {
-        throw error(*e, "'" + value + "' is not an option (it must start with '-')");
-      }
-      out.push_back(value);
-    }
-  }
-
-  void set_file(const std::string& section, const std::string& key, const std::string& base,
-                std::string& out) const {
-    const ini::Entry* e = find(section, key);
-    if (!e) return;
-    out = absolute_from(base, text(*e));
-    if (!fs::is_regular_file(out)) throw error(*e, "'" + out + "' is not a file");
-  }
-
- private:
-  const ini::File& file_;
-};
 
 void read_options(const SpecReader& reader, const ini::File& file, CampaignSpec& spec) {
   for (const ini::Entry& e : file.entries) {
@@ -262,7 +110,7 @@ void read_batch_settings(const SpecReader& reader, const std::string& section,
 }
 
 bool known_executor(const std::string& name) {
-  return name == "local" || name == "smpi" || name == "slurm" || name == "pbs";
+  return name == "local" || name == "smpi" || name == "slurm" || name == "pbs" || name == "coalloc";
 }
 
 // [smpi]: the platform by name (platforms/smpi/NAME.xml of the source tree the programs were
@@ -404,6 +252,7 @@ const OptionAxis* CampaignSpec::axis(const std::string& key) const {
 
 int CampaignSpec::executor_clusters() const {
   if (executor == "smpi") return static_cast<int>(smpi.clusters.size());
+  if (executor == "coalloc") return static_cast<int>(coalloc.clusters.size());
   if (executor == "slurm") return static_cast<int>(slurm.partitions.size());
   if (executor == "pbs") return pbs.clusters.empty() ? 1 : static_cast<int>(pbs.clusters.size());
   return 0;
@@ -421,7 +270,7 @@ CampaignSpec load_spec(const std::string& path, const SpecOverrides& overrides) 
   spec.file = ini::read_ini(path);
   spec.dir = fs::absolute(fs::path(path)).parent_path().lexically_normal().string();
   const SpecReader reader(spec.file);
-  reader.check_keys();
+  reader.check_keys(known_keys());
 
   reader.set_string("", "name", spec.name);
   if (spec.name.empty()) throw UsageError(path + ": name: missing (the campaign's name)");
@@ -464,12 +313,14 @@ CampaignSpec load_spec(const std::string& path, const SpecOverrides& overrides) 
   if (!overrides.executor.empty()) {
     spec.executor = overrides.executor;
     if (!known_executor(spec.executor)) {
-      throw UsageError("--executor: '" + spec.executor + "' is not one of local, smpi, slurm, pbs");
+      throw UsageError("--executor: '" + spec.executor +
+                       "' is not one of local, smpi, slurm, pbs, coalloc");
     }
   } else if (const ini::Entry* e = reader.find("", "executor")) {
     spec.executor = reader.text(*e);
     if (!known_executor(spec.executor)) {
-      throw reader.error(*e, "'" + spec.executor + "' is not one of local, smpi, slurm, pbs");
+      throw reader.error(*e,
+                         "'" + spec.executor + "' is not one of local, smpi, slurm, pbs, coalloc");
     }
   }
   if (const ini::Entry* e = reader.find("", "on-invalid")) {
@@ -513,6 +364,7 @@ CampaignSpec load_spec(const std::string& path, const SpecOverrides& overrides) 
   reader.set_string("pbs", "hostfile-flag", spec.pbs.hostfile_flag);
   read_batch_settings(reader, "pbs", spec.dir, spec.pbs);
 
+  read_coalloc_settings(reader, spec.dir, spec.executor == "coalloc", spec.coalloc);
   check_executor_settings(reader, spec);
   return spec;
 }

@@ -5,6 +5,7 @@
 /// jobscripts/README.md.
 
 #include "common/ini.hpp"
+#include "jobscripts/coalloc_spec.hpp"
 
 #include <optional>
 #include <string>
@@ -96,6 +97,7 @@ struct CampaignSpec {
   SmpiSettings smpi;
   SlurmSettings slurm;
   PbsSettings pbs;
+  CoallocSettings coalloc;
 
   /// @brief "<spec>:<line>" of a top-level key (or the file alone when absent).
   std::string where(const std::string& section, const std::string& key) const;

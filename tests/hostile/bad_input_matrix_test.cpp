@@ -477,6 +477,9 @@ INSTANTIATE_TEST_SUITE_P(
 std::string spec(const std::string& body) {
   return "name = t\napp = poisson\nfolder = @/campaign\nrepetitions = 1\n" + body;
 }
+// The co-allocating executor's section up to its clusters (lines 5-7), and a run over 2 clusters.
+const std::string kCoallocSpec = "executor = coalloc\n[coalloc]\nsystems = @/sys.ini\n";
+const std::string kCoallocOptions = "[options]\ngrid = 16\nprocs = 2x1\nclusters = 2\n";
 INSTANTIATE_TEST_SUITE_P(
     Campaign, BadInputMatrix,
     ::testing::Values(
@@ -553,7 +556,32 @@ INSTANTIATE_TEST_SUITE_P(
              "mcb-campaign",
              "dry-run @/s.ini",
              "@/s.ini:3: timeout: 'inf'",
-             {{"s.ini", "name = t\napp = poisson\ntimeout = inf\n"}}}),
+             {{"s.ini", "name = t\napp = poisson\ntimeout = inf\n"}}},
+        Case{"coalloc_unknown_batch_system",
+             "mcb-campaign",
+             "run @/s.ini",
+             "@/sys.ini:2: kind: 'lsf'",
+             {{"s.ini", spec(kCoallocSpec + "clusters = a b\n" + kCoallocOptions)},
+              {"sys.ini", "[a]\nkind = lsf\n[b]\nkind = slurm\n"}}},
+        Case{"coalloc_cluster_not_a_system",
+             "mcb-campaign",
+             "run @/s.ini",
+             "@/s.ini:8: clusters: 'c' is not a system of @/sys.ini",
+             {{"s.ini", spec(kCoallocSpec + "clusters = a c\n" + kCoallocOptions)},
+              {"sys.ini", "[a]\nkind = slurm\n[b]\nkind = slurm\n"}}},
+        Case{"coalloc_clusters_missing",
+             "mcb-campaign",
+             "dry-run @/s.ini",
+             "@/s.ini: [coalloc] clusters: missing",
+             {{"s.ini", spec(kCoallocSpec + kCoallocOptions)},
+              {"sys.ini", "[a]\nkind = slurm\n[b]\nkind = slurm\n"}}},
+        Case{"coalloc_ranking_unknown",
+             "mcb-campaign",
+             "dry-run @/s.ini",
+             "@/s.ini:9: ranking: 'fastest' is not one of random, qlen, est-qt",
+             {{"s.ini",
+               spec(kCoallocSpec + "clusters = a b\nranking = fastest\n" + kCoallocOptions)},
+              {"sys.ini", "[a]\nkind = slurm\n[b]\nkind = slurm\n"}}}),
     test_name);
 
 // --- mcb-batchgrid ----------------------------------------------------------------------------

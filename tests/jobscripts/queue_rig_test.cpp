@@ -7,6 +7,7 @@
 // (not root, packages missing), every test is skipped with the reason and the program exits 77,
 // which CTest reports as skipped.
 #include "jobscripts/queue.hpp"
+#include "tests/jobscripts/rig_support.hpp"
 #include "tests/support/command.hpp"
 
 #include <gtest/gtest.h>
@@ -26,95 +27,22 @@ using mcb::testing::CommandResult;
 using mcb::testing::quote;
 using mcb::testing::run_command;
 namespace fs = std::filesystem;
-using Clock = std::chrono::steady_clock;
+using mcb::testing::rig::RigTest;
+using mcb::testing::rig::wait_for;
 
-std::string g_skip_reason;  // why this machine cannot run the rig
-std::string g_start_error;  // why it did not start although it should have
-fs::path g_dir;
-std::vector<QueueConfig> g_systems;
-
-template <class Ready>
-bool wait_for(Ready ready, double seconds) {
-  const auto end = Clock::now() + std::chrono::duration<double>(seconds);
-  while (Clock::now() < end) {
-    if (ready()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  return ready();
-}
-
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-// Processes of the rig: its folder on their command line (munged) or in their environment
-// (SLURM_CONF of the daemons and jobs, SGE_ROOT of the Grid Engine daemons and jobs).
-std::vector<pid_t> rig_processes(const fs::path& dir) {
-  std::vector<pid_t> pids;
-  for (const auto& entry : fs::directory_iterator("/proc")) {
-    const std::string leaf = entry.path().filename().string();
-    if (leaf.find_first_not_of("0123456789") != std::string::npos) continue;
-    const pid_t pid = static_cast<pid_t>(std::stol(leaf));
-    if (pid == ::getpid()) continue;
-    const std::string seen = mcb::testing::slurp(entry.path() / "cmdline") +
-                             mcb::testing::slurp(entry.path() / "environ");
-    if (seen.find(dir.string() + "/") != std::string::npos) pids.push_back(pid);
-  }
-  return pids;
-}
-
-class Rig : public ::testing::Environment {
- public:
-  void SetUp() override {
-    std::string pattern = (fs::temp_directory_path() / "mcb-rig-XXXXXX").string();
-    g_dir = ::mkdtemp(pattern.data());
-    const auto start = Clock::now();
-    // With this process as owner, the rig stops even if the test is killed half-way.
-    const CommandResult r = run_command(quote(mcb::testing::bin("mcb-rig")) + " start " +
-                                        quote(g_dir.string()) + " " + std::to_string(::getpid()));
-    if (r.exit_code == 3) {
-      g_skip_reason = r.err_lines().empty() ? "rig: cannot start" : r.err_lines().back();
-    } else if (r.exit_code != 0) {
-      g_start_error = r.out + r.err;
-    } else {
-      std::cout << "rig started in " << seconds_since(start) << " s" << std::endl;
-      g_systems = read_queue_configs((g_dir / "rig.env").string());
-    }
-  }
-
-  void TearDown() override {
-    if (!g_systems.empty()) {
-      const auto start = Clock::now();
-      const CommandResult r =
-          run_command(quote(mcb::testing::bin("mcb-rig")) + " stop " + quote(g_dir.string()));
-      EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
-      std::cout << "rig stopped in " << seconds_since(start) << " s" << std::endl;
-      EXPECT_EQ(rig_processes(g_dir), std::vector<pid_t>{}) << "the rig left processes behind";
-      EXPECT_FALSE(fs::exists(g_dir / "rig.env")) << "stop leaves no description of the rig";
-    }
-    std::error_code ec;
-    fs::remove_all(g_dir, ec);
-  }
-};
-
-class RigTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    if (!g_skip_reason.empty()) GTEST_SKIP() << g_skip_reason;
-    ASSERT_FALSE(g_systems.empty()) << "the rig did not start:\n" << g_start_error;
-  }
-};
+const std::vector<QueueConfig>& systems() { return mcb::testing::rig::state().systems; }
+const fs::path& rig_dir() { return mcb::testing::rig::state().dir; }
 
 TEST_F(RigTest, DescribesTwoSlurmInstancesAndAGridEngineCell) {
-  ASSERT_EQ(g_systems.size(), 3u);
-  EXPECT_EQ(g_systems[0].name, "slurm-a");
-  EXPECT_EQ(g_systems[0].kind, "slurm");
-  EXPECT_EQ(g_systems[1].name, "slurm-b");
-  EXPECT_EQ(g_systems[1].kind, "slurm");
-  EXPECT_EQ(g_systems[2].name, "gridengine");
-  EXPECT_EQ(g_systems[2].kind, "gridengine");
-  EXPECT_NE(g_systems[0].env, g_systems[1].env) << "two instances, two configurations";
-  for (const QueueConfig& config : g_systems) {
+  ASSERT_EQ(systems().size(), 3u);
+  EXPECT_EQ(systems()[0].name, "slurm-a");
+  EXPECT_EQ(systems()[0].kind, "slurm");
+  EXPECT_EQ(systems()[1].name, "slurm-b");
+  EXPECT_EQ(systems()[1].kind, "slurm");
+  EXPECT_EQ(systems()[2].name, "gridengine");
+  EXPECT_EQ(systems()[2].kind, "gridengine");
+  EXPECT_NE(systems()[0].env, systems()[1].env) << "two instances, two configurations";
+  for (const QueueConfig& config : systems()) {
     const QueueState q = make_queue(config)->queue_state();
     EXPECT_EQ(q.total_processors, 4) << config.name;
     EXPECT_EQ(q.pending_jobs + q.running_jobs + q.held_jobs, 0) << config.name;
@@ -147,9 +75,9 @@ JobStatus wait_phase(BatchQueue& q, const std::string& id, JobPhase phase, doubl
 class EachSystem : public RigTest, public ::testing::WithParamInterface<int> {};
 
 TEST_P(EachSystem, PendingHeldReleasedRunningSuspendedRequeuedDoneAndCancelled) {
-  const QueueConfig& config = g_systems.at(static_cast<std::size_t>(GetParam()));
+  const QueueConfig& config = systems().at(static_cast<std::size_t>(GetParam()));
   const auto queue = make_queue(config);
-  const fs::path work = g_dir / ("work-" + config.name);
+  const fs::path work = rig_dir() / ("work-" + config.name);
   fs::create_directories(work);
   const std::string script = write_waiter(work);
   const auto request = [&](const std::string& tag, int processors) {
@@ -249,9 +177,9 @@ INSTANTIATE_TEST_SUITE_P(Rig, EachSystem, ::testing::Values(0, 1, 2), system_lab
 
 // Two instances of one kind answer for themselves: a job of one is unknown to the other.
 TEST_F(RigTest, TheTwoSlurmInstancesAreSeparate) {
-  const auto a = make_queue(g_systems.at(0));
-  const auto b = make_queue(g_systems.at(1));
-  const fs::path work = g_dir / "work-separate";
+  const auto a = make_queue(systems().at(0));
+  const auto b = make_queue(systems().at(1));
+  const fs::path work = rig_dir() / "work-separate";
   fs::create_directories(work);
   JobRequest r;
   r.script = write_waiter(work);
@@ -267,15 +195,4 @@ TEST_F(RigTest, TheTwoSlurmInstancesAreSeparate) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  ::testing::InitGoogleTest(&argc, argv);
-  ::testing::AddGlobalTestEnvironment(new Rig);  // NOLINT: gtest owns it
-  const int result = RUN_ALL_TESTS();
-  const auto* unit = ::testing::UnitTest::GetInstance();
-  if (result == 0 && unit->test_to_run_count() > 0 &&
-      unit->skipped_test_count() == unit->test_to_run_count()) {
-    std::cout << "skipped: " << g_skip_reason << std::endl;
-    return 77;
-  }
-  return result;
-}
+int main(int argc, char** argv) { return mcb::testing::rig::main(argc, argv); }

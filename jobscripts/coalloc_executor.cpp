@@ -1,0 +1,137 @@
+#include "jobscripts/coalloc_executor.hpp"
+
+#include "common/errors.hpp"
+#include "common/files.hpp"
+#include "jobscripts/campaign_folder.hpp"
+#include "jobscripts/coalloc_coordinator.hpp"
+#include "jobscripts/coalloc_launch.hpp"
+#include "jobscripts/local_executor.hpp"
+#include "jobscripts/process.hpp"
+#include "jobscripts/record_book.hpp"
+#include "jobscripts/shell.hpp"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <chrono>
+#include <deque>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <thread>
+
+namespace mcb::campaign {
+namespace fs = std::filesystem;
+
+namespace {
+
+// Margin of a pilot's time limit beyond the co-allocation timeout and the run's.
+constexpr double kPilotMarginSeconds = 120;
+
+CoallocRequest request_for(const CampaignSpec& spec, const Plan& plan, const PlannedRun& run,
+                           int attempt) {
+  const Configuration& c = plan.of(run);
+  CoallocRequest q;
+  q.id = run.key + ".a" + std::to_string(attempt);
+  q.run_id = run.id;
+  q.run_key = run.key;
+  q.ranks.assign(static_cast<std::size_t>(c.clusters), c.ranks / c.clusters);
+  q.run_timeout_s = spec.timeout;
+  q.time_limit_s = spec.coalloc.timeout + spec.timeout + kPilotMarginSeconds;
+  return q;
+}
+
+void write_pilot(const std::string& dir) {
+  const std::string pilot = dir + "/pilot.sh";
+  write_file_atomically(pilot, coalloc_pilot_template());
+  ::chmod(pilot.c_str(), 0755);
+}
+
+}  // namespace
+
+void check_coalloc_launcher(const CampaignSpec& spec) {
+  const std::string& launcher = spec.coalloc.launcher.front();
+  if (!on_path(launcher)) {
+    throw UsageError(spec.where("coalloc", "launcher") + ": launcher: '" + launcher +
+                     "' is not found on PATH");
+  }
+  if (!on_path(spec.coalloc.ompi_server)) {
+    throw UsageError(spec.where("coalloc", "ompi-server") + ": ompi-server: '" +
+                     spec.coalloc.ompi_server + "' is not found on PATH");
+  }
+}
+
+int run_coalloc(const CampaignSpec& spec, const Plan& plan, std::ostream& out) {
+  check_coalloc_launcher(spec);
+  const CampaignFolder folder{spec.folder};
+  folder.create();
+  const FolderLock lock(folder);
+  guard_plan(spec, plan, folder);
+  const std::string dir = folder.root + "/coalloc";
+  fs::create_directories(dir);
+  write_pilot(dir);
+  const CoallocJournal journal(dir + "/journal.jsonl");
+  RendezvousServer server(spec, journal, dir);
+
+  std::map<std::string, const PlannedRun*> by_id;
+  for (const PlannedRun& run : plan.runs) by_id[run.id] = &run;
+  std::size_t done = 0;
+  const CoallocHooks hooks{
+      [&](const RequestState& r) {
+        write_go_scripts(spec, plan, *by_id.at(r.request.run_id), folder, r, dir, server);
+      },
+      [&](const RequestState& r) {
+        const std::string status =
+            write_coalloc_record(spec, plan, *by_id.at(r.request.run_id), folder, r, dir);
+        if (status.empty()) return;
+        ++done;
+        out << "[" << done << "] " << r.request.run_id << " " << status;
+        if (r.go) out << ", co-allocated in " << *r.go - r.first_submitted << " s";
+        if (!r.failure.empty()) out << " (" << r.failure << ")";
+        out << std::endl;
+      }};
+  CoallocCoordinator coordinator(spec.coalloc, journal, dir, hooks);
+
+  const RecordBook book = RecordBook::read(folder.records());
+  std::deque<const PlannedRun*> pending;
+  std::size_t resumed = 0;
+  for (const PlannedRun& run : plan.runs) {
+    if (book.find(run.id)) continue;
+    const RequestState* r = coordinator.find_run(run.id);
+    if (r && r->phase != RequestPhase::recorded) {
+      ++resumed;  // in flight since a coordinator that stopped
+      continue;
+    }
+    pending.push_back(&run);
+  }
+  out << "campaign " << spec.name << ": " << plan.runs.size() << " runs, " << book.size()
+      << " already recorded, " << resumed << " in flight, " << pending.size() << " to run (folder "
+      << folder.root << ")" << std::endl;
+
+  // The rendezvous is up before the first go: its start (about half a second here) would
+  // otherwise lie between the last component's start and the joint start.
+  const bool joins = std::any_of(pending.begin(), pending.end(),
+                                 [&](const PlannedRun* run) { return plan.of(*run).clusters > 1; });
+  if (joins) server.uri_file();
+  const auto poll = std::chrono::duration<double>(spec.coalloc.poll);
+  while (!pending.empty() || coordinator.in_flight() > 0) {
+    while (!pending.empty() &&
+           coordinator.in_flight() < static_cast<std::size_t>(spec.coalloc.in_flight)) {
+      const PlannedRun& run = *pending.front();
+      pending.pop_front();
+      int attempt = 1;
+      for (const auto& [id, r] : coordinator.requests()) {
+        if (r.request.run_id == run.id) ++attempt;
+      }
+      coordinator.begin(request_for(spec, plan, run, attempt));
+    }
+    coordinator.step();
+    std::this_thread::sleep_for(poll);
+  }
+  server.stop();
+  const Tally t = tally(plan, RecordBook::read(folder.records(), &std::cerr));
+  print_summary(out, spec, t, folder);
+  return t.invalid + t.failed + t.missing == 0 ? 0 : 1;
+}
+
+}  // namespace mcb::campaign

@@ -1,0 +1,39 @@
+#!/bin/bash
+# Pilot of one component of a co-allocated run, written by mcb-campaign (executor = coalloc)
+# into the campaign folder and submitted to each batch system as is:
+#   coalloc-pilot.sh DIR TAG
+# It reports the allocation active through the shared file system (DIR/TAG.active: the time it
+# started and its hosts), then holds the allocation idle until the coordinator writes
+# DIR/TAG.go (a script that starts this component's ranks with its own launcher) or
+# DIR/TAG.cancel. After the go it runs the script and leaves its exit code in DIR/TAG.done.
+dir=$1
+tag=$2
+[ -n "$dir" ] && [ -n "$tag" ] || { echo "usage: coalloc-pilot.sh DIR TAG" >&2; exit 2; }
+# Cancelled before it started (a redundant copy, or one whose id the coordinator never learnt).
+[ -e "$dir/$tag.cancel" ] && exit 0
+
+# The allocation's hosts: Slurm, Grid Engine or PBS, else this host.
+hosts=
+if [ -n "${SLURM_JOB_NODELIST:-}" ] && command -v scontrol >/dev/null; then
+  hosts=$(scontrol show hostnames "$SLURM_JOB_NODELIST" 2>/dev/null | paste -sd, -)
+elif [ -n "${PE_HOSTFILE:-}" ] && [ -r "$PE_HOSTFILE" ]; then
+  hosts=$(awk '{print $1}' "$PE_HOSTFILE" | paste -sd, -)
+elif [ -n "${PBS_NODEFILE:-}" ] && [ -r "$PBS_NODEFILE" ]; then
+  hosts=$(sort -u "$PBS_NODEFILE" | paste -sd, -)
+fi
+[ -n "$hosts" ] || hosts=$(hostname -s)
+
+# Written whole, then renamed: the coordinator never reads half a line.
+printf '%s %s %s\n' "$(date +%s.%N)" "$hosts" "$(hostname -s)" >"$dir/$tag.active.tmp.$$"
+mv -f "$dir/$tag.active.tmp.$$" "$dir/$tag.active"
+
+while [ ! -e "$dir/$tag.go" ]; do
+  [ -e "$dir/$tag.cancel" ] && exit 0
+  sleep 0.05
+done
+printf '%s\n' "$(date +%s.%N)" >"$dir/$tag.began"
+bash "$dir/$tag.go"
+code=$?
+printf '%s %s\n' "$code" "$(date +%s.%N)" >"$dir/$tag.done.tmp.$$"
+mv -f "$dir/$tag.done.tmp.$$" "$dir/$tag.done"
+exit "$code"

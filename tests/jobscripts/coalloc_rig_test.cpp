@@ -1,0 +1,258 @@
+// The co-allocating executor against the real rig (two Slurm instances, a Grid Engine cell;
+// tests/jobscripts/rig_support.hpp): a Poisson run over slurm-a and slurm-b joined into one MPI
+// job gives the answer of the same run in one mpirun; stop-and-wait holds the first allocation
+// while a blocker keeps the second system full, and records the held time; a duplicate is
+// cancelled when its twin starts; a coordinator killed with kill -9 resumes and the run is
+// recorded once. The order of events is fixed by blockers the test submits and cancels, never by
+// how fast the machine is; the coordinator's journal is read as its event log.
+#include "common/jsonl.hpp"
+#include "jobscripts/queue.hpp"
+#include "tests/jobscripts/rig_support.hpp"
+#include "tests/support/command.hpp"
+#include "tests/support/records.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <signal.h>
+#include <sys/stat.h>
+
+#include <fstream>
+#include <future>
+#include <map>
+
+namespace {
+
+using namespace mcb::campaign;
+using mcb::testing::CommandResult;
+using mcb::testing::quote;
+using mcb::testing::run_command;
+using mcb::testing::rig::RigTest;
+using mcb::testing::rig::state;
+using mcb::testing::rig::wait_for;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+// A systems file of the rig's two Slurm instances alone: a duplicate has one place to go.
+fs::path two_slurm_systems(const fs::path& dir) {
+  std::ofstream out(dir / "two-slurm.env");
+  for (const QueueConfig& c : state().systems) {
+    if (c.kind != "slurm") continue;
+    out << "[" << c.name << "]\nkind = slurm\n";
+    for (const auto& [name, value] : c.env) out << "env = \"" << name << "=" << value << "\"\n";
+  }
+  return dir / "two-slurm.env";
+}
+
+// A campaign of one Poisson run of 4 ranks over 2 clusters, each its own system.
+fs::path write_spec(const std::string& name, const std::string& coalloc_extra,
+                    const std::string& clusters = "slurm-a slurm-b") {
+  fs::path dir = state().dir / ("campaign-" + name);
+  fs::create_directories(dir);
+  const fs::path systems = two_slurm_systems(dir);
+  std::ofstream(dir / "spec.ini")
+      << "name = " << name
+      << "\napp = poisson\nexecutor = coalloc\nbinary = " << mcb::testing::bin("mcb-poisson")
+      << "\nfolder = " << (dir / "folder").string() << "\ntimeout = 3min\n"
+      << "env = OMPI_MCA_btl=self,tcp\nenv = OMPI_MCA_btl_tcp_if_include=lo\n"
+      << "env = OMPI_MCA_mpi_yield_when_idle=1\nenv = OMPI_ALLOW_RUN_AS_ROOT=1\n"
+      << "env = OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1\nenv = OMPI_MCA_rmaps_base_oversubscribe=1\n"
+      << "[coalloc]\nsystems = " << systems.string() << "\nclusters = " << clusters
+      << "\ntimeout = 4min\npoll = 100ms\n"
+      << coalloc_extra << "[options]\ngrid = 32\nprocs = 2x2\nclusters = 2\n";
+  return dir;
+}
+
+CommandResult campaign_run(const fs::path& dir) {
+  return run_command(quote(mcb::testing::bin("mcb-campaign")) + " run " +
+                     quote((dir / "spec.ini").string()));
+}
+
+// The coordinator in the background; its pid in DIR/pid.
+std::future<CommandResult> campaign_in_background(const fs::path& dir) {
+  return std::async(std::launch::async, [dir] {
+    // Its own sh, so that $$ is the pid that becomes mcb-campaign.
+    return run_command("sh -c " + quote("echo $$ >" + quote((dir / "pid").string()) + "; exec " +
+                                        quote(mcb::testing::bin("mcb-campaign")) + " run " +
+                                        quote((dir / "spec.ini").string())));
+  });
+}
+
+std::vector<json> journal(const fs::path& dir) {
+  std::vector<json> events;
+  const auto contents = mcb::jsonl::read((dir / "folder/coalloc/journal.jsonl").string(), {}, true);
+  for (const auto& line : contents.lines) events.push_back(line.doc);
+  return events;
+}
+
+std::vector<json> events_of(const fs::path& dir, const std::string& kind) {
+  std::vector<json> found;
+  for (const json& e : journal(dir)) {
+    if (e.at("event") == kind) found.push_back(e);
+  }
+  return found;
+}
+
+// The system a copy was submitted to, by its tag.
+std::map<std::string, std::string> systems_of(const fs::path& dir) {
+  std::map<std::string, std::string> out;
+  for (const json& e : events_of(dir, "submitting")) out[e.at("tag")] = e.at("system");
+  return out;
+}
+
+bool active_on(const fs::path& dir, const std::string& system) {
+  const auto systems = systems_of(dir);
+  for (const json& e : events_of(dir, "active")) {
+    if (systems.at(e.at("tag")) == system) return true;
+  }
+  return false;
+}
+
+// A job that fills a system until the test cancels it.
+std::string blocker(const QueueConfig& config) {
+  const fs::path work = state().dir / ("blocker-" + config.name);
+  fs::create_directories(work);
+  std::ofstream(work / "block.sh") << "#!/bin/sh\nsleep 600\n";
+  ::chmod((work / "block.sh").c_str(), 0755);
+  JobRequest r;
+  r.script = (work / "block.sh").string();
+  r.name = "blocker";
+  r.processors = 4;
+  r.time_limit_s = 900;
+  r.workdir = work.string();
+  const auto queue = make_queue(config);
+  std::string id = queue->submit(r);
+  EXPECT_TRUE(wait_for([&] { return queue->status(id).phase == JobPhase::running; }, 60));
+  return id;
+}
+
+const QueueConfig& system_named(const std::string& name) {
+  for (const QueueConfig& c : state().systems) {
+    if (c.name == name) return c;
+  }
+  throw std::logic_error(name);
+}
+
+std::vector<json> records(const fs::path& dir) {
+  return mcb::testing::read_records((dir / "folder/records.jsonl").string());
+}
+
+TEST_F(RigTest, TwoComponentPoissonOverTwoSlurmInstancesMatchesOneMpirun) {
+  const fs::path dir = write_spec("match", "");
+  const CommandResult r = campaign_run(dir);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const auto recs = records(dir);
+  ASSERT_EQ(recs.size(), 1u);
+  const json& rec = recs[0];
+  ASSERT_EQ(rec.at("status"), "valid") << rec.dump();
+  EXPECT_EQ(rec.at("env").at("ranks"), 4);
+  const json& join = rec.at("env").at("join");
+  ASSERT_EQ(join.at("components").size(), 2u);
+  // The timeline: both components bound on their own systems, joined after the go.
+  const json& co = rec.at("env").at("coalloc");
+  ASSERT_EQ(co.at("components").size(), 2u);
+  EXPECT_EQ(co.at("components")[0].at("system"), "slurm-a");
+  EXPECT_EQ(co.at("components")[1].at("system"), "slurm-b");
+  for (const json& c : co.at("components")) {
+    EXPECT_LE(c.at("submitted").get<double>(), c.at("started").get<double>());
+    EXPECT_LE(c.at("started").get<double>(), co.at("go").get<double>());
+    EXPECT_LE(co.at("go").get<double>(), c.at("joined").get<double>());
+  }
+  EXPECT_GE(co.at("overhead_seconds").get<double>(), 0);
+
+  // The same run in one mpirun on this host.
+  const fs::path one = dir / "one.jsonl";
+  const CommandResult ref = mcb::testing::run_program(
+      "mcb-poisson",
+      {"--grid", "32", "--procs", "2x2", "--clusters", "1", "--output", one.string()},
+      mcb::testing::mpirun(4));
+  ASSERT_EQ(ref.exit_code, 0) << ref.out << ref.err;
+  const json single = mcb::testing::read_records(one.string()).at(0);
+  EXPECT_EQ(rec.at("result").at("iterations"), single.at("result").at("iterations"));
+  EXPECT_EQ(rec.at("result").at("global_error"), single.at("result").at("global_error"));
+}
+
+TEST_F(RigTest, StopAndWaitHoldsTheFirstAllocationUntilTheSecondStarts) {
+  const std::string block = blocker(system_named("slurm-b"));
+  const fs::path dir = write_spec("hold", "synchronization = stop-and-wait\n");
+  auto run = campaign_in_background(dir);
+  // slurm-a's component starts and is held; slurm-b's cannot start behind the blocker.
+  ASSERT_TRUE(wait_for([&] { return active_on(dir, "slurm-a"); }, 120));
+  EXPECT_FALSE(active_on(dir, "slurm-b"));
+  EXPECT_TRUE(events_of(dir, "go").empty());
+  make_queue(system_named("slurm-b"))->cancel(block);
+  const CommandResult r = run.get();
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+
+  // In the event log: a's activity, then b's, then the go; nothing was cancelled.
+  const std::vector<json> events = journal(dir);
+  const auto systems = systems_of(dir);
+  std::vector<std::string> order;
+  for (const json& e : events) {
+    if (e.at("event") == "active") order.push_back(systems.at(e.at("tag")));
+    if (e.at("event") == "go") order.push_back("go");
+  }
+  EXPECT_EQ(order, (std::vector<std::string>{"slurm-a", "slurm-b", "go"}));
+  EXPECT_TRUE(events_of(dir, "cancelled").empty());
+  const json co = records(dir).at(0).at("env").at("coalloc");
+  const json& a = co.at("components")[0];
+  const json& b = co.at("components")[1];
+  EXPECT_LT(a.at("started").get<double>(), b.at("started").get<double>());
+  EXPECT_GT(a.at("held_idle_seconds").get<double>(), 0);
+  EXPECT_DOUBLE_EQ(a.at("held_idle_seconds").get<double>(),
+                   co.at("go").get<double>() - a.at("started").get<double>());
+  EXPECT_GT(co.at("held_idle_processor_seconds").get<double>(),
+            2 * a.at("held_idle_seconds").get<double>() - 1e-9);
+}
+
+TEST_F(RigTest, ADuplicateIsCancelledWhenItsTwinStarts) {
+  // slurm-b is full: component 1's duplicate on slurm-a starts, and the copies on slurm-b (the
+  // component's own, and component 0's duplicate) are cancelled as redundant.
+  const std::string block = blocker(system_named("slurm-b"));
+  const fs::path dir =
+      write_spec("duplicate", "duplicates = 1\nranking = qlen\n", "slurm-a slurm-b");
+  const CommandResult r = campaign_run(dir);
+  make_queue(system_named("slurm-b"))->cancel(block);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const auto systems = systems_of(dir);
+  EXPECT_EQ(systems.size(), 4u) << "two components, each on two systems";
+  std::vector<std::string> cancelled_on;
+  for (const json& e : events_of(dir, "cancelled")) {
+    cancelled_on.push_back(systems.at(e.at("tag")));
+    const std::string why = e.at("why");
+    EXPECT_TRUE(why.rfind("twin started: ", 0) == 0 || why.rfind("redundant", 0) == 0) << why;
+  }
+  EXPECT_EQ(cancelled_on, (std::vector<std::string>{"slurm-b", "slurm-b"}));
+  const json rec = records(dir).at(0);
+  EXPECT_EQ(rec.at("status"), "valid");
+  const json& co = rec.at("env").at("coalloc");
+  EXPECT_EQ(co.at("components")[1].at("system"), "slurm-a") << "bound to the duplicate";
+  EXPECT_EQ(co.at("components")[1].at("cluster"), "slurm-b") << "still cluster 1";
+  EXPECT_EQ(co.at("copies").size(), 4u);
+}
+
+TEST_F(RigTest, ACoordinatorKilledWithKill9Resumes) {
+  const std::string block = blocker(system_named("slurm-b"));
+  const fs::path dir = write_spec("resume", "");
+  auto run = campaign_in_background(dir);
+  ASSERT_TRUE(wait_for([&] { return active_on(dir, "slurm-a"); }, 120));
+  const pid_t pid = std::stoi(mcb::testing::slurp(dir / "pid"));
+  ASSERT_EQ(::kill(pid, SIGKILL), 0);
+  EXPECT_EQ(run.get().exit_code, 128 + SIGKILL) << "killed";
+  // While no coordinator runs, slurm-b's component starts.
+  make_queue(system_named("slurm-b"))->cancel(block);
+  const CommandResult r = campaign_run(dir);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("1 in flight"), std::string::npos) << r.out;
+  EXPECT_EQ(events_of(dir, "request").size(), 1u) << "the run was not begun again";
+  EXPECT_EQ(events_of(dir, "submitting").size(), 2u) << "no component was submitted twice";
+  const auto recs = records(dir);
+  ASSERT_EQ(recs.size(), 1u);
+  EXPECT_EQ(recs[0].at("status"), "valid") << recs[0].dump();
+  EXPECT_GT(
+      recs[0].at("env").at("coalloc").at("components")[0].at("held_idle_seconds").get<double>(), 0);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) { return mcb::testing::rig::main(argc, argv); }
