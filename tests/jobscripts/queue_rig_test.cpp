@@ -143,7 +143,8 @@ TEST_P(EachSystem, PendingHeldReleasedRunningSuspendedRequeuedDoneAndCancelled) 
   EXPECT_EQ(wait_phase(*queue, job, JobPhase::running, 20).phase, JobPhase::running);
   // Requeued, it leaves its nodes and starts again from the beginning of its script.
   queue->requeue(job);
-  EXPECT_TRUE(wait_for([&] { return queue->status(job).phase == JobPhase::pending; }, 30));
+  // The requeued job may be pending for less than a poll on a busy machine: what shows the
+  // requeue is its script starting a second time.
   EXPECT_EQ(wait_phase(*queue, job, JobPhase::running, 60).phase, JobPhase::running);
   EXPECT_TRUE(wait_for([&] { return mcb::testing::slurp(starts) == "started\nstarted\n"; }, 30))
       << "the requeued job's script did not start again";
