@@ -56,20 +56,20 @@ void sync_path(const std::string& path, int flags) {
   ::close(fd);
 }
 
-// Hard links of every file under @p from at the same place under @p to (folders made anew,
-// symbolic links copied as links): the new set shares the other entries without copying them.
-void link_tree(const fs::path& from, const fs::path& to) {
-  for (const fs::directory_entry& entry : fs::directory_iterator(from)) {
-    const fs::path target = to / entry.path().filename();
-    const fs::file_status status = entry.symlink_status();
-    if (fs::is_symlink(status)) {
-      fs::copy_symlink(entry.path(), target);
-    } else if (fs::is_directory(status)) {
-      fs::create_directory(target);
-      link_tree(entry.path(), target);
-    } else {
-      fs::create_hard_link(entry.path(), target);
+// @p entry again at @p target: a file hard-linked, a folder made anew with its entries linked
+// the same way, a symbolic link copied as a link. The new set shares the other entries without
+// copying them.
+void link_entry(const fs::directory_entry& entry, const fs::path& target) {
+  const fs::file_status status = entry.symlink_status();
+  if (fs::is_symlink(status)) {
+    fs::copy_symlink(entry.path(), target);
+  } else if (fs::is_directory(status)) {
+    fs::create_directory(target);
+    for (const fs::directory_entry& inner : fs::directory_iterator(entry.path())) {
+      link_entry(inner, target / inner.path().filename());
     }
+  } else {
+    fs::create_hard_link(entry.path(), target);
   }
 }
 
@@ -180,16 +180,7 @@ void OutputSet::link_other_entries() {
     const std::string name = entry.path().filename().string();
     if (owned_.count(name) != 0 || stale_temporary(name)) continue;
     crash_point();
-    const fs::path target = fs::path(stage_) / name;
-    const fs::file_status status = entry.symlink_status();
-    if (fs::is_symlink(status)) {
-      fs::copy_symlink(entry.path(), target);
-    } else if (fs::is_directory(status)) {
-      fs::create_directory(target);
-      link_tree(entry.path(), target);
-    } else {
-      fs::create_hard_link(entry.path(), target);
-    }
+    link_entry(entry, fs::path(stage_) / name);
   }
 }
 
