@@ -8,6 +8,7 @@
 #include "jobscripts/load_plan.hpp"
 #include "jobscripts/queue.hpp"
 #include "simulator/swf.hpp"
+#include "tests/jobscripts/rig_support.hpp"
 #include "tests/support/command.hpp"
 
 #include <gtest/gtest.h>
@@ -33,23 +34,18 @@ using mcb::testing::CommandResult;
 using mcb::testing::quote;
 using mcb::testing::run_command;
 namespace fs = std::filesystem;
-using Clock = std::chrono::steady_clock;
 using nlohmann::json;
 
-std::string g_skip_reason;
-std::string g_start_error;
-fs::path g_dir;
-std::vector<QueueConfig> g_systems;
+using mcb::testing::rig::state;
+using mcb::testing::rig::wait_for;
 
-template <class Ready>
-bool wait_for(Ready ready, double seconds) {
-  const auto end = Clock::now() + std::chrono::duration<double>(seconds);
-  while (Clock::now() < end) {
-    if (ready()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  return ready();
+// The test's own files (traces, outputs, logs), beside the rig the shared environment starts.
+const fs::path& scratch() {
+  static const mcb::testing::TempDir dir;
+  return dir.path();
 }
+
+fs::path rig_env() { return state().dir / "rig.env"; }
 
 // Processes whose command line or environment names @p text (the load's job scripts and their
 // sleeps, which carry MCB_LOAD_JOB).
@@ -67,41 +63,7 @@ std::vector<pid_t> processes_naming(const std::string& text) {
   return pids;
 }
 
-class Rig : public ::testing::Environment {
- public:
-  void SetUp() override {
-    std::string pattern = (fs::temp_directory_path() / "mcb-load-rig-XXXXXX").string();
-    g_dir = ::mkdtemp(pattern.data());
-    // With this process as owner, the rig stops even if the test is killed half-way.
-    const CommandResult r =
-        run_command(quote(mcb::testing::bin("mcb-rig")) + " start " +
-                    quote((g_dir / "rig").string()) + " " + std::to_string(::getpid()));
-    if (r.exit_code == 3) {
-      g_skip_reason = r.err_lines().empty() ? "rig: cannot start" : r.err_lines().back();
-    } else if (r.exit_code != 0) {
-      g_start_error = r.out + r.err;
-    } else {
-      g_systems = read_queue_configs((g_dir / "rig" / "rig.env").string());
-    }
-  }
-  void TearDown() override {
-    if (!g_systems.empty()) {
-      const CommandResult r = run_command(quote(mcb::testing::bin("mcb-rig")) + " stop " +
-                                          quote((g_dir / "rig").string()));
-      EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
-    }
-    std::error_code ec;
-    fs::remove_all(g_dir, ec);
-  }
-};
-
-class LoadRig : public ::testing::Test {
- protected:
-  void SetUp() override {
-    if (!g_skip_reason.empty()) GTEST_SKIP() << g_skip_reason;
-    ASSERT_FALSE(g_systems.empty()) << "the rig did not start:\n" << g_start_error;
-  }
-};
+using LoadRig = mcb::testing::rig::RigTest;
 
 // A trace of @p n jobs (MaxProcs 8), one every 10 trace seconds, runtime runtime(i), procs 1..8.
 std::string write_trace(const std::string& name, int n, double (*runtime)(int)) {
@@ -115,24 +77,20 @@ std::string write_trace(const std::string& name, int n, double (*runtime)(int)) 
     r.status = 1;
     text += mcb::sim::swf_line(r) + "\n";
   }
-  std::string path = (g_dir / name).string();
+  std::string path = (scratch() / name).string();
   std::ofstream(path) << text;
   return path;
 }
 
 std::vector<std::string> load_args(const std::string& trace, const std::string& out) {
-  return {"--systems",     (g_dir / "rig" / "rig.env").string(),
-          "--trace",       trace,
-          "--factor",      "10",
-          "--procs-scale", "auto",
-          "--seed",        "5",
-          "--poll",        "0.5s",
-          "--output",      out};
+  return {
+      "--systems", rig_env().string(), "--trace", trace,    "--factor", "10",       "--procs-scale",
+      "auto",      "--seed",           "5",       "--poll", "0.5s",     "--output", out};
 }
 
 // The rig's queues hold none of the load's jobs, and no process of them is left.
 void expect_nothing_left(const std::string& out) {
-  for (const QueueConfig& config : g_systems) {
+  for (const QueueConfig& config : state().systems) {
     const auto queue = make_queue(config);
     EXPECT_TRUE(wait_for(
         [&] {
@@ -161,7 +119,7 @@ double long_runtime(int) { return 6000; }                      // 600 s at facto
 
 TEST_F(LoadRig, EveryJobRunsInThePlannedOrderOnItsSystemAndProcessors) {
   const std::string trace = write_trace("short.swf", 9, short_runtime);
-  const std::string out = (g_dir / "full").string();
+  const std::string out = (scratch() / "full").string();
   const CommandResult r = mcb::testing::run_program("mcb-load", load_args(trace, out));
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("ended (all jobs ended)"), std::string::npos) << r.out;
@@ -179,19 +137,19 @@ TEST_F(LoadRig, EveryJobRunsInThePlannedOrderOnItsSystemAndProcessors) {
   EXPECT_EQ(summary["submitted"], 9);
   EXPECT_EQ(summary["not_submitted"], 0);
   std::size_t recorded = 0;
-  for (std::size_t s = 0; s < g_systems.size(); ++s) {
+  for (std::size_t s = 0; s < state().systems.size(); ++s) {
     const json& block = summary["systems"][s];
-    EXPECT_EQ(block["name"], g_systems[s].name);
-    const auto records = read_swf(fs::path(out) / (g_systems[s].name + ".swf"));
+    EXPECT_EQ(block["name"], state().systems[s].name);
+    const auto records = read_swf(fs::path(out) / (state().systems[s].name + ".swf"));
     std::vector<const PlannedJob*> mine;
     for (const PlannedJob& p : plan) {
       if (p.system == s) mine.push_back(&p);
     }
-    ASSERT_EQ(records.size(), mine.size()) << g_systems[s].name;
+    ASSERT_EQ(records.size(), mine.size()) << state().systems[s].name;
     EXPECT_EQ(block["outcomes"]["completed"], mine.size());
     for (std::size_t i = 0; i < records.size(); ++i) {
       const SwfRecord& rec = records[i];
-      EXPECT_EQ(rec.status, 1) << g_systems[s].name << " job " << i;
+      EXPECT_EQ(rec.status, 1) << state().systems[s].name << " job " << i;
       EXPECT_EQ(rec.procs, mine[i]->procs);
       EXPECT_EQ(rec.partition, static_cast<long long>(s) + 1);
       EXPECT_GE(rec.wait, 0);
@@ -209,7 +167,7 @@ TEST_F(LoadRig, EveryJobRunsInThePlannedOrderOnItsSystemAndProcessors) {
       for (const SwfRecord& b : records) {
         if (b.submit + b.wait <= t && t < b.submit + b.wait + b.run) held += b.procs;
       }
-      EXPECT_LE(held, 4) << g_systems[s].name << " at " << t;
+      EXPECT_LE(held, 4) << state().systems[s].name << " at " << t;
     }
     recorded += records.size();
   }
@@ -256,7 +214,7 @@ void expect_all_cancelled(const std::string& out, const std::string& ended_by, i
   EXPECT_EQ(summary["ended_by"], ended_by);
   EXPECT_EQ(summary["unconfirmed_cancellations"], json::array());
   int cancelled = 0, ran = 0;
-  for (const QueueConfig& config : g_systems) {
+  for (const QueueConfig& config : state().systems) {
     for (const SwfRecord& r : read_swf(fs::path(out) / (config.name + ".swf"))) {
       EXPECT_EQ(r.status, 5) << config.name << " job " << r.job;
       ++cancelled;
@@ -272,20 +230,20 @@ void expect_all_cancelled(const std::string& out, const std::string& ended_by, i
 
 TEST_F(LoadRig, AnInterruptedLoadCancelsWhatItSubmittedAndLeavesNothing) {
   const std::string trace = write_trace("long.swf", 6, long_runtime);
-  const std::string out = (g_dir / "interrupted").string();
-  const pid_t pid = start_load(load_args(trace, out), (g_dir / "interrupted.log").string());
+  const std::string out = (scratch() / "interrupted").string();
+  const pid_t pid = start_load(load_args(trace, out), (scratch() / "interrupted.log").string());
   ASSERT_GT(pid, 0);
   const bool two_started = wait_for([&] { return started_jobs(out) >= 2; }, 120);
   ::kill(pid, SIGTERM);
-  EXPECT_EQ(exit_code(pid), 130) << mcb::testing::slurp(g_dir / "interrupted.log");
-  ASSERT_TRUE(two_started) << mcb::testing::slurp(g_dir / "interrupted.log");
+  EXPECT_EQ(exit_code(pid), 130) << mcb::testing::slurp(scratch() / "interrupted.log");
+  ASSERT_TRUE(two_started) << mcb::testing::slurp(scratch() / "interrupted.log");
   expect_all_cancelled(out, "SIGTERM", 2);  // two had stamped their start
   expect_nothing_left(out);
 }
 
 TEST_F(LoadRig, ALoadEndedByItsDurationCancelsWhatIsLeft) {
   const std::string trace = write_trace("long.swf", 6, long_runtime);
-  const std::string out = (g_dir / "duration").string();
+  const std::string out = (scratch() / "duration").string();
   auto args = load_args(trace, out);
   args.insert(args.end(), {"--duration", "4s"});
   const CommandResult r = mcb::testing::run_program("mcb-load", args);
@@ -296,15 +254,4 @@ TEST_F(LoadRig, ALoadEndedByItsDurationCancelsWhatIsLeft) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  ::testing::InitGoogleTest(&argc, argv);
-  ::testing::AddGlobalTestEnvironment(new Rig);  // NOLINT: gtest owns it
-  const int result = RUN_ALL_TESTS();
-  const auto* unit = ::testing::UnitTest::GetInstance();
-  if (result == 0 && unit->test_to_run_count() > 0 &&
-      unit->skipped_test_count() == unit->test_to_run_count()) {
-    std::cout << "skipped: " << g_skip_reason << std::endl;
-    return 77;
-  }
-  return result;
-}
+int main(int argc, char** argv) { return mcb::testing::rig::main(argc, argv); }
