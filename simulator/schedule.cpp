@@ -76,7 +76,7 @@ void ScheduleWriter::write_batsim(const Job& job, const IntervalSet& procs) {
 }
 
 // The 18 SWF fields; -1 where the simulation knows nothing (memory, users, think times).
-std::string ScheduleWriter::swf_line(const Job& job) const {
+std::string ScheduleWriter::swf_line(const Job& job) {
   int only = -1;  // partition: the one cluster used, or -1 for a co-allocated job
   for (size_t c = 0; c < job.alloc.size(); ++c) {
     if (job.alloc[c] == 0) continue;
@@ -85,15 +85,18 @@ std::string ScheduleWriter::swf_line(const Job& job) const {
   const std::string total = std::to_string(job.req.total);
   int held = 0;  // a moldable job may run on fewer processors than it requested
   for (int p : job.alloc) held += p;
+  // SWF fields are integers: a scaled pace (--rate, --utilization) gives fractional times.
+  const SwfTimes t = swf_whole_times(job.submit, job.start, job.end, job.expected_end);
+  rounded_ = rounded_ || t.rounded;
   const std::vector<std::string> fields = {std::to_string(job.id),
-                                           csv::exact(job.submit),
-                                           csv::exact(job.start - job.submit),
-                                           csv::exact(job.end - job.start),
+                                           std::to_string(t.submit),
+                                           std::to_string(t.wait),
+                                           std::to_string(t.run),
                                            std::to_string(held),
                                            "-1",
                                            "-1",
                                            total,
-                                           csv::exact(job.expected_end - job.start),
+                                           std::to_string(t.req_time),
                                            "-1",
                                            "1",
                                            "-1",
@@ -130,6 +133,9 @@ void ScheduleWriter::finish() {
     info.notes.push_back("queue " + std::to_string(q + 1) + " is " + config_.queue_names[q]);
   }
   info.notes.insert(info.notes.end(), config_.notes.begin(), config_.notes.end());
+  if (rounded_) {
+    info.notes.push_back("times rounded to whole seconds, as SWF fields are integers");
+  }
   std::ostream& out = *swf_;
   out << swf_header(swf_schedule_header(info));
   for (const auto& [seq, line] : swf_lines_) out << line << "\n";

@@ -52,7 +52,7 @@ class ScheduleWriter final : public Observer {
 
  private:
   void write_batsim(const Job& job, const IntervalSet& procs);
-  std::string swf_line(const Job& job) const;
+  std::string swf_line(const Job& job);
 
   ScheduleConfig config_;
   Observer& next_;
@@ -62,6 +62,7 @@ class ScheduleWriter final : public Observer {
   std::vector<std::string> fields_;
   std::ostream* swf_;
   std::vector<std::pair<std::uint64_t, std::string>> swf_lines_;  //!< (arrival number, line)
+  bool rounded_ = false;  //!< some SWF time was rounded to a whole second
 };
 
 }  // namespace mcb::sim

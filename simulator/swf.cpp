@@ -173,6 +173,18 @@ bool SwfReader::next(SwfRecord& r) {
   return true;
 }
 
+SwfTimes swf_whole_times(double submit, double start, double end, double requested_end) {
+  const long long s = std::llround(submit), b = std::llround(start), e = std::llround(end);
+  SwfTimes t;
+  t.submit = s;
+  t.wait = b - s;
+  t.run = e - b;
+  t.req_time = std::llround(requested_end) - b;
+  t.rounded = submit != static_cast<double>(s) || start != static_cast<double>(b) ||
+              end != static_cast<double>(e) || requested_end != std::round(requested_end);
+  return t;
+}
+
 std::string swf_line(const SwfRecord& r) {
   const double fields[18] = {static_cast<double>(r.job),
                              r.submit,

@@ -61,6 +61,18 @@ struct SwfScheduleInfo {
 /// the source's processors, MaxQueues and Queue lines while the queues are as many.
 std::vector<std::pair<std::string, std::string>> swf_schedule_header(const SwfScheduleInfo& info);
 
+/// @brief A job's times as SWF's whole seconds (fields 2, 3, 4 and 9).
+struct SwfTimes {
+  long long submit = 0, wait = 0, run = 0, req_time = 0;
+  bool rounded = false;  //!< some time was not a whole second
+};
+
+/// @brief The whole-second fields of a job that arrived at @p submit, ran from @p start to
+/// @p end and asked until @p requested_end. The instants are rounded to the nearest second and
+/// the durations taken between them: rounding keeps order, so submit <= start <= end and a run
+/// within its request stay so, and the fields add up (submit + wait + run is the end).
+SwfTimes swf_whole_times(double submit, double start, double end, double requested_end);
+
 /// @brief One record as an SWF line: 18 fields, each number in its shortest exact form, so a
 /// reader gets back the same values.
 std::string swf_line(const SwfRecord& record);

@@ -199,6 +199,49 @@ class SwfSchedule(unittest.TestCase):
         self.assertIn(900000, [job[8] for job in self.swf.jobs])
 
 
+def nearest(seconds):
+    """The nearest whole second, halves away from zero as C's llround (Python's round() takes
+    halves to even)."""
+    return math.floor(seconds + 0.5)
+
+
+class PacedSwfSchedule(unittest.TestCase):
+    """A replay at another pace (--utilization divides the trace's submit offsets) has
+    fractional times; schedule.swf still passes the strict reader, each instant Batsim's exact
+    one rounded to the second, so submit <= start <= end holds."""
+
+    @classmethod
+    def setUpClass(cls):
+        out = os.path.join(RUN, "paced")
+        proc = subprocess.run([os.path.join(BIN, "mcb-sim"), "--trace", TRACE, "--queue", "easy",
+                               "--warmup", "0", "--utilization", "0.37", "--schedule",
+                               "batsim,swf", "--output", out],
+                              capture_output=True, text=True, timeout=300)
+        if proc.returncode != 0:
+            raise RuntimeError(f"mcb-sim failed: {proc.stderr}")
+        cls.swf = StrictSwfReader(os.path.join(out, "schedule.swf"))
+        with open(os.path.join(out, "batsim_jobs.csv"), newline="", encoding="utf-8") as f:
+            cls.batsim = {int(r["job_id"]): r for r in csv.DictReader(f)}
+
+    def test_whole_seconds_of_the_exact_times_in_order(self):
+        self.assertEqual(len(self.swf.jobs), 10)
+        fractional = 0
+        for job in self.swf.jobs:
+            b = self.batsim[job[0]]
+            submit, wait, run_time = job[1], job[2], job[3]
+            exact = float(b["submission_time"])
+            fractional += exact != int(exact)
+            self.assertEqual(submit, nearest(exact), job)
+            self.assertEqual(submit + wait, nearest(float(b["starting_time"])), job)
+            self.assertEqual(submit + wait + run_time, nearest(float(b["finish_time"])), job)
+            self.assertGreaterEqual(wait, 0, job)
+            self.assertGreaterEqual(run_time, 0, job)
+            self.assertGreaterEqual(job[8], run_time, job)
+        self.assertGreater(fractional, 0, "the pace gave no fractional time to round")
+        self.assertIn("times rounded to whole seconds, as SWF fields are integers",
+                      [v for k, v in self.swf.header if k == "Note"])
+
+
 class ScheduleFigures(unittest.TestCase):
     """The trace has a start time and the replay keeps its pace: the figures' time axes are
     dates in the trace's time zone. The Gantt chart shows every job."""

@@ -10,6 +10,7 @@
 
 #include <unistd.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -135,8 +136,10 @@ TEST(Schedule, ProcessorIdsAgreeWithTheClustersAndNeverOverlap) {
 }
 
 // The SWF schedule reads back through the suite's own SWF reader: one record per job in
-// arrival order, with the waits and run times of Batsim's file.
-TEST(Schedule, SwfReadsBackAndAgreesWithTheBatsimFile) {
+// arrival order. The utilization sets a pace with fractional arrival times, which SWF's integer
+// fields hold rounded: each instant is Batsim's (exact) one rounded to the second, so the fields
+// keep submit <= start <= end and add up to the end.
+TEST(Schedule, SwfReadsBackAsWholeSecondsOfTheBatsimTimes) {
   Options o;
   o.workload = "poisson";
   o.jobs = 500;
@@ -150,22 +153,52 @@ TEST(Schedule, SwfReadsBackAndAgreesWithTheBatsimFile) {
   std::ofstream(path) << f.swf;
   SwfReader reader(path.string());
   EXPECT_EQ(reader.header().max_procs, 128);
+  EXPECT_NE(f.swf.find("; Note: times rounded to whole seconds"), std::string::npos);
   SwfRecord r;
-  size_t count = 0;
+  size_t count = 0, fractional = 0;
   double last_submit = 0;
+  const auto whole = [](double v) { return v == std::round(v); };
   while (reader.next(r)) {
     ++count;
     const auto& b = batsim.at(std::to_string(r.job));
+    EXPECT_TRUE(whole(r.submit) && whole(r.wait) && whole(r.run) && whole(r.req_time))
+        << "job " << r.job;
     EXPECT_GE(r.submit, last_submit) << "arrival order";
     last_submit = r.submit;
-    EXPECT_DOUBLE_EQ(r.submit, std::stod(b[3]));
-    EXPECT_DOUBLE_EQ(r.wait, std::stod(b[11]));
-    EXPECT_DOUBLE_EQ(r.run, std::stod(b[9]));
+    fractional += !whole(std::stod(b[3]));
+    EXPECT_EQ(r.submit, std::round(std::stod(b[3])));
+    EXPECT_EQ(r.submit + r.wait, std::round(std::stod(b[8]))) << "start";
+    EXPECT_EQ(r.submit + r.wait + r.run, std::round(std::stod(b[10]))) << "end";
+    EXPECT_GE(r.wait, 0);
+    EXPECT_GE(r.run, 0);
+    EXPECT_GE(r.req_time, r.run);
     EXPECT_EQ(r.procs, std::stoll(b[4]));
     EXPECT_EQ(r.status, 1);
   }
   std::filesystem::remove(path);
   EXPECT_EQ(count, 500u);
+  EXPECT_GT(fractional, 400u) << "the pace gives fractional arrivals, else nothing was rounded";
+}
+
+TEST(Schedule, WholeSecondsKeepTheOrderOfCloseInstants) {
+  // 0.4 and 0.6 round apart; a job of 0.2 s across a half second runs 1 s, one within it 0 s.
+  SwfTimes t = swf_whole_times(0.4, 0.4, 0.6, 0.6);
+  EXPECT_EQ(t.submit, 0);
+  EXPECT_EQ(t.wait, 0);
+  EXPECT_EQ(t.run, 1);
+  EXPECT_EQ(t.req_time, 1);
+  EXPECT_TRUE(t.rounded);
+  t = swf_whole_times(10.1, 10.2, 10.3, 12.7);
+  EXPECT_EQ(t.submit, 10);
+  EXPECT_EQ(t.wait, 0);
+  EXPECT_EQ(t.run, 0);
+  EXPECT_EQ(t.req_time, 3);
+  t = swf_whole_times(100, 250, 1000, 4600);
+  EXPECT_EQ(t.submit, 100);
+  EXPECT_EQ(t.wait, 150);
+  EXPECT_EQ(t.run, 750);
+  EXPECT_EQ(t.req_time, 4350);
+  EXPECT_FALSE(t.rounded);
 }
 
 }  // namespace
