@@ -3,12 +3,14 @@
 together with the configuration and provenance of every number.
 
   /usr/bin/python3 analysis/report.py --part DIR [--part DIR ...] --output DIR \\
-      [--title TEXT] [--intro FILE.md] [--attach LABEL=FILE ...] [--root DIR]
+      [--title TEXT] [--intro FILE.md] [--summary ID ...] [--attach LABEL=FILE ...] [--root DIR]
 
-Writes DIR/report.md (figures linked), DIR/report.html (self-contained: figures embedded) and
-DIR/report.json (every input file the report's numbers come from, with its sha256). Both pages
-are rendered from one Markdown text (the HTML by Debian's python3-markdown); paths inside the
-results folder (--root, default the folder holding DIR) are written relative to it.
+Writes DIR/report.md (figures linked), DIR/report.html (self-contained: figures and the files
+they link embedded, a file past 2 MB named instead) and DIR/report.json (every input file the
+report's numbers come from, with its sha256). Both pages are rendered from one Markdown text
+(the HTML by Debian's python3-markdown); paths inside the results folder (--root, default the
+folder holding DIR) are written relative to it, paths inside the suite's source as {mcb}/....
+--summary puts items (the saturation tables) at the top, under the introduction.
 """
 
 import json
@@ -39,6 +41,9 @@ def parse(argv):
     p.add_argument("--root", metavar="DIR",
                    help="the results folder: paths inside it are shown relative to it "
                         "(default: the folder holding --output)")
+    p.add_argument("--summary", action="append", default=[], metavar="ID",
+                   help="an item (such as a saturation table) shown at the top, under the "
+                        "introduction, instead of in its part; repeatable")
     p.add_argument("--attach", action="append", default=[], metavar="LABEL=FILE",
                    help="a configuration file shown verbatim with its sha256 (campaign spec, "
                         "job mix); repeatable")
@@ -60,7 +65,7 @@ def main(argv):
     root = args.root or os.path.dirname(out)
     if not os.path.isdir(root):
         raise cli.BadInput(f"--root: '{root}' is not a folder")
-    report = Report(args.title, parts, intro, attachments, root)
+    report = Report(args.title, parts, intro, attachments, root, args.summary)
     md = report.markdown(out)
     page = report.html(out)
     doc = {"schema": "mcb-report/1", "title": args.title, "date": report.date,

@@ -271,6 +271,7 @@ for m in poisson ensflow mixed; do attach+=(--attach "job mix $m (measured table
 "$python" "$root/analysis/report.py" --part "$out/analysis/measurements" \
   --part "$out/analysis/sim-measured" --part "$out/analysis/sim-das2" --output "$out/report" \
   --title "mcb main job: measure, calibrate, simulate" --intro "$out/intro.md" "${attach[@]}" \
+  --summary measured-table-saturation --summary das2-table-saturation \
   | sed 's/^/    /'
 
 printf '\nmain job: done in %ds (measure %ds, calibrate %ds, simulate %ds, analyse %ds)\n' \

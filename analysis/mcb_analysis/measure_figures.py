@@ -17,6 +17,89 @@ from .output import Figure, clean, headline, number
 PALETTE = ["#1b4f9c", "#e08214", "#2a9d3a", "#c0392b", "#7b3294", "#8c564b", "#17becf",
            "#7f7f7f"]
 DIRECTIONS = ["top", "bottom", "left", "right"]
+
+# What a direction of Figure 10 is (apps/poisson/halo.hpp), which its panel titles cannot say.
+DIRECTIONS_CAPTION = (
+    "Each panel is an exchange step, not a neighbour: in step 'left' every process sends its "
+    "border to its left neighbour and receives its right neighbour's, so a process's time there "
+    "is its wait for the border of the neighbour on its right (in 'right' on its left, in 'top' "
+    "below it, in 'bottom' above it), counted once the earlier steps' borders were in (top, "
+    "bottom, left, right in turn).")
+
+
+def comm_normalised(cal, procs, setups, label):
+    """Figure 11: average total border-exchange time of each setup divided by the baseline's,
+    synchronized (top) and non-synchronized (bottom)."""
+    f = cal.comm_sync
+    f = f[f["procs"] == procs]
+    problems = problems_of(f)
+    base_label = setups.label(setups.baseline)
+    fig, axes = plt.subplots(2, 1, figsize=(max(5.0, 0.8 * len(problems) + 3.6), 5.4),
+                             sharex=True, layout="constrained")
+    panels = []
+    notes = []
+    for ax, (column, sync) in zip(axes, [("sync_avg", True), ("nosync_avg", False)]):
+        mode = mode_name(sync)
+        series = _normalised(f, column, problems, setups)
+        if all(v is None for s in series for v in s["y"]):
+            notes.append(f"No {mode} runs with a {base_label} baseline.")
+        _bars(ax, problems, series, f"time relative to {base_label}", baseline_line=1.0)
+        ax.set_title(f"{mode} operation")
+        panels.append(_panel(f"{mode} operation", "grid size (points per side)",
+                             f"communication time relative to {base_label}", problems, series,
+                             baseline=base_label, mode=mode))
+    axes[1].set_xlabel("grid size (points per side)")
+    legend_right(axes[0])
+    title = (f"Figure 11: total border-exchange time normalised to {base_label}, "
+             f"process grid {procs}")
+    headline(fig, title, label)
+    out = Figure("fig11-comm-normalised", title, fig, {"panels": panels, "procs": procs})
+    out.notes.extend(notes)
+    return out
+
+
+def transfer_rate(cal, procs, setups, sync, label):
+    """Figure 12: border-exchange data-transfer rate (MB/s = 10^6 bytes/s) by grid size, one
+    line per setup; the whiskers span the runs' minimum to maximum."""
+    f = cal.transfer
+    f = f[(f["procs"] == procs) & (f["sync"] == sync)]
+    problems = problems_of(f)
+    xs = [grid_of(p) for p in problems]
+    fig, ax = plt.subplots(figsize=(6.2, 3.6), layout="constrained")
+    # transfer_rates.csv is in MB/s (10^6 bytes/s), the paper's Mbyte/s.
+    series = [_series(setups, i, setup, rows, problems)
+              for i, setup, rows in _rows_by_setup(f, setups)]
+    # Legend in the order of the curves from top to bottom at the right-most grid size.
+    def last_value(s):
+        vals = [v for v in s["y"] if v is not None]
+        return vals[-1] if vals else -1
+    series.sort(key=last_value, reverse=True)
+    for s in series:
+        y, yerr = _whiskers(s)
+        ax.errorbar(xs, y, yerr=yerr, marker="o", markersize=3.5, linewidth=1.3, capsize=2,
+                    elinewidth=0.7, color=colour(s["colour"]), label=s["label"])
+    ax.set_xscale("log")
+    values = [v for s in series for v in s["ymin"] + s["ymax"] + s["y"] if v and v > 0]
+    if values and max(values) / min(values) > 20:
+        ax.set_yscale("log")
+        ax.yaxis.set_major_formatter(mticker.FuncFormatter(lambda y, _: f"{y:g}"))
+    else:
+        ax.set_ylim(bottom=0)
+    ax.set_xticks(xs)
+    ax.set_xticklabels([str(x) for x in xs])
+    ax.minorticks_off()
+    ax.set_xlabel("grid size (points per side)")
+    ax.set_ylabel("transfer rate (MB/s)")
+    ax.grid(linewidth=0.4, alpha=0.5)
+    legend_right(ax)
+    mode = mode_name(sync)
+    title = f"Figure 12: border-exchange transfer rate, {mode}, process grid {procs}"
+    headline(fig, title, label)
+    return Figure("fig12-transfer-rate", title, fig, {
+        "panels": [_panel(title, "grid size (points per side)", "transfer rate (MB/s)",
+                          problems, series, kind="lines", grid=xs, units="MB/s (10^6 bytes/s)",
+                          mode=mode)],
+        "procs": procs, "sync": sync})
 GRID_COLOURS = plt.get_cmap("YlOrRd")  # per-process times over the process grid
 
 
@@ -311,81 +394,9 @@ def rank_comm_directions(cal, procs, setup, setups, problem, sync, label):
     title = (f"Figure 10: per-process border-exchange time (s) in each direction, "
              f"{setups.label(setup)}, grid {problem}, {mode_name(sync)}, process grid {procs}")
     headline(fig, title, label)
-    return Figure("fig10-rank-comm-directions", title, fig,
-                  {"panels": panels, "sync": sync, "procs": procs, "problem": problem,
-                   "setup": setups.label(setup)})
-
-
-def comm_normalised(cal, procs, setups, label):
-    """Figure 11: average total border-exchange time of each setup divided by the baseline's,
-    synchronized (top) and non-synchronized (bottom)."""
-    f = cal.comm_sync
-    f = f[f["procs"] == procs]
-    problems = problems_of(f)
-    base_label = setups.label(setups.baseline)
-    fig, axes = plt.subplots(2, 1, figsize=(max(5.0, 0.8 * len(problems) + 3.6), 5.4),
-                             sharex=True, layout="constrained")
-    panels = []
-    notes = []
-    for ax, (column, sync) in zip(axes, [("sync_avg", True), ("nosync_avg", False)]):
-        mode = mode_name(sync)
-        series = _normalised(f, column, problems, setups)
-        if all(v is None for s in series for v in s["y"]):
-            notes.append(f"No {mode} runs with a {base_label} baseline.")
-        _bars(ax, problems, series, f"time relative to {base_label}", baseline_line=1.0)
-        ax.set_title(f"{mode} operation")
-        panels.append(_panel(f"{mode} operation", "grid size (points per side)",
-                             f"communication time relative to {base_label}", problems, series,
-                             baseline=base_label, mode=mode))
-    axes[1].set_xlabel("grid size (points per side)")
-    legend_right(axes[0])
-    title = (f"Figure 11: total border-exchange time normalised to {base_label}, "
-             f"process grid {procs}")
-    headline(fig, title, label)
-    out = Figure("fig11-comm-normalised", title, fig, {"panels": panels, "procs": procs})
-    out.notes.extend(notes)
+    out = Figure("fig10-rank-comm-directions", title, fig,
+                 {"panels": panels, "sync": sync, "procs": procs, "problem": problem,
+                  "setup": setups.label(setup), "caption": DIRECTIONS_CAPTION})
+    out.notes.append(DIRECTIONS_CAPTION)
     return out
 
-
-def transfer_rate(cal, procs, setups, sync, label):
-    """Figure 12: border-exchange data-transfer rate (MB/s = 10^6 bytes/s) by grid size, one
-    line per setup; the whiskers span the runs' minimum to maximum."""
-    f = cal.transfer
-    f = f[(f["procs"] == procs) & (f["sync"] == sync)]
-    problems = problems_of(f)
-    xs = [grid_of(p) for p in problems]
-    fig, ax = plt.subplots(figsize=(6.2, 3.6), layout="constrained")
-    # transfer_rates.csv is in MB/s (10^6 bytes/s), the paper's Mbyte/s.
-    series = [_series(setups, i, setup, rows, problems)
-              for i, setup, rows in _rows_by_setup(f, setups)]
-    # Legend in the order of the curves from top to bottom at the right-most grid size.
-    def last_value(s):
-        vals = [v for v in s["y"] if v is not None]
-        return vals[-1] if vals else -1
-    series.sort(key=last_value, reverse=True)
-    for s in series:
-        y, yerr = _whiskers(s)
-        ax.errorbar(xs, y, yerr=yerr, marker="o", markersize=3.5, linewidth=1.3, capsize=2,
-                    elinewidth=0.7, color=colour(s["colour"]), label=s["label"])
-    ax.set_xscale("log")
-    values = [v for s in series for v in s["ymin"] + s["ymax"] + s["y"] if v and v > 0]
-    if values and max(values) / min(values) > 20:
-        ax.set_yscale("log")
-        ax.yaxis.set_major_formatter(mticker.FuncFormatter(lambda y, _: f"{y:g}"))
-    else:
-        ax.set_ylim(bottom=0)
-    ax.set_xticks(xs)
-    ax.set_xticklabels([str(x) for x in xs])
-    ax.minorticks_off()
-    ax.set_xlabel("grid size (points per side)")
-    ax.set_ylabel("transfer rate (MB/s)")
-    ax.grid(linewidth=0.4, alpha=0.5)
-    legend_right(ax)
-    mode = mode_name(sync)
-    title = f"Figure 12: border-exchange transfer rate, {mode}, process grid {procs}"
-    headline(fig, title, label)
-    return Figure("fig12-transfer-rate", title, fig, {
-        "panels": [_panel(title, "grid size (points per side)", "transfer rate (MB/s)",
-                          problems, series, kind="lines", grid=xs, units="MB/s (10^6 bytes/s)",
-                          mode=mode)],
-        "procs": procs, "sync": sync})

@@ -53,13 +53,26 @@ def _anchor(text):
     return "".join(c if c.isalnum() else "-" for c in text.lower()).strip("-")
 
 
+# The suite's source folder (this package is analysis/mcb_analysis in it): the report writes
+# paths inside it as {mcb}/..., so no path of the machine that made it is left in the page (braces,
+# not <mcb>, which a browser takes for a tag and hides).
+SOURCE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SOURCE_MARK = "{mcb}"
+
+
+def _strip(prefix, replacement, text):
+    prefix = prefix.rstrip(os.sep)
+    return re.sub(re.escape(prefix) + r"(?:/|(?=[\s`'\",;)\]]|$))", replacement, text)
+
+
 def _relative(root, text):
     """Every absolute path inside @root in @text written relative to it (the results folder
-    moves as a whole; paths outside it stay as they are)."""
-    if not root or not isinstance(text, str):
+    moves as a whole), and every path inside the suite's source folder as {mcb}/..."""
+    if not isinstance(text, str):
         return text
-    root = root.rstrip(os.sep)
-    return re.sub(re.escape(root) + r"(?:/|(?=[\s`'\",;)\]]|$))", "", text).replace("``", "`.`")
+    if root:
+        text = _strip(root, "", text).replace("``", "`.`")
+    return _strip(SOURCE, SOURCE_MARK + "/", text)
 
 
 def _provenance_lines(part, root=None):
@@ -130,12 +143,19 @@ def _provenance_text(part):
 
 
 class Report:
-    def __init__(self, title, parts, intro="", attachments=(), root=None):
+    def __init__(self, title, parts, intro="", attachments=(), root=None, summary=()):
+        """@p summary: ids of items (the saturation tables) shown at the top, under the intro,
+        instead of in their part."""
         self.title = title
         self.root = os.path.abspath(root) if root else None
         self.parts = parts
         self.intro = intro
         self.attachments = list(attachments)
+        found = {item["id"]: (part, item) for part in parts for item in part.manifest["items"]}
+        for item_id in summary:
+            if item_id not in found:
+                raise BadInput(f"--summary: no item '{item_id}' in the parts")
+        self.summary = [found[i] for i in summary]
         self.date = utc_now()
         self.revision = suite_revision()
         self.host = os.uname().nodename
@@ -158,10 +178,13 @@ class Report:
         header), for the HTML page."""
         md = [f"# {self.title}", "",
               f"Written {self.date} on {self.host} by mcb revision {self.revision}."
-              + (f" Paths are relative to the results folder `{self.root}`." if self.root
-                 else ""), ""]
+              + (f" Paths are relative to the results folder `{self.root}`;" if self.root
+                 else "")
+              + f" `{SOURCE_MARK}/` is the suite's source folder `{SOURCE}`.", ""]
         if self.intro:
             md += [_relative(self.root, self.intro.rstrip()), ""]
+        for part, item in self.summary:
+            md += self._item_md(part, item, out_dir, html_tables)
         md += ["## Contents", ""]
         for part in self.parts:
             md.append(f"- [{part.title}](#{_anchor(part.title)})")
@@ -182,9 +205,13 @@ class Report:
         for part in self.parts:
             md += [f'<a id="{_anchor(part.title)}"></a>', "", f"## {part.title}", ""]
             for item in part.manifest["items"]:
+                if any(item is shown for _, shown in self.summary):
+                    md += [f"- [{item['title']}](#{_anchor(item['id'])}): in the summary at the "
+                           "top.", ""]
+                    continue
                 md += self._item_md(part, item, out_dir, html_tables)
             for s in part.manifest.get("skipped", []):
-                md.append(f"- Not drawn: `{s['id']}` — {s['reason']}.")
+                md.append(f"- Not drawn: `{s['id']}` — {_relative(self.root, s['reason'])}.")
             if part.manifest.get("skipped"):
                 md.append("")
         md += ['<a id="provenance"></a>', "", "## Provenance", ""]
@@ -205,7 +232,10 @@ class Report:
         return "\n".join(md) + "\n"
 
     def _item_md(self, part, item, out_dir, html_tables=False):
-        md = [f'<a id="{_anchor(item["id"])}"></a>', "", f"### {item['title']}", ""]
+        md = [f'<a id="{_anchor(item["id"])}"></a>', ""]
+        # A figure's title is drawn in its picture: a heading would print it a second time.
+        if item["kind"] == "table":
+            md += [f"### {item['title']}", ""]
         if item["kind"] == "table" and html_tables:
             md += [_html_table(item["table"]), ""]
         elif item["kind"] == "table":
@@ -243,10 +273,35 @@ class Report:
                 data = base64.b64encode(f.read()).decode("ascii")
             return f'{match.group(1)}"data:image/png;base64,{data}"'
         body = re.sub(r'(<img alt="[^"]*" src=)"([^"]+\.png)"', embed, body)
+        body = re.sub(r'<a href="(?!#|data:|[a-z]+://)([^"]+)">(.*?)</a>',
+                      lambda m: self._embedded_link(out_dir, m), body)
         e = html.escape
         return "\n".join(["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
                           f"<title>{e(self.title)}</title>", f"<style>{CSS}</style></head>",
                           "<body>", body, "</body></html>"]) + "\n"
+
+
+    def _embedded_link(self, out_dir, match):
+        """A link to a file of the results (CSV, SVG, plotted data) as the file itself, so the
+        page keeps its data wherever it is moved; a file past EMBED_LIMIT is named instead."""
+        path = os.path.normpath(os.path.join(out_dir, html.unescape(match.group(1))))
+        name = html.escape(os.path.basename(path))
+        size = os.path.getsize(path) if os.path.isfile(path) else None
+        if size is None or size > EMBED_LIMIT:
+            why = "missing" if size is None else f"{size / 1e6:.1f} MB, not embedded"
+            return (f"{match.group(2)} (<code>{html.escape(self.where(path))}</code>, "
+                    f"{why})")
+        with open(path, "rb") as f:
+            data = base64.b64encode(f.read()).decode("ascii")
+        kind = MEDIA_TYPES.get(os.path.splitext(path)[1], "application/octet-stream")
+        return f'<a download="{name}" href="data:{kind};base64,{data}">{match.group(2)}</a>'
+
+
+# Files linked from the page are embedded up to this size (bytes); a Gantt chart's SVG of a
+# whole trace is larger, and the page would grow past what a browser opens quickly.
+EMBED_LIMIT = 2_000_000
+MEDIA_TYPES = {".csv": "text/csv", ".json": "application/json", ".svg": "image/svg+xml",
+               ".png": "image/png", ".md": "text/markdown"}
 
 
 def _html_table(t):

@@ -77,8 +77,9 @@ def y_top(curves):
 
 
 def legend_level(curves, top):
-    """The response at which curves are compared for the legend's right-to-left order: halfway
-    between the lowest response and the top of the axis, where the curves rise steeply."""
+    """The response at which curves are compared for their right-to-left position (the plotted
+    data's "position"): halfway between the lowest response and the top of the axis, where the
+    curves rise steeply."""
     lows = [v for c in curves for v in c.response if _finite(v)]
     low = min(lows) if lows else 0.0
     return low + 0.5 * (top - low)
@@ -104,7 +105,7 @@ def polyline(curve, xs, top):
 
 
 def crossing(x, y, sat, level):
-    """Where a curve reaches `level` (its position for the right-to-left legend order); a curve
+    """Where a curve reaches `level` (its right-to-left position in the panel); a curve
     that stays below is placed by its right-most point (a saturated one counts as reaching)."""
     px, py = list(x), list(y)
     if sat is not None:
@@ -165,7 +166,7 @@ def figure5(curves, label, figure_id, title_suffix=""):
                 name = _legend_name(_coinciding(f"[{c.rule}]", (x, y, sat), lines), x)
                 draw_curve(ax, x, y, sat, top, colour, marker, name)
                 drawn.append(_curve_data(name, x, y, sat, c, level))
-            legend = _legend_right_to_left(ax, drawn)
+            legend = _legend_in_drawn_order(ax, drawn)
             panel_title = f"{row_label(row, rows)}, {mix}"
             _frame(ax, panel_title, _x_range(in_mix), (bottom, top, scale), "gross utilization",
                    last_row=i == len(rows) - 1, first_column=j == 0)
@@ -177,7 +178,8 @@ def figure5(curves, label, figure_id, title_suffix=""):
                            "legend": legend, "note": note, "curves": drawn})
     title = ("Figure 5: average response time vs gross utilization, policies (rows) x job "
              "mixes (columns), one curve per co-allocation rule; ^ at the top: the first "
-             "saturated rate; legends list the curves right to left" + title_suffix)
+             "saturated rate; legends list the rules in the same order in every panel" +
+             title_suffix)
     headline(fig, title, label)
     return Figure(figure_id, title, fig, {"panels": panels, "rows": [row_label(r, rows)
                                                                      for r in rows],
@@ -223,12 +225,13 @@ def _frame(ax, title, x_range, y_range, xlabel, last_row, first_column):
         ax.set_ylabel(RESPONSE)
 
 
-def _legend_right_to_left(ax, drawn):
-    """Legend entries in the right-to-left order of the curves (as the paper's figures)."""
+def _legend_in_drawn_order(ax, drawn):
+    """Legend entries in the order the curves were drawn: the rules' order ([no], [co], [rco],
+    [fco]) in Figure 5, gross then net in Figures 6-8, so a curve has the same place in the
+    legend of every panel."""
     handles, labels = ax.get_legend_handles_labels()
     by_label = dict(zip(labels, handles))
-    order = sorted(range(len(drawn)), key=lambda k: -drawn[k]["position"])
-    names = [drawn[k]["label"] for k in order]
+    names = [d["label"] for d in drawn]
     ax.legend([by_label[n] for n in names], names, loc="best", frameon=False,
               handlelength=1.6, borderaxespad=0.3)
     return names
@@ -271,7 +274,7 @@ def gross_net_figure(curves, policy_key, label, figure_id, title_prefix, title_s
                     d = _curve_data(name, x, y, sat, c, level)
                     d["utilization"] = which
                     drawn.append(d)
-                legend = _legend_right_to_left(ax, drawn)
+                legend = _legend_in_drawn_order(ax, drawn)
             else:
                 legend = []
                 ax.text(0.5, 0.5, "not simulated", ha="center", va="center",

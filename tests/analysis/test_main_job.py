@@ -258,9 +258,12 @@ class MainJob(unittest.TestCase):
         for heading in ("## Measurements on this machine",
                         "## Simulations with the tables measured here",
                         "## Simulations with the DAS-2 paper's tables", "## Provenance",
-                        "### Table 3 layout", "### Figure 9", "### Figure 12",
-                        "### Figure 5", "### Figure 8", "### campaign poisson-appendix"):
+                        "### Table 3 layout", "![Figure 9", "![Figure 12",
+                        "![Figure 5", "![Figure 8", "### campaign poisson-appendix"):
             self.assertIn(heading, md)
+        # The summary at the top holds both saturation tables, before the contents.
+        top = md.split("## Contents\n", 1)[0]
+        self.assertEqual(top.count("### Largest utilization before saturation"), 2)
         doc = read_json(os.path.join(report, "report.json"))
         inputs = [i["path"] for part in doc["parts"] for i in part["inputs"]]
         self.assertIn(os.path.join(self.out, "tables", "runtimes.csv"), inputs)

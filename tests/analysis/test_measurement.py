@@ -142,6 +142,11 @@ class Figures(TempDirTest):
         left = panel(doc, "left")
         # Receiving from the other cluster: column 1 in direction left.
         self.assertEqual([row[1] for row in left["values"]], [6.03, 5.98, 6.66, 6.30])
+        # The caption says a direction is an exchange step, not a neighbour.
+        item = [i for i in read_json(os.path.join(OUT, "manifest.json"))["items"]
+                if i["id"] == "fig10-rank-comm-directions"][0]
+        self.assertTrue(any("exchange step, not a neighbour" in n and "right neighbour's" in n
+                            for n in item["notes"]), item["notes"])
 
     def test_fig11_normalises_each_mode_by_its_own_baseline(self):
         doc = data("fig11-comm-normalised")

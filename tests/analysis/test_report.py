@@ -7,7 +7,7 @@ import shutil
 import tempfile
 import unittest
 
-from support import FIXTURES, PAPER, SWEEPS, TempDirTest, read_json, run
+from support import FIXTURES, PAPER, SOURCE, SWEEPS, TempDirTest, read_json, run
 
 WORK = None
 
@@ -34,7 +34,7 @@ def setUpModule():
     proc = run("report.py", "--part", os.path.join(WORK, "meas"), "--part",
                os.path.join(WORK, "sim"), "--part", os.path.join(WORK, "one"), "--output", os.path.join(WORK, "report"), "--title",
                "Test report", "--intro", os.path.join(WORK, "intro.md"), "--attach",
-               "campaign=" + os.path.join(WORK, "campaign.ini"))
+               "campaign=" + os.path.join(WORK, "campaign.ini"), "--summary", "table-saturation")
     if proc.returncode != 0:
         raise RuntimeError(f"report.py failed: {proc.stderr}")
 
@@ -55,7 +55,11 @@ class Report(TempDirTest):
         self.assertIn("Made by the **analysis tests**.", md)
         for part in ("meas", "sim"):
             for item in read_json(os.path.join(WORK, part, "manifest.json"))["items"]:
-                self.assertIn(f"### {item['title']}", md)
+                if item["kind"] == "table":
+                    self.assertIn(f"### {item['title']}", md)
+                else:  # the title is drawn in the picture; a heading would repeat it
+                    self.assertIn(f"![{item['title']}](", md)
+                    self.assertNotIn(f"### {item['title']}", md)
         links = re.findall(r"\]\(([^)#]+)\)", md)
         self.assertGreater(len(links), 20)
         for link in links:
@@ -76,8 +80,9 @@ class Report(TempDirTest):
         self.assertTrue(any(i["path"].endswith(os.path.join("calibration", "das2",
                                                             "runtimes.csv")) for i in used))
         for i in used:
+            # Inside the results folder relative to it, inside the suite's source as {mcb}/...
             shown = os.path.relpath(i["path"], WORK) if i["path"].startswith(WORK + os.sep) \
-                else i["path"]
+                else "{mcb}/" + os.path.relpath(i["path"], SOURCE)
             self.assertIn(f"`{shown}` | `{i['sha256']}`", md)
             self.assertRegex(i["sha256"], r"^[0-9a-f]{64}$")  # the whole digest
         self.assertIn("## Provenance", md)
@@ -88,11 +93,16 @@ class Report(TempDirTest):
 
     def test_every_number_has_a_source_line(self):
         md = text("report.md")
-        sections = md.split("\n### ")[1:]
-        items = [s for s in sections if s.startswith(("Table", "Figure", "Largest"))]
-        self.assertEqual(len(items), 15)
-        for s in items:
-            self.assertIn("*Source:*", s, s.splitlines()[0])
+        sections = {}
+        for s in md.split('<a id="')[1:]:
+            anchor, _, body = s.partition('"></a>')
+            sections[anchor] = body
+        count = 0
+        for part in ("meas", "sim"):
+            for item in read_json(os.path.join(WORK, part, "manifest.json"))["items"]:
+                self.assertIn("*Source:*", sections[item["id"]], item["id"])
+                count += 1
+        self.assertEqual(count, 15)
 
     def test_html_is_self_contained(self):
         page = text("report.html")
@@ -102,6 +112,14 @@ class Report(TempDirTest):
         for s in sources:
             self.assertTrue(s.startswith("data:image/png;base64,"), s[:40])
         self.assertNotIn("<link", page)
+        # Every link is within the page: the data files are embedded, so none breaks when the
+        # report is moved (no ../ into the results folder).
+        links = re.findall(r'href="([^"]*)"', page)
+        self.assertGreater(len([h for h in links if h.startswith("data:")]), 20)
+        for h in links:
+            self.assertTrue(h.startswith(("#", "data:")), h[:60])
+        self.assertIn('download="fig5-response-vs-gross.json" href="data:application/json;base64,',
+                      page)
         self.assertIn('<th colspan="3">pbs, 1 cluster</th>', page)
         self.assertIn("<strong>analysis tests</strong>", page)
         self.assertIn("<li><code>second</code> point</li>", page)
@@ -133,10 +151,37 @@ class Structure(TempDirTest):
 
     def test_paths_are_relative_to_the_results_folder(self):
         md = text("report.md")
-        body = md.split("\n", 3)[3]  # after the line naming the results folder
+        body = md.split("\n", 3)[3]  # after the line naming the results and source folders
         self.assertNotIn(WORK + os.sep, body)
+        self.assertNotIn(SOURCE + os.sep, body)
+        self.assertIn("{mcb}/tests/fixtures/analysis/", body)
+        for page in (body, text("report.html").split("</p>", 1)[1]):
+            self.assertEqual(re.findall(r"(?<![\w>.])/(?:work|tmp|home|root)/\S*", page), [])
         for link in re.findall(r"\]\(([^)#]+)\)", md):
             self.assertFalse(os.path.isabs(link), link)
+
+
+class Summary(TempDirTest):
+    """The page opens with the summary: the introduction, then the items asked for at the top
+    (the saturation table), before the contents and the details."""
+
+    def test_saturation_table_comes_first(self):
+        md = text("report.md")
+        top, details = md.split("## Contents\n", 1)
+        self.assertIn("### Largest utilization before saturation", top)
+        self.assertLess(top.index("Made by the **analysis tests**."),
+                        top.index("### Largest utilization before saturation"))
+        self.assertNotIn("### Largest utilization before saturation", details)
+        self.assertIn("](#table-saturation): in the summary at the top.", details)
+        page = text("report.html")
+        self.assertLess(page.index("Largest utilization before saturation"),
+                        page.index("Contents"))
+
+    def test_unknown_summary_item(self):
+        proc = run("report.py", "--part", os.path.join(WORK, "sim"), "--output",
+                   self.path("out"), "--summary", "table-nothing")
+        self.assertBadInput(proc, "--summary", "table-nothing")
+        self.assertFalse(os.path.exists(self.path("out")))
 
 
 class BadParts(TempDirTest):
