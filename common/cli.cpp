@@ -2,12 +2,16 @@
 
 #include "common/errors.hpp"
 #include "common/ini.hpp"
+#include "common/units.hpp"
 
 #include <cmath>
 #include <filesystem>
 #include <iostream>
 #include <map>
 #include <sstream>
+
+// An option's cap on seconds is the one every parsed duration has.
+static_assert(mcb::cli::kMaxSeconds == mcb::kLongestDuration);
 
 namespace mcb::cli {
 namespace {

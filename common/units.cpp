@@ -60,9 +60,20 @@ double parse_with(std::string_view text, const std::array<Unit, N>& units, std::
 }  // namespace
 
 double parse_duration(std::string_view text) {
-  static constexpr std::array<Unit, 6> kUnits{
-      {{"s", 1.0}, {"ms", 1e-3}, {"us", 1e-6}, {"\xC2\xB5s", 1e-6}, {"ns", 1e-9}, {"min", 60.0}}};
-  return parse_with(text, kUnits, "duration", /*allow_bare=*/true, /*allow_zero=*/true);
+  static constexpr std::array<Unit, 7> kUnits{{{"s", 1.0},
+                                               {"ms", 1e-3},
+                                               {"us", 1e-6},
+                                               {"\xC2\xB5s", 1e-6},
+                                               {"ns", 1e-9},
+                                               {"min", 60.0},
+                                               {"h", 3600.0}}};
+  const double seconds =
+      parse_with(text, kUnits, "duration", /*allow_bare=*/true, /*allow_zero=*/true);
+  // One cap for every duration an input gives: options, platform lines, campaign specs.
+  if (seconds > kLongestDuration) {
+    throw std::invalid_argument("'" + std::string(trim(text)) + "' is above the cap of 1e12 s");
+  }
+  return seconds;
 }
 
 double parse_rate(std::string_view text) {

@@ -7,9 +7,14 @@
 
 namespace mcb {
 
-/// @brief Parses a duration: a number followed by s, ms, us (or µs) or ns; a bare number is
-/// seconds. Returns seconds. Throws std::invalid_argument with a reason on anything else,
-/// including negative values.
+/// @brief The longest duration any input may give (s): past about 1e12 s a double stops
+/// resolving seconds once a time is added to it, and no run of the suite needs more
+/// (docs/DEVELOPING.md, "Hostile input").
+constexpr double kLongestDuration = 1e12;
+
+/// @brief Parses a duration: a number followed by s, ms, us (or µs), ns, min or h; a bare number
+/// is seconds. Returns seconds. Throws std::invalid_argument with a reason on anything else,
+/// including negative values and durations above kLongestDuration.
 double parse_duration(std::string_view text);
 
 /// @brief Parses a data rate: bit/s, kbit/s, Mbit/s, Gbit/s (decimal prefixes, as links are

@@ -227,13 +227,12 @@ double parse_seconds(const std::string& text) {
       start = colon + 1;
     }
     if (parts > 3) throw std::invalid_argument("'" + text + "' is not HH:MM:SS");
+    if (total > kLongestDuration) {
+      throw std::invalid_argument("'" + text + "' is above the cap of 1e12 s");
+    }
     return total;
   }
-  if (text.size() > 1 && text.back() == 'h' && text.find_first_of("0123456789") == 0) {
-    const double hours = parse_duration(text.substr(0, text.size() - 1) + "s");
-    return hours * 3600;
-  }
-  return parse_duration(text);
+  return parse_duration(text);  // with its units (2h, 90min) and its cap
 }
 
 std::string CampaignSpec::where(const std::string& section, const std::string& key) const {

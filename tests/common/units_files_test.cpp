@@ -24,8 +24,24 @@ TEST(Units, DurationsWithTheirUnit) {
   EXPECT_DOUBLE_EQ(parse_duration("1.5s"), 1.5);
   EXPECT_DOUBLE_EQ(parse_duration("3"), 3.0);
   EXPECT_DOUBLE_EQ(parse_duration(" 250 ns "), 250e-9);
+  EXPECT_DOUBLE_EQ(parse_duration("2min"), 120.0);
+  EXPECT_DOUBLE_EQ(parse_duration("1.5h"), 5400.0);
   for (const char* bad : {"", "ms", "1 parsec", "-1ms", "1e999s", "abc"}) {
     EXPECT_THROW(parse_duration(bad), std::invalid_argument) << bad;
+  }
+}
+
+// One cap for every duration an input gives (options, platform lines, campaign specs).
+TEST(Units, DurationsPastTheCapAreRefused) {
+  EXPECT_DOUBLE_EQ(parse_duration("1e12s"), kLongestDuration);
+  EXPECT_DOUBLE_EQ(parse_duration("1e12"), kLongestDuration);
+  for (const char* bad : {"1e300s", "1e300h", "1e300", "1e9h", "2e10min", "1.000001e12"}) {
+    try {
+      parse_duration(bad);
+      ADD_FAILURE() << bad << " was accepted";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_EQ(std::string(e.what()), "'" + std::string(bad) + "' is above the cap of 1e12 s");
+    }
   }
 }
 
