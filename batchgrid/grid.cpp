@@ -76,7 +76,7 @@ std::vector<ExternalJob> queue_workload(const QueueConfig& q, double interarriva
                                         std::uint64_t seed, double until) {
   std::vector<ExternalJob> jobs;
   if (!q.trace.empty()) {
-    sim::SwfReader reader(q.trace);
+    sim::SwfReader reader(q.trace, "--queues");  // the option that named the trace
     sim::SwfRecord r;
     while (reader.next(r)) {
       const long long procs = r.procs > 0 ? r.procs : r.req_procs;

@@ -46,8 +46,9 @@ bool blank(const std::string& s) {
 
 }  // namespace
 
-SwfReader::SwfReader(const std::string& path) : path_(path), in_(path) {
-  if (!in_) throw UsageError("--trace: cannot read '" + path + "'");
+SwfReader::SwfReader(const std::string& path, std::string option)
+    : path_(path), option_(std::move(option)), in_(path) {
+  if (!in_) throw UsageError(option_ + ": cannot read '" + path + "'");
   while (read_line()) {
     if (blank(line_)) continue;
     const std::string t = trim(line_);
@@ -66,7 +67,7 @@ bool SwfReader::read_line() {
   // Header values are copied into the run's JSON record, so every line must be plain text.
   const std::string problem = text_problem(line_);
   if (!problem.empty()) {
-    throw UsageError("--trace: " + path_ + ":" + std::to_string(number_) + ": " + problem);
+    throw UsageError(option_ + ": " + path_ + ":" + std::to_string(number_) + ": " + problem);
   }
   return true;
 }
@@ -99,7 +100,7 @@ bool SwfReader::next(SwfRecord& r) {
     if (line_[i] == ';') continue;  // comments between records
     break;
   }
-  const std::string where = "--trace: " + path_ + ":" + std::to_string(number_) + ": ";
+  const std::string where = option_ + ": " + path_ + ":" + std::to_string(number_) + ": ";
   std::array<double, 18> f{};
   int count = 0;
   const char* p = line_.data();

@@ -85,13 +85,15 @@ std::string swf_header(const std::vector<std::pair<std::string, std::string>>& f
 /// @brief Streams an SWF file.
 class SwfReader {
  public:
-  /// @throws UsageError "--trace: cannot read 'path'".
-  explicit SwfReader(const std::string& path);
+  /// @param option the option that named the file, which every refusal names ("--trace: ...";
+  /// mcb-batchgrid's "--queues 64:easy:trace=FILE" gives "--queues")
+  /// @throws UsageError "<option>: cannot read 'path'".
+  explicit SwfReader(const std::string& path, std::string option = "--trace");
 
   /// The header comments (read before the first record).
   const SwfHeader& header() const { return header_; }
   /// Next job record; false at the end.
-  /// @throws UsageError "--trace: <path>:<line>: ..." for a malformed line.
+  /// @throws UsageError "<option>: <path>:<line>: ..." for a malformed line.
   bool next(SwfRecord& record);
   const std::string& path() const { return path_; }
 
@@ -100,6 +102,7 @@ class SwfReader {
   void parse_header_comment(const std::string& text);
 
   std::string path_;
+  std::string option_;
   std::ifstream in_;
   SwfHeader header_;
   std::string line_;

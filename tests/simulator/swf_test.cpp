@@ -164,6 +164,19 @@ TEST(Swf, HeaderOdditiesAndUnknownFields) {
   EXPECT_FALSE(r.next(rec));
 }
 
+// The option that named the file is the one every refusal names.
+TEST(Swf, RefusalsNameTheOptionThatGaveTheFile) {
+  EXPECT_EQ(error_of([] { SwfReader r("/nonexistent/x.swf", "--queues"); }).rfind("--queues: ", 0),
+            0u);
+  TempFile bad("bad.swf", "1 x -1 10 2 -1 -1 2 20 -1 1 1 1 1 1 -1 -1 -1\n");
+  const std::string e = error_of([&] {
+    SwfReader r(bad.path(), "--queues");
+    SwfRecord rec;
+    r.next(rec);
+  });
+  EXPECT_EQ(e.rfind("--queues: " + bad.path() + ":1: field 2 'x'", 0), 0u) << e;
+}
+
 TEST(Swf, MalformedLinesAreNamedByLine) {
   TempFile few("few.swf",
                "; MaxProcs: 8\n1 0 -1 10 2 -1 -1 2 20 -1 1 1 1 1 1 -1 -1 -1\n2 5 -1 10 2 -1 -1 2 "
