@@ -83,11 +83,15 @@ void check_writable_file(const std::string& option, const std::string& path) {
   if (path.empty()) throw UsageError("--" + option + ": empty path");
   std::error_code ec;
   const fs::path p(path);
+  const bool entry = fs::exists(fs::symlink_status(p, ec));
   if (fs::exists(p, ec)) {
     if (fs::is_directory(p, ec)) throw UsageError(what + ": it is a directory");
     if (::access(path.c_str(), W_OK) != 0) throw UsageError(what + ": " + errno_text());
     return;
   }
+  // A symbolic link that leads nowhere (to itself, or to nothing) cannot be opened for writing:
+  // refuse it now rather than after the run.
+  if (entry) throw UsageError(what + ": " + (ec ? ec.message() : "a symbolic link to nothing"));
   fs::path parent = p.parent_path();
   if (parent.empty()) parent = ".";
   if (!fs::is_directory(parent, ec)) {

@@ -22,7 +22,8 @@ using namespace std::string_literals;
 
 struct InputFile {
   std::string name;
-  std::string content;  // "<dir>" makes a folder, "<loop>" a symbolic link to itself
+  std::string content;  // "<dir>" makes a folder, "<loop>" a symbolic link to itself,
+                        // "<dangling>" a symbolic link to a file that does not exist
 };
 
 struct Case {
@@ -78,6 +79,8 @@ TEST_P(BadInputMatrix, ExitTwoOneLineNothingWritten) {
       fs::create_directories(path);
     } else if (f.content == "<loop>") {
       fs::create_symlink(path, path);
+    } else if (f.content == "<dangling>") {
+      fs::create_symlink(path + ".none", path);
     } else {
       std::ofstream(path, std::ios::binary)
           << replace_at(f.content, root.substr(0, root.size() - 1));
@@ -166,6 +169,16 @@ INSTANTIATE_TEST_SUITE_P(
              "--grid 16 --output @/f/runs.jsonl",
              "--output",
              {{"f", "x"}}},
+        Case{"output_link_loop",
+             "mcb-poisson",
+             "--grid 16 --max-iterations 10 --output @/loop",
+             "--output: cannot write '@/loop': Too many levels of symbolic links",
+             {{"loop", "<loop>"}}},
+        Case{"output_link_to_nothing",
+             "mcb-poisson",
+             "--grid 16 --max-iterations 10 --output @/dangling",
+             "--output: cannot write '@/dangling': a symbolic link to nothing",
+             {{"dangling", "<dangling>"}}},
         Case{"cluster_map_nul",
              "mcb-poisson",
              kPoisson + "--cluster-map @/m",
