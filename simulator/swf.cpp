@@ -141,6 +141,11 @@ bool SwfReader::next(SwfRecord& r) {
   };
   r.line = number_;
   r.job = whole(1);
+  // Job numbers count from 1; -1 is SWF's mark of a missing value, any other negative is wrong.
+  if (r.job < -1) {
+    throw UsageError(where + "job number (field 1) '" + std::to_string(r.job) +
+                     "' is negative; SWF numbers jobs from 1 (-1 if unknown)");
+  }
   r.submit = f[1];
   r.wait = f[2];
   r.run = f[3];

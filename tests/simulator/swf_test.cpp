@@ -200,6 +200,21 @@ TEST(Swf, MalformedLinesAreNamedByLine) {
             std::string::npos);
 }
 
+TEST(Swf, JobNumbersBelowMinusOneAreRefused) {
+  TempFile missing("missing.swf", "-1 0 -1 10 2 -1 -1 2 20 -1 1 1 1 1 1 -1 -1 -1\n");
+  SwfReader r(missing.path());
+  SwfRecord rec;
+  ASSERT_TRUE(r.next(rec));  // SWF's mark of an unknown value
+  EXPECT_EQ(rec.job, -1);
+  TempFile negative("negative.swf",
+                    "1 0 -1 10 2 -1 -1 2 20 -1 1 1 1 1 1 -1 -1 -1\n"
+                    "-3 5 -1 10 2 -1 -1 2 20 -1 1 1 1 1 1 -1 -1 -1\n");
+  const std::string e = error_of([&] { read_all(negative.path()); });
+  EXPECT_NE(e.find(negative.path() + ":2: job number (field 1) '-3' is negative"),
+            std::string::npos)
+      << e;
+}
+
 TraceSpec spec_for(const std::string& path, const std::string& clusters, Rule rule = Rule::kNo) {
   TraceSpec s;
   s.path = path;
