@@ -1,5 +1,6 @@
 #include "matching/platform_file.hpp"
 
+#include "common/csv.hpp"
 #include "common/errors.hpp"
 #include "common/ini.hpp"
 
@@ -57,6 +58,22 @@ constexpr Range kShare{0.0, 1.0, false};    // A in [0, 1]
 constexpr Range kBandwidth{0.0, kUnlimited, true};
 constexpr Range kUsed{0.0, kUnlimited, false};
 
+// A link cannot already carry more than its maximum: the free bandwidth would be negative.
+void check_links(const ini::File& file, const Cluster& c, const ini::Entry* consumed,
+                 const ini::Entry* node_consumed) {
+  if (consumed && c.link_consumed > c.link_max) {
+    throw UsageError(file.where(consumed->line) + ": link_consumed: '" + consumed->value +
+                     "' is above the cluster's link_max " + csv::number(c.link_max));
+  }
+  for (std::size_t k = 0; node_consumed && k < c.nodes.size(); ++k) {
+    if (c.nodes[k].link_consumed > c.nodes[k].link_max) {
+      throw UsageError(file.where(node_consumed->line) + ": node_link_consumed: node " +
+                       std::to_string(k) + "'s " + csv::number(c.nodes[k].link_consumed) +
+                       " is above its node_link_max " + csv::number(c.nodes[k].link_max));
+    }
+  }
+}
+
 Cluster read_cluster(const ini::File& file, const ini::Section& s) {
   Cluster c;
   c.name = s.name.substr(std::string("cluster.").size());
@@ -75,6 +92,8 @@ Cluster read_cluster(const ini::File& file, const ini::Section& s) {
   c.nodes.resize(static_cast<std::size_t>(n));
   const int count = static_cast<int>(n);
   std::set<std::string> seen;
+  const ini::Entry* consumed = nullptr;       // link_consumed
+  const ini::Entry* node_consumed = nullptr;  // node_link_consumed
   for (const auto& e : s.entries) {
     if (!seen.insert(e.key).second) {
       throw UsageError(file.where(e.line) + ": " + e.key + ": given twice in [" + s.name + "]");
@@ -92,10 +111,12 @@ Cluster read_cluster(const ini::File& file, const ini::Section& s) {
       set_nodes(kBandwidth, &Node::link_max);
     } else if (e.key == "node_link_consumed") {
       set_nodes(kUsed, &Node::link_consumed);
+      node_consumed = &e;
     } else if (e.key == "link_max") {
       c.link_max = number(file, e, ini::single_value(e.value), kBandwidth);
     } else if (e.key == "link_consumed") {
       c.link_consumed = number(file, e, ini::single_value(e.value), kUsed);
+      consumed = &e;
     } else {
       throw UsageError(file.where(e.line) + ": '" + e.key +
                        "' is not a cluster key (nodes, "
@@ -103,6 +124,7 @@ Cluster read_cluster(const ini::File& file, const ini::Section& s) {
                        "node_link_consumed)");
     }
   }
+  check_links(file, c, consumed, node_consumed);
   return c;
 }
 

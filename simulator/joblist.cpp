@@ -55,6 +55,12 @@ JobListReader::JobListReader(const std::string& path)
         throw UsageError("--trace: " + path + ":" + std::to_string(header_line) +
                          ": unknown column '" + header[i] + "'");
       }
+      if (col_.count(header[i])) {  // which of the two would the rows mean?
+        throw UsageError("--trace: " + path + ":" + std::to_string(header_line) + ": column '" +
+                         header[i] + "' is given twice (columns " +
+                         std::to_string(col_[header[i]] + 1) + " and " + std::to_string(i + 1) +
+                         ")");
+      }
       col_[header[i]] = i;
     }
     for (const char* need : {"submit", "components"}) {
@@ -137,6 +143,12 @@ bool JobListReader::next(ListRecord& r) {
   }
   if (!cell("min_size").empty()) {
     r.min_size = static_cast<int>(number("min_size", cell("min_size"), true, 1));
+    long long size = 0;  // at most 1e9 a component: the sum cannot overflow
+    for (int s : r.sizes) size += s;
+    if (r.min_size > size) {
+      throw UsageError(where + "column 'min_size': '" + cell("min_size") +
+                       "' is above the job's size " + std::to_string(size));
+    }
   }
   return true;
 }

@@ -113,5 +113,20 @@ TEST(PlatformFile, BadValuesAreNamedWithFileAndLine) {
             std::string::npos);
 }
 
+// A link that already carries more than its maximum would leave a negative free bandwidth.
+TEST(PlatformFile, ALinkCarryingMoreThanItsMaximumIsRefused) {
+  EXPECT_NE(error_of("[cluster.a]\nnodes = 2\nlink_max = 10\nlink_consumed = 12\n")
+                .find(":4: link_consumed: '12' is above the cluster's link_max 10"),
+            std::string::npos);
+  EXPECT_NE(error_of("[cluster.a]\nnodes = 2\nnode_link_consumed = 1 3\nnode_link_max = 2\n")
+                .find(":3: node_link_consumed: node 1's 3 is above its node_link_max 2"),
+            std::string::npos);
+  EXPECT_EQ(error_of("[cluster.a]\nnodes = 2\nlink_max = 10\nlink_consumed = 10\n"
+                     "node_link_max = 2\nnode_link_consumed = 2 0\n"),
+            "(accepted)");
+  EXPECT_EQ(error_of("[cluster.a]\nnodes = 1\nlink_consumed = 1e6\n"), "(accepted)")
+      << "no maximum: unlimited";
+}
+
 }  // namespace
 }  // namespace mcb::matching
