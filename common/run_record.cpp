@@ -122,6 +122,13 @@ std::string json_type_name(const json& value) {
   return "an object";
 }
 
+void require_known_schema(const std::string& schema) {
+  if (schema == kRunRecordSchema || schema == kRunRecordSchemaV1) return;
+  throw std::invalid_argument("unknown schema '" + schema + "' (records are " +
+                              std::string(kRunRecordSchema) + ", or " + kRunRecordSchemaV1 +
+                              " brought up to date)");
+}
+
 RunRecord RunRecord::from_json(const json& source) {
   if (!source.is_object()) throw std::invalid_argument("a record must be a JSON object");
   json doc = current_record(source);

@@ -22,6 +22,12 @@ inline constexpr const char* kRunRecordSchema = "mcb-run/2";
 /// @brief The earlier version current_record() still reads.
 inline constexpr const char* kRunRecordSchemaV1 = "mcb-run/1";
 
+/// @brief Throws std::invalid_argument "unknown schema 'mcb-run/3' (records are mcb-run/2, or
+/// mcb-run/1 brought up to date)" unless @p schema is one this suite reads. A reader that acts on
+/// records (which runs are done, what they measured) calls it: a record of another version may
+/// mean something else.
+void require_known_schema(const std::string& schema);
+
 /// @brief @p doc in the current schema: a version-1 record gets its bandwidths (the fields
 /// docs/records.md lists under "Versions") divided by 10^6 and schema kRunRecordSchema; any
 /// other document is returned as it is (readers refuse a schema they do not know). Every reader

@@ -315,7 +315,7 @@ int submit_campaign(const CampaignSpec& spec, const Plan& plan, const BatchOptio
   // Every jobscript must render before anything is written or submitted.
   check_jobscripts(spec, plan);
   const CampaignFolder folder{spec.folder};
-  folder.create();
+  prepare_folder(spec, plan, folder);
   std::filesystem::create_directories(folder.jobs_dir());
   const FolderLock lock(folder);
   guard_plan(spec, plan, folder);
@@ -401,7 +401,7 @@ int submit_campaign(const CampaignSpec& spec, const Plan& plan, const BatchOptio
 int collect_campaign(const CampaignSpec& spec, const Plan& plan, const BatchOptions& options,
                      std::ostream& out) {
   const CampaignFolder folder{spec.folder};
-  folder.create();
+  prepare_folder(spec, plan, folder);
   const auto system = make_batch_system(spec, plan, folder);
   const auto start = std::chrono::steady_clock::now();
   std::string last_note;

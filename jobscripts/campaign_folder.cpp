@@ -2,6 +2,7 @@
 
 #include "common/errors.hpp"
 #include "common/files.hpp"
+#include "jobscripts/record_book.hpp"
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -51,8 +52,10 @@ FolderLock::~FolderLock() {
   if (fd_ >= 0) ::close(fd_);
 }
 
-void guard_plan(const CampaignSpec& spec, const Plan& plan, const CampaignFolder& folder) {
-  const json mine = plan.to_json(spec);
+namespace {
+
+// Refuses a stored plan that is not one or belongs to another campaign or spec; writes nothing.
+void check_plan(const CampaignSpec& spec, const json& mine, const CampaignFolder& folder) {
   std::ifstream in(folder.plan());
   if (in) {
     json stored;
@@ -92,7 +95,21 @@ void guard_plan(const CampaignSpec& spec, const Plan& plan, const CampaignFolder
       }
     }
   }
+}
+
+}  // namespace
+
+void guard_plan(const CampaignSpec& spec, const Plan& plan, const CampaignFolder& folder) {
+  const json mine = plan.to_json(spec);
+  check_plan(spec, mine, folder);
   write_file_atomically(folder.plan(), mine.dump(1) + "\n");
+}
+
+void prepare_folder(const CampaignSpec& spec, const Plan& plan, const CampaignFolder& folder) {
+  // Everything a run would refuse is refused before the folder, its lock or runs/ exist.
+  check_plan(spec, plan.to_json(spec), folder);
+  RecordBook::read(folder.records());
+  folder.create();
 }
 
 }  // namespace mcb::campaign

@@ -48,4 +48,10 @@ class FolderLock {
 /// @throws mcb::UsageError naming the first difference.
 void guard_plan(const CampaignSpec& spec, const Plan& plan, const CampaignFolder& folder);
 
+/// @brief Checks the folder's stored plan (as guard_plan does) and records (readable, of a known
+/// schema) without writing, then creates the folder: a refusal leaves nothing behind, no folder,
+/// lock, runs/ or plan.json. Executors call it instead of CampaignFolder::create().
+/// @throws UsageError naming the plan or the record's file and line.
+void prepare_folder(const CampaignSpec& spec, const Plan& plan, const CampaignFolder& folder);
+
 }  // namespace mcb::campaign

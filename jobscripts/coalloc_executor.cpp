@@ -64,7 +64,7 @@ void check_coalloc_launcher(const CampaignSpec& spec) {
 int run_coalloc(const CampaignSpec& spec, const Plan& plan, std::ostream& out) {
   check_coalloc_launcher(spec);
   const CampaignFolder folder{spec.folder};
-  folder.create();
+  prepare_folder(spec, plan, folder);
   const FolderLock lock(folder);
   guard_plan(spec, plan, folder);
   const std::string dir = folder.root + "/coalloc";

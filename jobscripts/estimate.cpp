@@ -121,6 +121,7 @@ CampaignEstimate estimate_campaign(const CampaignSpec& spec, const Plan& plan,
         RunRecord record;
         try {
           record = RunRecord::from_json(line.doc);
+          require_known_schema(record.schema);  // another version may mean other things
         } catch (const std::invalid_argument& e) {
           throw UsageError(file + ":" + std::to_string(line.number) + ": " + e.what());
         }

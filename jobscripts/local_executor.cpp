@@ -178,7 +178,7 @@ int run_local(const CampaignSpec& spec, const Plan& plan, const LocalRunOptions&
               std::ostream& out) {
   check_local_launcher(spec);
   const CampaignFolder folder{spec.folder};
-  folder.create();
+  prepare_folder(spec, plan, folder);
   const FolderLock lock(folder);
   end_abandoned_run(folder, out);
   guard_plan(spec, plan, folder);

@@ -70,6 +70,7 @@ jsonl::Contents RecordBook::scan(const std::string& path, jsonl::From from) {
     RunRecord record;
     try {
       record = RunRecord::from_json(line.doc);
+      require_known_schema(record.schema);  // another version may mean other things
     } catch (const std::invalid_argument& e) {
       throw UsageError(path + ":" + std::to_string(line.number) + ": " + e.what());
     }

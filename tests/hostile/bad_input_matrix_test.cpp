@@ -523,6 +523,10 @@ INSTANTIATE_TEST_SUITE_P(
 std::string spec(const std::string& body) {
   return "name = t\napp = poisson\nfolder = @/campaign\nrepetitions = 1\n" + body;
 }
+// A record of a schema version the suite does not know, with a run id of the campaign.
+const std::string kRecordV3 =
+    R"({"schema":"mcb-run/3","run_id":"t-c000-r0","app":"poisson","status":"valid"})"
+    "\n";
 // The co-allocating executor's section up to its clusters (lines 5-7), and a run over 2 clusters.
 const std::string kCoallocSpec = "executor = coalloc\n[coalloc]\nsystems = @/sys.ini\n";
 const std::string kCoallocOptions = "[options]\ngrid = 16\nprocs = 2x1\nclusters = 2\n";
@@ -585,6 +589,33 @@ INSTANTIATE_TEST_SUITE_P(
              "launch @/s.ini",
              "command: 'launch' is not one of dry-run, run, scripts, status, collect",
              {{"s.ini", spec("[options]\nprocs = 2x1\ngrid = 16\n")}}},
+        // A refused folder is left as it was: no .lock, runs/ or new plan.json.
+        Case{"run_plan_garbage",
+             "mcb-campaign",
+             "run @/s.ini",
+             "@/campaign/plan.json: not a plan",
+             {{"s.ini", spec("[options]\nprocs = 2x1\ngrid = 16\n")},
+              {"campaign", "<dir>"},
+              {"campaign/plan.json", "garbage\n"}}},
+        Case{"run_records_malformed",
+             "mcb-campaign",
+             "run @/s.ini",
+             "@/campaign/records.jsonl:1:",
+             {{"s.ini", spec("[options]\nprocs = 2x1\ngrid = 16\n")},
+              {"campaign", "<dir>"},
+              {"campaign/records.jsonl", "{\"schema\": \n"}}},
+        Case{"run_records_unknown_schema",
+             "mcb-campaign",
+             "run @/s.ini",
+             "@/campaign/records.jsonl:1: unknown schema 'mcb-run/3'",
+             {{"s.ini", spec("[options]\nprocs = 2x1\ngrid = 16\n")},
+              {"campaign", "<dir>"},
+              {"campaign/records.jsonl", kRecordV3}}},
+        Case{"history_unknown_schema",
+             "mcb-campaign",
+             "dry-run @/s.ini --history @/h.jsonl",
+             "@/h.jsonl:1: unknown schema 'mcb-run/3'",
+             {{"s.ini", spec("[options]\nprocs = 2x1\ngrid = 16\n")}, {"h.jsonl", kRecordV3}}},
         Case{"spec_folder", "mcb-campaign", "dry-run @/s.ini", "s.ini", {{"s.ini", "<dir>"}}},
         Case{"spec_missing", "mcb-campaign", "dry-run @/none.ini", "none.ini"},
         Case{"spec_unreadable", "mcb-campaign", "dry-run @/loop", "loop", {{"loop", "<loop>"}}},
