@@ -1,6 +1,7 @@
 #include "common/jsonl.hpp"
 
 #include "common/errors.hpp"
+#include "common/text.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -51,6 +52,10 @@ Contents read(const std::string& path, From from, bool missing_ok) {
     contents.end_of_whole = from.offset + start;
     contents.last_line = number;
     if (blank(line)) continue;
+    // The rule of every text input (common/text.hpp); JSON's parser would skip a leading BOM.
+    if (const std::string problem = text_problem(line); !problem.empty()) {
+      throw UsageError(path + ":" + std::to_string(number) + ": " + problem);
+    }
     Line parsed{number, std::move(line), nullptr};
     try {
       parsed.doc = nlohmann::json::parse(parsed.text);

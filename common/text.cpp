@@ -48,6 +48,11 @@ std::string text_problem(std::string_view text) {
       static const char* hex = "0123456789ABCDEF";
       return std::string("a byte 0x") + hex[c >> 4] + hex[c & 0xF] + " that is not UTF-8" + at(i);
     }
+    // One rule for every input: a byte-order mark is refused, at the start of a file or
+    // anywhere else, instead of becoming part of the first key, label, number or name.
+    if (cp == 0xFEFF) {
+      return "a byte-order mark (U+FEFF)" + at(i) + "; save the file as UTF-8 without it";
+    }
     i += n;
   }
   return "";

@@ -13,9 +13,11 @@ namespace mcb {
 /// either end.
 std::string trim(std::string_view text);
 
-/// @brief Why @p text is not plain text: "a NUL byte at column N" or "a byte 0xFF that is not
-/// UTF-8 at column N"; empty when it is valid UTF-8 without NUL bytes. Readers call it on every
-/// line so that names read from a file can later be written to JSON records and CSV tables.
+/// @brief Why @p text is not plain text: "a NUL byte at column N", "a byte 0xFF that is not
+/// UTF-8 at column N" or "a byte-order mark (U+FEFF) at column N; ..."; empty when it is valid
+/// UTF-8 without NUL bytes or byte-order marks. Readers call it on every line so that names read
+/// from a file can later be written to JSON records and CSV tables, and so that every input
+/// keeps one rule for a byte-order mark (docs/input.md).
 std::string text_problem(std::string_view text);
 
 /// @brief @p text as a whole decimal number in long's range, all of it read (std::stol's

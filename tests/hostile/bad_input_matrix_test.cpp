@@ -109,6 +109,8 @@ std::string test_name(const ::testing::TestParamInfo<Case>& info) {
 // even root can read), NUL bytes, bytes that are not UTF-8.
 const std::string kNul = "a\0b"s;
 const std::string kLatin1 = "caf\xe9";
+// A UTF-8 byte-order mark, which some editors put at the start of a file: one rule, refused.
+const std::string kBom = "\xEF\xBB\xBF";
 
 // --- mcb-poisson ------------------------------------------------------------------------------
 const std::string kPoisson = "--grid 16 --max-iterations 10 --output @/runs.jsonl ";
@@ -154,6 +156,16 @@ INSTANTIATE_TEST_SUITE_P(
              kPoisson + "--config @/c.ini",
              "@/c.ini:1: a NUL",
              {{"c.ini", "halo = pa" + kNul + "\n"}}},
+        Case{"config_bom",
+             "mcb-poisson",
+             kPoisson + "--config @/c.ini",
+             "@/c.ini:1: a byte-order mark (U+FEFF) at column 1",
+             {{"c.ini", kBom + "grid = 16\n"}}},
+        Case{"cluster_map_bom",
+             "mcb-poisson",
+             kPoisson + "--cluster-map @/m",
+             "@/m:1: a byte-order mark (U+FEFF) at column 1",
+             {{"m", kBom + "a\n"}}},
         Case{"config_latin1",
              "mcb-poisson",
              kPoisson + "--config @/c.ini",
@@ -314,6 +326,13 @@ INSTANTIATE_TEST_SUITE_P(
              "--input @/r.jsonl --output @/cal",
              "@/r.jsonl:1:",
              {{"r.jsonl", "{\"a\":\"" + kNul + "\"}\n"}}},
+        Case{"record_bom",
+             "mcb-calibrate",
+             "--input @/r.jsonl --output @/cal",
+             "@/r.jsonl:1: a byte-order mark (U+FEFF) at column 1",
+             {{"r.jsonl", kBom + R"({"schema":"mcb-run/2","run_id":"r1","app":"poisson",)"
+                                 R"("status":"valid"})"
+                                 "\n"}}},
         Case{"record_latin1",
              "mcb-calibrate",
              "--input @/r.jsonl --output @/cal",
@@ -377,6 +396,16 @@ INSTANTIATE_TEST_SUITE_P(
              kSim + "--trace @/t.swf",
              "@/t.swf:2: time (field 2)",
              {{"t.swf", kSwf + "2 1e300 -1 10 2 -1 -1 2 20 -1 1 1 1 1 1 -1 -1 -1\n"}}},
+        Case{"swf_bom",
+             "mcb-sim",
+             kSim + "--trace @/t.swf",
+             "@/t.swf:1: a byte-order mark (U+FEFF) at column 1",
+             {{"t.swf", kBom + kSwf}}},
+        Case{"joblist_bom",
+             "mcb-sim",
+             kSim + "--trace @/t.csv",
+             "@/t.csv:1: a byte-order mark (U+FEFF) at column 1",
+             {{"t.csv", kBom + "submit,components,runtime\n0,8,10\n"}}},
         Case{"swf_duplicate_id",
              "mcb-sim",
              kSim + "--trace @/t.swf",

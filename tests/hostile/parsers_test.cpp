@@ -139,6 +139,15 @@ TEST(HostileText, TextProblemNamesTheColumn) {
   EXPECT_EQ(text_problem("x\xe2\x82"), "a byte 0xE2 that is not UTF-8 at column 2") << "cut";
 }
 
+// One rule for a byte-order mark in every text input: refused where it stands, with its column.
+TEST(HostileText, AByteOrderMarkIsRefusedWhereItStands) {
+  EXPECT_EQ(text_problem("\xEF\xBB\xBFgrid = 16"),
+            "a byte-order mark (U+FEFF) at column 1; save the file as UTF-8 without it");
+  EXPECT_EQ(text_problem("a\xEF\xBB\xBF"),
+            "a byte-order mark (U+FEFF) at column 2; save the file as UTF-8 without it");
+  EXPECT_EQ(text_problem("\xEF\xBB\xBE"), "") << "U+FEFE is another character";
+}
+
 TEST(HostileFolders, UncreatableFoldersAreNamedBeforeAnythingIsWritten) {
   TempDir dir;
   const std::string file = write(dir, "f", "x");
