@@ -10,6 +10,7 @@ import sys
 import tempfile
 import unittest
 
+import numpy as np
 import pandas as pd
 
 from support import BIN, SOURCE, TempDirTest, read_csv, read_json, run
@@ -66,8 +67,13 @@ class PandasLoads(unittest.TestCase):
         self.assertEqual(frame.shape, (600, 18))
         batsim = pd.read_csv(os.path.join(RUN, "run", "batsim_jobs.csv")).set_index("job_id")
         swf = frame.set_index(0)
-        self.assertTrue(((swf[2] - batsim.loc[swf.index, "waiting_time"]).abs() < 1e-6).all())
-        self.assertTrue((swf[4] == batsim.loc[swf.index, "requested_number_of_resources"]).all())
+        # SWF holds whole seconds: each instant is Batsim's exact one rounded (halves up), and
+        # the wait is the difference of the rounded submit and start.
+        exact = batsim.loc[swf.index]
+        self.assertTrue((swf[1] == np.floor(exact["submission_time"] + 0.5)).all())
+        self.assertTrue((swf[1] + swf[2] == np.floor(exact["starting_time"] + 0.5)).all())
+        self.assertTrue(((swf[2] - exact["waiting_time"]).abs() <= 1).all())
+        self.assertTrue((swf[4] == exact["requested_number_of_resources"]).all())
 
 
 class Gantt(TempDirTest):
