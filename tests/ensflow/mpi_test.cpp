@@ -148,8 +148,8 @@ void expect_same_as_one_process(
   // And the run is a working filter, not merely a reproducible one: over the two analyses the
   // analysis removes forecast error. Not at each analysis: the second works below the 0.02 m
   // observation error (forecast RMSE 0.015 m), where a correct 12-member filter ends worse
-  // than its forecast for 38 of 100 seeds of this configuration (37 drawn through
-  // common/rng.hpp instead), while the pooled MSE ratio stayed at most 0.69 (README).
+  // than its forecast for 37 of 100 seeds of this configuration (38 with the former std::
+  // draws), while the pooled MSE ratio stayed at most 0.60 (0.69; median 0.10) (README).
   const auto forecasts = points_of(reference.points, "forecast");
   const auto analyses = points_of(reference.points, "analysis");
   ASSERT_EQ(analyses.size(), 2u);
