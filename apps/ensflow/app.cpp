@@ -235,7 +235,8 @@ class EnsflowRun : public harness::Measurement {
     const double wall_time = wall_["max"].get<double>();
     const double member_days = static_cast<double>(s.members) * s.days;
     const double figure = wall_time > 0 ? member_days / wall_time : 0.0;
-    const Verdict verdict = ensflow::judge(outcome_.points, outcome_.innovations, s.free_run);
+    const Verdict verdict =
+        ensflow::judge(outcome_.points, outcome_.innovations, s.free_run, outcome_.reference);
     harness::Judgement j;
     j.valid = verdict.valid;
     j.reason = verdict.reason;
@@ -254,6 +255,7 @@ class EnsflowRun : public harness::Measurement {
         {"member_days_per_second", figure},
         {"setup_time", setup_["max"]},
         {"free_run_time", free_time_["max"]},
+        {"reference_check_time", outcome_.reference.seconds},
         {"diagnostics", points_json(outcome_.points)},
         {"innovations", innovations_json(outcome_.innovations)}};
     j.figure = figure;

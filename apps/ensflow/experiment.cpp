@@ -58,6 +58,8 @@ ExperimentOutcome run_experiment(const ExperimentSettings& s, harness::Instrumen
   out.wall_time = MPI_Wtime() - start;
   if (counters != nullptr) counters->stop();
   out.final_states = ensemble.states();
+  if (s.analyses() > 0)
+    out.reference = ensemble.check_first_analysis(truth.observations.at(0), comm.mpi());
   ensemble.diagnose("final", s.days, truth.psi.at(s.days).data(), model, quiet, diagnostics);
 
   // The same initial ensemble without analyses: what the observations were worth.

@@ -7,6 +7,7 @@
 #include "apps/ensflow/diagnostics.hpp"
 #include "apps/ensflow/ensemble.hpp"
 #include "apps/ensflow/observations.hpp"
+#include "apps/ensflow/reference_analysis.hpp"
 #include "apps/ensflow/settings.hpp"
 #include "apps/ensflow/truth.hpp"
 #include "harness/comm.hpp"
@@ -28,6 +29,7 @@ struct ExperimentOutcome {
   std::vector<DiagnosticPoint> points;  //!< same on every rank
   std::vector<InnovationStatistics> innovations;  //!< per analysis, same on every rank
   Eigen::MatrixXd final_states;  //!< this rank's members (q) at the end of the assimilating run
+  ReferenceCheck reference;      //!< the first analysis against the reference, same on every rank
 };
 
 /// @brief Whether @p settings analyse in the regional layout on @p ranks processes.
@@ -38,7 +40,8 @@ EnsembleLayout analysis_layout(const ExperimentSettings& settings, int ranks);
 
 /// @brief Runs the experiment on @p comm's ranks (its size must divide the member count).
 /// Everything before the timed loop (spin-up, truth, initial ensemble) and after it (final
-/// diagnostics, free run) stays out of the analysis channels' books and out of wall_time.
+/// diagnostics, the reference check, free run) stays out of the analysis channels' books and
+/// out of wall_time.
 /// @p counters, when given, count the timed loop only. Collective.
 ExperimentOutcome run_experiment(const ExperimentSettings& settings,
                                  harness::InstrumentedComm& comm,
