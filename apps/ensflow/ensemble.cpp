@@ -75,6 +75,17 @@ void Ensemble::start(const std::vector<double>& background, QgModel& model,
   }
 }
 
+void Ensemble::resume(const std::vector<double>& all) {
+  const auto n = static_cast<std::size_t>(states_.rows());
+  if (all.size() != n * static_cast<std::size_t>(layout_.members()))
+    throw std::invalid_argument("restart states of the wrong size");
+  const auto first = static_cast<std::size_t>(layout_.first_member(rank_));
+  for (int j = 0; j < layout_.members_per_rank(); ++j) {
+    const double* from = all.data() + (first + static_cast<std::size_t>(j)) * n;
+    std::copy(from, from + n, states_.col(j).data());
+  }
+}
+
 void Ensemble::forecast_day(QgModel& model) {
   for (int j = 0; j < layout_.members_per_rank(); ++j) model.advance_day(states_.col(j).data());
 }

@@ -73,6 +73,10 @@ class Ensemble {
   /// the stream (seed, member perturbation, member index).
   void start(const std::vector<double>& background, QgModel& model, PerturbationField& field);
 
+  /// @brief This rank's members from @p all, every member's q one after the other (M x n, a
+  /// restart file's order), whatever the process count that wrote them.
+  void resume(const std::vector<double>& all);
+
   /// @brief Every local member one model day ahead.
   void forecast_day(QgModel& model);
 
