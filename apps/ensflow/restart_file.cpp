@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iterator>
 #include <sstream>
+#include <utility>
 
 namespace mcb::ensflow {
 namespace {
@@ -209,23 +210,40 @@ std::uint64_t fnv1a64(const void* data, std::size_t size) {
 
 std::string restart_config_text(const ExperimentSettings& s, bool regional) {
   const ModelParameters& m = s.model;
-  std::ostringstream t;
-  t << "members " << s.members << "\ndays " << s.days << "\nanalysis-every " << s.analysis_every
-    << "\nobservations " << s.observations << "\nobs-variance "
-    << number(s.analysis.observation_variance) << "\nfilter " << filter_name(s.analysis.filter)
-    << "\ninflation " << number(s.analysis.inflation) << "\nlocalisation "
-    << number(s.analysis.localisation_km) << "\nrelaxation " << number(s.analysis.relaxation)
-    << "\nanalysis-layout " << (regional ? "regional" : "gathered") << "\ninitial-spread "
-    << number(s.initial_spread_m) << "\ninitial-length " << number(s.initial_length_km)
-    << "\nspinup-days " << s.spinup_days << "\nspinup-seed " << s.spinup_seed << "\nseed " << s.seed
-    << "\ntruth-seed " << s.truth_seed << "\nfree-run " << (s.free_run ? "yes" : "no") << "\ngrid "
-    << m.grid << "\nbasin-size " << number(m.basin_km) << "\ndepth " << number(m.depth_m)
-    << "\nlower-depth " << number(m.lower_depth_m) << "\nlatitude " << number(m.latitude_deg)
-    << "\nwind-stress " << number(m.wind_stress) << "\ndeformation-radius "
-    << number(m.deformation_radius_km) << "\ndrag-days " << number(m.drag_days) << "\nwalls "
-    << (m.no_slip ? "no-slip" : "free-slip") << "\nviscosity " << number(m.viscosity)
-    << "\nsteps-per-day " << m.steps_per_day << "\n";
-  return t.str();
+  const AnalysisSettings& a = s.analysis;
+  // Named as the options are, so a refusal names the option that differs.
+  const std::vector<std::pair<const char*, std::string>> settings{
+      {"members", std::to_string(s.members)},
+      {"days", std::to_string(s.days)},
+      {"analysis-every", std::to_string(s.analysis_every)},
+      {"observations", std::to_string(s.observations)},
+      {"obs-variance", number(a.observation_variance)},
+      {"filter", filter_name(a.filter)},
+      {"inflation", number(a.inflation)},
+      {"localisation", number(a.localisation_km)},
+      {"relaxation", number(a.relaxation)},
+      {"analysis-layout", regional ? "regional" : "gathered"},
+      {"initial-spread", number(s.initial_spread_m)},
+      {"initial-length", number(s.initial_length_km)},
+      {"spinup-days", std::to_string(s.spinup_days)},
+      {"spinup-seed", std::to_string(s.spinup_seed)},
+      {"seed", std::to_string(s.seed)},
+      {"truth-seed", std::to_string(s.truth_seed)},
+      {"free-run", s.free_run ? "yes" : "no"},
+      {"grid", std::to_string(m.grid)},
+      {"basin-size", number(m.basin_km)},
+      {"depth", number(m.depth_m)},
+      {"lower-depth", number(m.lower_depth_m)},
+      {"latitude", number(m.latitude_deg)},
+      {"wind-stress", number(m.wind_stress)},
+      {"deformation-radius", number(m.deformation_radius_km)},
+      {"drag-days", number(m.drag_days)},
+      {"walls", m.no_slip ? "no-slip" : "free-slip"},
+      {"viscosity", number(m.viscosity)},
+      {"steps-per-day", std::to_string(m.steps_per_day)}};
+  std::string text;
+  for (const auto& [name, value] : settings) text += std::string(name) + ' ' + value + '\n';
+  return text;
 }
 
 std::string encode_restart(const RestartState& s) {
