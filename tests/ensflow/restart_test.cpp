@@ -40,7 +40,7 @@ std::string bytes_of(const std::string& path) {
 }
 
 // Only the files named, no temporaries beside them.
-void expect_only(const fs::path& dir, std::set<std::string> names) {
+void expect_only(const fs::path& dir, const std::set<std::string>& names) {
   std::set<std::string> present;
   for (const auto& entry : fs::directory_iterator(dir)) present.insert(entry.path().filename());
   EXPECT_EQ(present, names);
@@ -116,7 +116,7 @@ INSTANTIATE_TEST_SUITE_P(Splits, EnsflowRestart,
 
 // A good restart file at day 2, written by one process.
 std::string good_file(const TempDir& dir) {
-  const std::string file = dir / "good.rst";
+  std::string file = dir / "good.rst";
   ensflow(1,
           "--checkpoint " + quote(file) + " --stop-at-day 2 --output " + quote(dir / "good.jsonl"));
   return file;
