@@ -141,7 +141,8 @@ ExperimentOutcome run_experiment(const ExperimentSettings& s, harness::Instrumen
   MPI_Barrier(comm.mpi());
   if (counters != nullptr) counters->start();
   const double start_time = MPI_Wtime();
-  double untimed = 0;  // the reference check and restart files
+  double untimed = 0;               // the reference check and restart files
+  out.reference = start.reference;  // made before a restart, or still to come
   for (int day = out.first_day; day <= out.last_day; ++day) {
     {
       PhaseClock clock(out.times.forecast);
@@ -166,7 +167,6 @@ ExperimentOutcome run_experiment(const ExperimentSettings& s, harness::Instrumen
     }
   }
   out.wall_time = MPI_Wtime() - start_time - untimed;
-  if (!out.reference.checked) out.reference = start.reference;  // made before the restart
   if (counters != nullptr) counters->stop();
   out.final_states = ensemble.states();
   if (out.last_day < s.days) {  // stopped early: the rest is the next run's
