@@ -8,6 +8,7 @@
 #include "harness/driver.hpp"
 #include "harness/record.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -115,6 +116,34 @@ json phase_json(const PhaseTimes& t, const harness::InstrumentedComm& comm) {
   return out;
 }
 
+void print_restart(const CheckpointBook& book, const std::string& checkpoint_file) {
+  if (!book.restart_file.empty()) {
+    std::printf("  restart: '%s', day %d, %zu bytes, read and checked %.3g s, distributed %.3g s\n",
+                book.restart_file.c_str(), book.restart_day, book.restart_bytes, book.read_time,
+                book.distribute_time);
+  }
+  if (!book.writes.empty()) {
+    std::printf("  checkpoints: %zu to '%s' (last: day %d, %zu bytes, %.3g s), %.3g s in all\n",
+                book.writes.size(), checkpoint_file.c_str(), book.writes.back().day,
+                book.writes.back().bytes, book.writes.back().seconds, book.write_time());
+  }
+  if (book.stopped_at > 0) std::printf("  stopped at day %d (--stop-at-day)\n", book.stopped_at);
+}
+
+// The verdict's checks; a stopped run has none (the run that continues it is judged).
+void print_checks(const json& verdict) {
+  if (!verdict.contains("checks")) return;
+  const json& checks = verdict["checks"];
+  const auto value_of = [&](const char* check) {
+    return checks.contains(check) ? checks[check]["value"].get<double>() : -1.0;
+  };
+  std::printf(
+      "  spread/RMSE forecast %.3g, analysis %.3g; innovation chi-square %.3g; "
+      "Desroziers %.3g; rank-histogram outer bins %.3g x expected\n",
+      value_of("spread_skill_forecast"), value_of("spread_skill_analysis"), value_of("chi_square"),
+      value_of("error_consistency"), value_of("rank_outer_ratio"));
+}
+
 void print_summary(const EnsflowConfig& config, const harness::ClusterMap& map, int ranks,
                    const harness::WideArea* wide, const json& record,
                    const ExperimentOutcome& outcome) {
@@ -153,15 +182,7 @@ void print_summary(const EnsflowConfig& config, const harness::ClusterMap& map, 
     }
     std::printf("\n");
   }
-  const json& checks = record["verdict"]["checks"];
-  const auto value_of = [&](const char* check) {
-    return checks.contains(check) ? checks[check]["value"].get<double>() : -1.0;
-  };
-  std::printf(
-      "  spread/RMSE forecast %.3g, analysis %.3g; innovation chi-square %.3g; "
-      "Desroziers %.3g; rank-histogram outer bins %.3g x expected\n",
-      value_of("spread_skill_forecast"), value_of("spread_skill_analysis"), value_of("chi_square"),
-      value_of("error_consistency"), value_of("rank_outer_ratio"));
+  print_checks(record["verdict"]);
   const auto max_of = [&](const char* phase) {
     return result["phase_times"][phase]["max"].get<double>();
   };
@@ -172,10 +193,18 @@ void print_summary(const EnsflowConfig& config, const harness::ClusterMap& map, 
       result["analysis_time"]["max"].get<double>(), 100 * result["analysis_share"].get<double>(),
       max_of("observe"), max_of("gather"), max_of("transform"), max_of("transpose"), max_of("halo"),
       max_of("apply"), max_of("update"), max_of("restore"));
-  std::printf("  untimed: setup %.3g s (spin-up %d days, truth, initial ensemble)",
-              result["setup_time"].get<double>(), s.spinup_days);
-  if (s.free_run) std::printf(", free run %.3g s", result["free_run_time"].get<double>());
+  const CheckpointBook& book = outcome.checkpoints;
+  if (book.restart_file.empty()) {
+    std::printf("  untimed: setup %.3g s (spin-up %d days, truth, initial ensemble)",
+                result["setup_time"].get<double>(), s.spinup_days);
+  } else {
+    std::printf("  untimed: setup %.3g s (restart from day %d)", result["setup_time"].get<double>(),
+                book.restart_day);
+  }
+  if (s.free_run && book.stopped_at == 0)
+    std::printf(", free run %.3g s", result["free_run_time"].get<double>());
   std::printf("\n");
+  print_restart(book, config.checkpoints.file);
 }
 
 // One mcb-ensflow run: the ensemble Kalman filter's twin experiment, judged by its
@@ -195,7 +224,8 @@ class EnsflowRun : public harness::Measurement {
 
   void measure(harness::Run& run, harness::Counters& counters) override {
     comm_.emplace(run.world, run.clusters(), channel_names(), true, run.wide);
-    outcome_ = run_experiment(config_.settings, *comm_, &counters);
+    outcome_ = run_experiment(config_.settings, *comm_, &counters, config_.checkpoints,
+                              config_.restart.file.empty() ? nullptr : &config_.restart);
   }
 
   json conclude(const harness::Run& run) override {
@@ -233,13 +263,29 @@ class EnsflowRun : public harness::Measurement {
   harness::Judgement judge(const harness::Run& /*run*/) override {
     const ExperimentSettings& s = config_.settings;
     const double wall_time = wall_["max"].get<double>();
-    const double member_days = static_cast<double>(s.members) * s.days;
+    // The days this run computed: a restarted or stopped run computes part of them.
+    const int days_run = std::max(0, outcome_.last_day - outcome_.first_day + 1);
+    const double member_days = static_cast<double>(s.members) * days_run;
     const double figure = wall_time > 0 ? member_days / wall_time : 0.0;
-    const Verdict verdict = ensflow::judge(outcome_.points, outcome_.innovations, s.free_run);
     harness::Judgement j;
-    j.valid = verdict.valid;
-    j.reason = verdict.reason;
-    j.verdict = verdict.details;
+    const CheckpointBook& book = outcome_.checkpoints;
+    if (book.stopped_at > 0) {
+      // The filter's checks need the whole run; the run that continues this one judges it.
+      j.valid = false;
+      j.reason = "stopped at day " + std::to_string(book.stopped_at) + " of " +
+                 std::to_string(s.days) + " (--stop-at-day): '" + config_.checkpoints.file +
+                 "' continues it";
+      j.verdict = {{"stopped_at_day", book.stopped_at}};
+    } else {
+      const Verdict verdict =
+          ensflow::judge(outcome_.points, outcome_.innovations, s.free_run, outcome_.reference);
+      j.valid = verdict.valid;
+      j.reason = verdict.reason;
+      j.verdict = verdict.details;
+    }
+    json restart = book.to_json(config_.checkpoints.file);
+    restart["first_day"] = outcome_.first_day;
+    restart["last_day"] = outcome_.last_day;
     j.result = {
         {"wall_time", wall_time},
         {"wall_time_ranks", wall_},
@@ -254,8 +300,10 @@ class EnsflowRun : public harness::Measurement {
         {"member_days_per_second", figure},
         {"setup_time", setup_["max"]},
         {"free_run_time", free_time_["max"]},
+        {"reference_check_time", outcome_.reference.seconds},
         {"diagnostics", points_json(outcome_.points)},
-        {"innovations", innovations_json(outcome_.innovations)}};
+        {"innovations", innovations_json(outcome_.innovations)},
+        {"restart", restart}};
     j.figure = figure;
     j.unit = kFigureUnit;
     char merit[48];

@@ -15,8 +15,12 @@ namespace mcb::ensflow {
 
 Ensemble::Ensemble(const ExperimentSettings& settings, const EnsembleLayout& layout, int rank,
                    const ObservationNetwork& network)
-    : settings_(settings), layout_(layout), rank_(rank), network_(network) {
-  const AnalysisGeometry geometry{settings.model.grid, settings.model.spacing(), network.sites()};
+    : settings_(settings),
+      geometry_{settings.model.grid, settings.model.spacing(), network.sites()},
+      layout_(layout),
+      rank_(rank),
+      network_(network) {
+  const AnalysisGeometry& geometry = geometry_;
   if (layout.is_regional()) {
     if (settings.analysis.filter != FilterKind::square_root ||
         !(settings.analysis.localisation_km > 0)) {
@@ -68,6 +72,17 @@ void Ensemble::start(const std::vector<double>& background, QgModel& model,
     double* q = states_.col(j).data();
     field.draw(stream, model, q);
     for (std::size_t c = 0; c < background.size(); ++c) q[c] += background[c];
+  }
+}
+
+void Ensemble::resume(const std::vector<double>& all) {
+  const auto n = static_cast<std::size_t>(states_.rows());
+  if (all.size() != n * static_cast<std::size_t>(layout_.members()))
+    throw std::invalid_argument("restart states of the wrong size");
+  const auto first = static_cast<std::size_t>(layout_.first_member(rank_));
+  for (int j = 0; j < layout_.members_per_rank(); ++j) {
+    const double* from = all.data() + (first + static_cast<std::size_t>(j)) * n;
+    std::copy(from, from + n, states_.col(j).data());
   }
 }
 
@@ -210,6 +225,11 @@ void Ensemble::analyse(int day, const Eigen::VectorXd& observations, const doubl
   {
     PhaseClock clock(times.diagnostics);
     diagnostics.add("analysis", day, analysed_, true_psi);
+    if (settings_.analysis_index(day) == 0) {
+      first_forecast_ = slice_;
+      first_analysed_ = analysed_;
+      first_kept_ = true;
+    }
   }
   timeline.computation_done();
   transpose_back(comm);
@@ -263,6 +283,81 @@ void Ensemble::diagnose(const std::string& kind, int day, const double* true_psi
   observe_and_pack(model, false);
   transpose(comm);
   diagnostics.add(kind, day, slice_, true_psi);
+}
+
+}  // namespace mcb::ensflow
+
+namespace mcb::ensflow {
+
+ReferenceCheck Ensemble::check_first_analysis(const Eigen::VectorXd& observations,
+                                              MPI_Comm comm) const {
+  int have = first_kept_ ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &have, 1, MPI_INT, MPI_MIN, comm);
+  if (!have) return {};
+  const double start = MPI_Wtime();
+  const std::size_t n = layout_.state_size();
+  const std::vector<std::size_t> wanted = reference_rows(settings_.analysis, geometry_, n);
+  const auto members = static_cast<std::size_t>(layout_.members());
+  // Per wanted row held here: its index, then the forecast and the analysed values.
+  std::vector<double> mine;
+  Eigen::Index at = 0;
+  for (std::size_t b : layout_.owned_blocks(rank_)) {
+    for (std::size_t row = layout_.block_begin(b); row < layout_.block_end(b); ++row, ++at) {
+      if (!std::binary_search(wanted.begin(), wanted.end(), row)) continue;
+      mine.push_back(static_cast<double>(row));
+      for (std::size_t j = 0; j < members; ++j)
+        mine.push_back(first_forecast_(at, Eigen::Index(j)));
+      for (std::size_t j = 0; j < members; ++j)
+        mine.push_back(first_analysed_(at, Eigen::Index(j)));
+    }
+  }
+  int size = 0;
+  MPI_Comm_size(comm, &size);
+  std::vector<int> counts(static_cast<std::size_t>(size)), offsets(static_cast<std::size_t>(size));
+  const int count = static_cast<int>(mine.size());
+  MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm);
+  for (std::size_t r = 1; r < counts.size(); ++r) offsets[r] = offsets[r - 1] + counts[r - 1];
+  std::vector<double> all(rank_ == 0 ? static_cast<std::size_t>(offsets.back() + counts.back())
+                                     : 0);
+  MPI_Gatherv(mine.data(), count, MPI_DOUBLE, all.data(), counts.data(), offsets.data(), MPI_DOUBLE,
+              0, comm);
+  ReferenceCheck check;
+  if (rank_ == 0) {
+    ReferenceProblem p;
+    p.rows = wanted;
+    p.forecast.resize(Eigen::Index(wanted.size()), Eigen::Index(members));
+    p.analysed.resize(p.forecast.rows(), p.forecast.cols());
+    const std::size_t entry = 1 + 2 * members;
+    for (std::size_t e = 0; e + entry <= all.size(); e += entry) {
+      const auto row = static_cast<std::size_t>(all[e]);
+      const auto i = static_cast<Eigen::Index>(std::lower_bound(wanted.begin(), wanted.end(), row) -
+                                               wanted.begin());
+      for (std::size_t j = 0; j < members; ++j) {
+        p.forecast(i, Eigen::Index(j)) = all[e + 1 + j];
+        p.analysed(i, Eigen::Index(j)) = all[e + 1 + members + j];
+      }
+    }
+    p.observations = observations;
+    if (settings_.analysis.filter == FilterKind::stochastic)
+      p.perturbations = network_.perturbations(settings_.seed, 0, layout_.members());
+    p.ssh_per_psi = settings_.model.ssh_per_streamfunction();
+    check = compare_with_reference(p, settings_.analysis, geometry_, n);
+    check.seconds = MPI_Wtime() - start;
+  }
+  double fields[7] = {check.checked ? 1.0 : 0.0, static_cast<double>(check.rows),
+                      check.max_difference,      check.increment_scale,
+                      check.state_scale,         check.tolerance,
+                      check.pass ? 1.0 : 0.0};
+  MPI_Bcast(fields, 7, MPI_DOUBLE, 0, comm);
+  MPI_Bcast(&check.seconds, 1, MPI_DOUBLE, 0, comm);
+  check.checked = fields[0] != 0;
+  check.rows = static_cast<std::size_t>(fields[1]);
+  check.max_difference = fields[2];
+  check.increment_scale = fields[3];
+  check.state_scale = fields[4];
+  check.tolerance = fields[5];
+  check.pass = fields[6] != 0;
+  return check;
 }
 
 }  // namespace mcb::ensflow

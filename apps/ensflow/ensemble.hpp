@@ -31,6 +31,7 @@
 #include "apps/ensflow/layout.hpp"
 #include "apps/ensflow/model.hpp"
 #include "apps/ensflow/observations.hpp"
+#include "apps/ensflow/reference_analysis.hpp"
 #include "apps/ensflow/regional.hpp"
 #include "apps/ensflow/settings.hpp"
 #include "apps/ensflow/update.hpp"
@@ -72,6 +73,10 @@ class Ensemble {
   /// the stream (seed, member perturbation, member index).
   void start(const std::vector<double>& background, QgModel& model, PerturbationField& field);
 
+  /// @brief This rank's members from @p all, every member's q one after the other (M x n, a
+  /// restart file's order), whatever the process count that wrote them.
+  void resume(const std::vector<double>& all);
+
   /// @brief Every local member one model day ahead.
   void forecast_day(QgModel& model);
 
@@ -85,6 +90,12 @@ class Ensemble {
   /// (the regional layout's terms travel by MPI_Allgatherv here, outside any timed phase).
   /// Collective.
   std::vector<InnovationStatistics> innovations(MPI_Comm comm) const;
+
+  /// @brief The first analysis against the reference analysis (reference_analysis.hpp): rank 0
+  /// gathers the rows the reference needs, recomputes them and tells every rank the result.
+  /// @p observations are the first analysis's y. Collective; through the raw communicator,
+  /// outside every channel's books. Unchecked when no analysis was made.
+  ReferenceCheck check_first_analysis(const Eigen::VectorXd& observations, MPI_Comm comm) const;
 
   /// @brief The regional analysis, when the layout is regional (else null).
   const RegionalAnalysis* regional() const { return regional_.get(); }
@@ -120,6 +131,7 @@ class Ensemble {
   };
 
   const ExperimentSettings& settings_;
+  AnalysisGeometry geometry_;
   const EnsembleLayout& layout_;
   int rank_;
   const ObservationNetwork& network_;
@@ -131,11 +143,14 @@ class Ensemble {
   Eigen::MatrixXd psi_;                            // psi, n x M/P
   Eigen::MatrixXd observed_;                       // HX of local members, m x M/P
   Eigen::MatrixXd observed_all_;                   // m x M
-  std::vector<double> packed_;  // psi rows per destination (and the update's landing area)
-  Eigen::MatrixXd slice_;       // this rank's rows of every member's psi, rows x M
-  Eigen::MatrixXd analysed_;    // the same rows after the analysis
-  Segments by_destination_;     // packed_ segments, per peer rank
-  Segments by_source_;          // slice_ / analysed_ segments, per peer rank
+  std::vector<double> packed_;      // psi rows per destination (and the update's landing area)
+  Eigen::MatrixXd slice_;           // this rank's rows of every member's psi, rows x M
+  Eigen::MatrixXd analysed_;        // the same rows after the analysis
+  Segments by_destination_;         // packed_ segments, per peer rank
+  Segments by_source_;              // slice_ / analysed_ segments, per peer rank
+  Eigen::MatrixXd first_forecast_;  // slice_ and analysed_ of the first analysis, kept for
+  Eigen::MatrixXd first_analysed_;  // check_first_analysis (a process may hold no rows)
+  bool first_kept_ = false;
 };
 
 }  // namespace mcb::ensflow

@@ -17,13 +17,18 @@ double plain_mean(const double* values, Index n, Index stride) {
 }
 
 LocalEnsembleTransform::LocalEnsembleTransform(const AnalysisSettings& s, const AnalysisGeometry& g)
-    : settings_(s), geometry_(g) {
-  const double c = s.localisation_km * 1e3;
-  // The transforms vary on the localisation scale, several grid spacings.
-  stride_ = std::max(1, static_cast<int>(std::floor(c / (4 * g.spacing_m))));
-  for (int i = 0; i < g.grid; i += stride_) nodes_.push_back(i);
-  if (nodes_.back() != g.grid - 1) nodes_.push_back(g.grid - 1);
+    : settings_(s), geometry_(g), nodes_(letkf_node_positions(s.localisation_km, g)) {
+  stride_ = nodes_.size() > 1 ? nodes_[1] - nodes_[0] : 1;
   transforms_.resize(node_count());
+}
+
+std::vector<int> letkf_node_positions(double localisation_km, const AnalysisGeometry& g) {
+  const int stride =
+      std::max(1, static_cast<int>(std::floor(localisation_km * 1e3 / (4 * g.spacing_m))));
+  std::vector<int> nodes;
+  for (int i = 0; i < g.grid; i += stride) nodes.push_back(i);
+  if (nodes.back() != g.grid - 1) nodes.push_back(g.grid - 1);
+  return nodes;
 }
 
 double LocalEnsembleTransform::taper(std::size_t row, std::size_t observation) const {

@@ -56,6 +56,11 @@ class LocalEnsembleTransform {
   std::vector<Eigen::MatrixXd> transforms_;  // per node, row-major; empty when not computed
 };
 
+/// @brief The grid indices of the node rows and columns for half-width @p localisation_km:
+/// every floor(c / 4 dx) points (the transforms vary on the localisation scale, several grid
+/// spacings), the last row and column included. At a node the interpolation is exact.
+std::vector<int> letkf_node_positions(double localisation_km, const AnalysisGeometry& geometry);
+
 /// @brief The mean of @p n values as a plain sum in order, so that it does not depend on where
 /// the values lie in memory (Eigen's vectorised reductions do).
 double plain_mean(const double* values, Eigen::Index n, Eigen::Index stride);

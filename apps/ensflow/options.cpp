@@ -1,8 +1,10 @@
 #include "apps/ensflow/options.hpp"
 
+#include "apps/ensflow/experiment.hpp"
 #include "apps/ensflow/layout.hpp"
 #include "common/cli.hpp"
 #include "common/errors.hpp"
+#include "common/files.hpp"
 
 #include <cmath>
 #include <ostream>
@@ -84,11 +86,75 @@ std::ostream& operator<<(std::ostream& os, AnalysisLayout layout) {
   return os << layout_name(layout);
 }
 
+void validate(boost::any& v, const std::vector<std::string>& values, CheckpointInterval*, int) {
+  po::validators::check_first_occurrence(v);
+  const std::string& given = po::validators::get_single_string(values);
+  CheckpointInterval result;
+  result.text = given;
+  if (given != "analysis") {
+    std::size_t used = 0;
+    long days = 0;
+    try {
+      days = std::stol(given, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || used != given.size() || days < 1 || days > 1000000)
+      throw cli::BadValue(given, "is not 'analysis' or a positive whole number of days");
+    result.days = static_cast<int>(days);
+  }
+  v = result;
+}
+
+std::ostream& operator<<(std::ostream& os, const CheckpointInterval& interval) {
+  return os << interval.text;
+}
+
 std::string problem_label(const ExperimentSettings& s) {
   std::ostringstream label;
   label << 'm' << s.members << "-d" << s.days << "-g" << s.model.grid;
   return label.str();
 }
+
+namespace {
+
+// --checkpoint, --checkpoint-every, --stop-at-day, --restart; the restart file is read and
+// checked on the root.
+void check_restart_options(const po::variables_map& vm, int ranks, bool is_root,
+                           EnsflowConfig& config) {
+  const EnsflowOptions& o = config.options;
+  const ExperimentSettings& s = config.settings;
+  if (o.checkpoint.empty()) {
+    if (!vm["checkpoint-every"].defaulted())
+      throw cli::ValueError("checkpoint-every", "--checkpoint-every: needs --checkpoint FILE");
+    if (o.stop_at_day != 0) {
+      throw cli::ValueError("stop-at-day",
+                            "--stop-at-day: '" + std::to_string(o.stop_at_day) +
+                                "' needs --checkpoint FILE (the run that goes on reads it)");
+    }
+  } else {
+    check_writable_file("checkpoint", o.checkpoint);
+  }
+  if (o.stop_at_day < 0 || o.stop_at_day > s.days) {
+    throw cli::ValueError("stop-at-day", "--stop-at-day: '" + std::to_string(o.stop_at_day) +
+                                             "' must lie between 0 and --days " +
+                                             std::to_string(s.days));
+  }
+  config.checkpoints = {o.checkpoint, o.checkpoint_every.days, o.stop_at_day};
+  config.restart = {};
+  if (o.restart.empty()) return;
+  config.restart.file = o.restart;
+  if (!is_root) return;
+  const std::string text = restart_config_text(s, uses_regional_layout(s, ranks));
+  config.restart = read_restart(o.restart, text, s);
+  if (o.stop_at_day != 0 && o.stop_at_day <= config.restart.day) {
+    throw cli::ValueError(
+        "stop-at-day", "--stop-at-day: '" + std::to_string(o.stop_at_day) + "' is not after day " +
+                           std::to_string(config.restart.day) + " of '" + o.restart + "'");
+  }
+}
+
+}  // namespace
 
 bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
                    EnsflowConfig& config) {
@@ -150,6 +216,23 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
        "skip the free-running ensemble (untimed) that the verdict compares against; the "
        "verdict then checks only the analyses");
   // clang-format on
+  po::options_description restart("Checkpoint and restart (README: the restart file)");
+  // One option per line, as --help prints them.
+  // clang-format off
+  restart.add_options()
+      ("checkpoint", po::value(&o.checkpoint)->value_name("FILE"),
+       "write the run's restart file here (atomically: each write replaces the last whole)")
+      ("checkpoint-every",
+       po::value(&o.checkpoint_every)->default_value(o.checkpoint_every)
+           ->value_name("DAYS|analysis"),
+       "with --checkpoint: write it every DAYS model days, or after every analysis")
+      ("restart", po::value(&o.restart)->value_name("FILE"),
+       "continue the run from this restart file (any process count; the configuration must be "
+       "the one that wrote it); may be the --checkpoint file")
+      ("stop-at-day", po::value(&o.stop_at_day)->default_value(o.stop_at_day)->value_name("D"),
+       "compute up to day D, write the restart file and stop (0: run to --days); the record "
+       "is then INVALID, 'stopped at day D', and a run with --restart continues it");
+  // clang-format on
   po::options_description model("Ocean model (wind-driven double gyre on a beta-plane)");
   // One option per line, as --help prints them.
   // clang-format off
@@ -186,7 +269,7 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
        "spacing per step");
   // clang-format on
   po::options_description all("mcb-ensflow: ensemble Kalman filter with an ocean model");
-  all.add(ensemble).add(model);
+  all.add(ensemble).add(model).add(restart);
   po::options_description shared("Run");
   harness::add_run_options(shared, o.run);
   all.add(shared);
@@ -310,6 +393,7 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
   s.truth_seed = o.truth_seed;
   s.spinup_seed = o.spinup_seed;
   s.free_run = !o.no_free_run;
+  check_restart_options(parsed.vm, ranks, is_root, config);
   return true;
 }
 

@@ -2,6 +2,7 @@
 /// @file
 /// @brief mcb-ensflow's options: one struct, defaults here, checked at parse time.
 
+#include "apps/ensflow/checkpoint.hpp"
 #include "apps/ensflow/settings.hpp"
 #include "common/check.hpp"
 #include "common/option_types.hpp"
@@ -32,6 +33,15 @@ std::string layout_name(AnalysisLayout layout);
 void validate(boost::any& v, const std::vector<std::string>& values, AnalysisLayout*, int);
 std::ostream& operator<<(std::ostream& os, AnalysisLayout layout);
 
+/// @brief --checkpoint-every: "analysis" (after every analysis) or a whole number of days.
+struct CheckpointInterval {
+  int days = 0;  //!< 0: after every analysis
+  std::string text = "analysis";
+};
+// --checkpoint-every typed at parse time: "analysis" or a positive whole number.
+void validate(boost::any& v, const std::vector<std::string>& values, CheckpointInterval*, int);
+std::ostream& operator<<(std::ostream& os, const CheckpointInterval& interval);
+
 struct EnsflowOptions {
   // The ensemble and the filter.
   // Defaults are the experiment's own (ExperimentSettings).
@@ -55,6 +65,11 @@ struct EnsflowOptions {
   std::int64_t truth_seed = ExperimentSettings{}.truth_seed;       //!< --truth-seed
   std::int64_t spinup_seed = ExperimentSettings{}.spinup_seed;     //!< --spinup-seed
   bool no_free_run = false;                                        //!< --no-free-run
+  // Checkpoint and restart (checkpoint.hpp).
+  std::string checkpoint;               //!< --checkpoint FILE: the restart file to write
+  CheckpointInterval checkpoint_every;  //!< --checkpoint-every DAYS|analysis
+  std::string restart;                  //!< --restart FILE: continue from it
+  int stop_at_day = 0;                  //!< --stop-at-day D: the last day to compute (0: --days)
   // The model.
   // Defaults are the model's own (ModelParameters), so library users get the same basin.
   int grid = ModelParameters{}.grid;                     //!< --grid G: points per side
@@ -76,9 +91,12 @@ struct EnsflowOptions {
 struct EnsflowConfig {
   EnsflowOptions options;
   ExperimentSettings settings;
+  CheckpointPlan checkpoints;  //!< from --checkpoint, --checkpoint-every, --stop-at-day
+  RestartSource restart;       //!< --restart: the file, checked; its bytes on the root only
 };
 
 /// @brief Parses and checks argv for a run on @p ranks processes. Returns false after --help.
+/// On the root (@p is_root), --restart's file is read and checked against the configuration.
 /// @throws mcb::UsageError naming the option and value (for a process count that does not
 /// divide --members, the message lists the counts that do).
 bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,

@@ -6,7 +6,8 @@
 /// makes the ensemble identical for every process count.
 
 #include <cstdint>
-#include <random>
+
+#include "common/rng.hpp"
 
 namespace mcb::ensflow {
 
@@ -23,23 +24,26 @@ enum class StreamPurpose : std::uint32_t {
   spinup_noise = 7,    //!< the small departure from rest the spin-up starts from
 };
 
-/// @brief A Gaussian stream for one key; std::seed_seq and std::mt19937_64 are specified
-/// exactly by the standard, so the key alone fixes the draws.
+/// @brief The seed of the stream for one key: the key's parts hashed in turn with
+/// `mcb::derive_seed`, so distinct keys give independent streams.
+std::uint64_t stream_seed(std::int64_t seed, StreamPurpose purpose, std::uint64_t index = 0,
+                          std::uint64_t sub_index = 0);
+
+/// @brief A stream for one key, drawn through `mcb::Rng`, whose engine and distributions are
+/// the suite's own: the key alone fixes the draws bit for bit on every standard library.
 class KeyedStream {
  public:
   KeyedStream(std::int64_t seed, StreamPurpose purpose, std::uint64_t index = 0,
-              std::uint64_t sub_index = 0);
+              std::uint64_t sub_index = 0)
+      : rng_(stream_seed(seed, purpose, index, sub_index)) {}
 
   /// @brief A standard normal draw.
-  double normal() { return normal_(engine_); }
-  /// @brief A uniform integer in [0, bound).
-  std::uint64_t below(std::uint64_t bound) {
-    return std::uniform_int_distribution<std::uint64_t>(0, bound - 1)(engine_);
-  }
+  double normal() { return rng_.normal(); }
+  /// @brief A uniform integer in [0, bound), bound > 0.
+  std::uint64_t below(std::uint64_t bound) { return rng_.below(bound); }
 
  private:
-  std::mt19937_64 engine_;
-  std::normal_distribution<double> normal_{0.0, 1.0};
+  Rng rng_;
 };
 
 }  // namespace mcb::ensflow

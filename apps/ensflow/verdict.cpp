@@ -110,7 +110,8 @@ void check_innovations(const std::vector<InnovationStatistics>& innovations, jso
 }  // namespace
 
 Verdict judge(const std::vector<DiagnosticPoint>& points,
-              const std::vector<InnovationStatistics>& innovations, bool free_run) {
+              const std::vector<InnovationStatistics>& innovations, bool free_run,
+              const ReferenceCheck& reference) {
   Verdict v;
   std::string reason;
   auto fail = [&](const std::string& why) {
@@ -121,6 +122,13 @@ Verdict judge(const std::vector<DiagnosticPoint>& points,
       fail("non-finite error or spread on day " + std::to_string(p.day) +
            " (the model or the filter diverged)");
     }
+  }
+  // The algebra of the first analysis, unless the run diverged (the reason above says so).
+  if (reference.checked && !reference.pass) {
+    fail("the first analysis differs from the reference analysis by " +
+         number(reference.max_difference) + " (largest increment " +
+         number(reference.increment_scale) + "; round-off allows " + number(reference.tolerance) +
+         ")");
   }
 
   json analyses = json::array();
@@ -167,6 +175,7 @@ Verdict judge(const std::vector<DiagnosticPoint>& points,
       innovations.empty() ? 0 : static_cast<int>(innovations.front().rank_counts.size()) - 1;
   const bool judged = members >= kStatisticsMembers && sample >= kStatisticsObservations;
   checks["statistics_judged"] = judged;
+  checks["reference_analysis"] = reference.to_json();
   if (judged) {
     check_spread(Sums{f_mse, f_var, a_mse, a_var, later_mse, later_var}, checks, fail);
     check_innovations(innovations, checks, fail);

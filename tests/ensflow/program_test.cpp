@@ -24,11 +24,10 @@ const std::string kSmallBase =
 const std::string kSmall = kSmallBase + " --analysis-every 2 --spinup-days 5";
 
 // At this size the verdict of a correct filter depends on the draw: over 200 seeds it was
-// INVALID in 38 (37 drawn through common/rng.hpp instead), mostly at the second analysis,
-// which works at the observation-error level (README, "Verdict"). These tests are about the
-// program, so either verdict will do as long as the exit code, the record's status and its
-// verdict agree; that correct filters pass and broken ones fail is ensflow_verdict_test's, at
-// the default size.
+// INVALID in 37 (38 with the former std:: draws), mostly at the second analysis, which works
+// at the observation-error level (README, "Verdict"). These tests are about the program, so
+// either verdict will do as long as the exit code, the record's status and its verdict agree;
+// that correct filters pass and broken ones fail is ensflow_verdict_test's, at the default size.
 void expect_consistent_verdict(int exit_code, const json& rec) {
   ASSERT_TRUE(exit_code == 0 || exit_code == 1) << exit_code;
   EXPECT_EQ(rec["status"], exit_code == 0 ? "valid" : "invalid");

@@ -1,9 +1,9 @@
 // The verdict judges the filter, not only the mean: each of four classic defects of an EnKF
-// implementation, substituted for the update step of the default experiment, ends INVALID,
-// while correct filters in the documented setups (the defaults at 12 members, the local
-// square-root filter at 12 members, observations too poor to help, the 1.5-layer model)
-// end VALID. Runs at whatever process count the test is started with; every rank judges the same
-// points.
+// implementation, substituted for the update step of the default experiment, ends INVALID (by
+// the reference analysis of its first analysis, whatever the statistics say), while correct filters
+// in the documented setups (the defaults at 12 members, the local square-root filter at 12 members,
+// observations too poor to help, the 1.5-layer model) end VALID. Runs at whatever process count the
+// test is started with; every rank judges the same points.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
@@ -16,53 +16,14 @@
 #include "apps/ensflow/truth.hpp"
 #include "apps/ensflow/update.hpp"
 #include "apps/ensflow/verdict.hpp"
+#include "tests/ensflow/broken_update.hpp"
 #include "tests/support/mpi_world.hpp"
 
 namespace mcb::ensflow {
 namespace {
 
-using Eigen::MatrixXd;
-using Eigen::VectorXd;
-
-enum class Defect { no_perturbed_observations, mean_only, r_as_standard_deviation, half_gain };
-
-// A correct update step with one defect wrapped around it.
-class BrokenUpdate final : public UpdateStep {
- public:
-  BrokenUpdate(Defect defect, std::unique_ptr<UpdateStep> inner)
-      : defect_(defect), inner_(std::move(inner)) {}
-
-  MatrixXd prepare(const MatrixXd& observed, const VectorXd& y, const MatrixXd& e) override {
-    if (defect_ == Defect::no_perturbed_observations)
-      return inner_->prepare(observed, y, MatrixXd::Zero(e.rows(), e.cols()));
-    return damage(observed, inner_->prepare(observed, y, e));
-  }
-  MatrixXd apply(std::size_t first_row, const MatrixXd& forecast) const override {
-    return damage(forecast, inner_->apply(first_row, forecast));
-  }
-
- private:
-  MatrixXd damage(const MatrixXd& forecast, const MatrixXd& analysed) const {
-    if (defect_ == Defect::half_gain) return forecast + 0.5 * (analysed - forecast);
-    if (defect_ == Defect::mean_only) {
-      const VectorXd shift = analysed.rowwise().mean() - forecast.rowwise().mean();
-      return forecast.colwise() + shift;
-    }
-    return analysed;
-  }
-  Defect defect_;
-  std::unique_ptr<UpdateStep> inner_;
-};
-
-UpdateFactory broken(Defect defect) {
-  return [defect](const AnalysisSettings& s, const AnalysisGeometry& g) {
-    AnalysisSettings used = s;
-    // The option's variance taken for a standard deviation: R = value^2.
-    if (defect == Defect::r_as_standard_deviation)
-      used.observation_variance = s.observation_variance * s.observation_variance;
-    return std::make_unique<BrokenUpdate>(defect, make_update_step(used, g));
-  };
-}
+using defects::broken;
+using defects::Defect;
 
 // The program's defaults (options.cpp resolves viscosity and steps the same way), 12 members.
 // The eddying flow's spin-up takes years of model time, so every experiment of one model
@@ -98,7 +59,7 @@ Verdict run(const ExperimentSettings& s) {
   harness::InstrumentedComm comm(
       MPI_COMM_WORLD, harness::ClusterMap::single(mcb::testing::world_size()), channel_names());
   const ExperimentOutcome out = run_experiment(s, comm);
-  return judge(out.points, out.innovations, s.free_run);
+  return judge(out.points, out.innovations, s.free_run, out.reference);
 }
 
 struct Case {
@@ -114,6 +75,10 @@ TEST_P(BrokenFilter, IsInvalid) {
   s.update_factory = broken(GetParam().defect);
   const Verdict v = run(s);
   EXPECT_FALSE(v.valid) << GetParam().name << " passed: " << v.details.dump();
+  // Caught by the reference analysis, whatever the draws make of the statistics.
+  const auto& reference = v.details["checks"]["reference_analysis"];
+  EXPECT_TRUE(reference["checked"].get<bool>());
+  EXPECT_FALSE(reference.value("pass", true)) << reference.dump();
   if (mcb::testing::world_rank() == 0) std::printf("%s: %s\n", GetParam().name, v.reason.c_str());
 }
 
@@ -130,6 +95,7 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(CorrectFilter, DefaultStochasticIsValid) {
   const Verdict v = run(documented(12));
   EXPECT_TRUE(v.valid) << v.reason;
+  EXPECT_TRUE(v.details["checks"]["reference_analysis"]["pass"].get<bool>());
 }
 
 // The square-root filter with the program's default for it: a local analysis (LETKF) of

@@ -105,7 +105,7 @@ int run(int argc, char** argv) {
       mcb::harness::InstrumentedComm comm(MPI_COMM_SELF, mcb::harness::ClusterMap::single(1),
                                           channel_names());
       const ExperimentOutcome out = run_experiment(s, comm);
-      print_row(s, out, judge(out.points, out.innovations, s.free_run));
+      print_row(s, out, judge(out.points, out.innovations, s.free_run, out.reference));
     }
   }
   return 0;
