@@ -581,6 +581,12 @@ INSTANTIATE_TEST_SUITE_P(
              "@/s.ini:9: ranking: 'fastest' is not one of random, qlen, est-qt",
              {{"s.ini",
                spec(kCoallocSpec + "clusters = a b\nranking = fastest\n" + kCoallocOptions)},
+              {"sys.ini", "[a]\nkind = slurm\n[b]\nkind = slurm\n"}}},
+        Case{"coalloc_arrival_negative",
+             "mcb-campaign",
+             "dry-run @/s.ini",
+             "@/s.ini:9: arrival: '-5s'",
+             {{"s.ini", spec(kCoallocSpec + "clusters = a b\narrival = -5s\n" + kCoallocOptions)},
               {"sys.ini", "[a]\nkind = slurm\n[b]\nkind = slurm\n"}}}),
     test_name);
 
