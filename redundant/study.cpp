@@ -286,6 +286,7 @@ void check_replay(const cli::po::variables_map& vm, StudyOptions& o) {
                                  ": not used with --site-trace (the recorded workload sets it)");
     }
   }
+  if (vm["sync"].defaulted()) o.syncs = {Sync::stop_and_wait};  // requests are co-allocated
   for (const Sync y : o.syncs) {
     if (y == Sync::none) {
       throw ValueError("sync", "--sync: a replay co-allocates its requests; 'none' is not one");
