@@ -16,7 +16,7 @@ namespace {
 using redundant::kGlobalJob;
 using redundant::kLocalJob;
 
-const char* kLine = " -1 -1 %d %g -1 %d -1 -1 -1 -1 %d -1 -1\n";
+constexpr const char* kLine = " -1 -1 %d %g -1 %d -1 -1 -1 -1 %d -1 -1\n";
 
 // One SWF job line: submit, run, processors (fields 5 and 8), requested time, status.
 std::string job(int n, double submit, double run, int procs, double req, int status = 1) {
@@ -28,7 +28,7 @@ std::string job(int n, double submit, double run, int procs, double req, int sta
 }
 
 std::string write(const TempDir& dir, const std::string& name, const std::string& text) {
-  const std::string path = (dir.path() / name).string();
+  std::string path = (dir.path() / name).string();
   std::ofstream(path) << text;
   return path;
 }
