@@ -2,6 +2,7 @@
 
 #include "common/errors.hpp"
 #include "common/files.hpp"
+#include "common/rng.hpp"
 #include "jobscripts/campaign_folder.hpp"
 #include "jobscripts/coalloc_coordinator.hpp"
 #include "jobscripts/coalloc_launch.hpp"
@@ -24,6 +25,9 @@ namespace mcb::campaign {
 namespace fs = std::filesystem;
 
 namespace {
+
+// The arrivals' stream of the seed (the Random ranking's streams are hashes of request ids).
+constexpr std::uint64_t kArrivalStream = 0x61727269;  // "arri"
 
 // Margin of a pilot's time limit beyond the co-allocation timeout and the run's.
 constexpr double kPilotMarginSeconds = 120;
@@ -114,9 +118,17 @@ int run_coalloc(const CampaignSpec& spec, const Plan& plan, std::ostream& out) {
                                  [&](const PlannedRun* run) { return plan.of(*run).clusters > 1; });
   if (joins) server.uri_file();
   const auto poll = std::chrono::duration<double>(spec.coalloc.poll);
+  // Poisson arrivals (seed 004's global jobs): the first request at once, each next one an
+  // exponential gap later. A resumed coordinator starts its arrivals afresh.
+  Rng arrivals(derive_seed(spec.coalloc.seed, kArrivalStream));
+  double next_arrival = utc_now();
   while (!pending.empty() || coordinator.in_flight() > 0) {
     while (!pending.empty() &&
-           coordinator.in_flight() < static_cast<std::size_t>(spec.coalloc.in_flight)) {
+           coordinator.in_flight() < static_cast<std::size_t>(spec.coalloc.in_flight) &&
+           utc_now() >= next_arrival) {
+      if (spec.coalloc.arrival > 0) {
+        next_arrival += arrivals.exponential(1.0 / spec.coalloc.arrival);
+      }
       const PlannedRun& run = *pending.front();
       pending.pop_front();
       int attempt = 1;

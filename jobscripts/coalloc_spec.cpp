@@ -49,8 +49,9 @@ const QueueConfig& CoallocSettings::system(const std::string& name) const {
 
 const std::vector<std::string>& coalloc_keys() {
   static const std::vector<std::string> keys = {
-      "systems",   "clusters", "duplicates",   "ranking",  "synchronization", "timeout",    "seed",
-      "in-flight", "poll",     "join-timeout", "launcher", "np-flag",         "ompi-server"};
+      "systems",  "clusters", "duplicates",  "ranking", "synchronization",
+      "timeout",  "seed",     "in-flight",   "poll",    "join-timeout",
+      "launcher", "np-flag",  "ompi-server", "arrival"};
   return keys;
 }
 
@@ -84,6 +85,7 @@ void read_coalloc_settings(const spec_detail::SpecReader& reader, const std::str
   reader.set_int("coalloc", "seed", seed, 0);
   out.seed = static_cast<std::uint64_t>(seed);
   reader.set_int("coalloc", "in-flight", out.in_flight, 1);
+  reader.set_seconds("coalloc", "arrival", out.arrival, true);
   reader.set_seconds("coalloc", "poll", out.poll, false);
   reader.set_seconds("coalloc", "join-timeout", out.join_timeout, false);
   reader.set_words("coalloc", "launcher", out.launcher);

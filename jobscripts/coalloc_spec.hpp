@@ -32,8 +32,9 @@ struct CoallocSettings {
   Ranking ranking = Ranking::random;
   Synchronization synchronization = Synchronization::stop_and_wait;
   double timeout = 600;      //!< co-allocation timeout: first submission to joint start (s)
-  std::uint64_t seed = 1;    //!< the Random ranking's draws
+  std::uint64_t seed = 1;    //!< the Random ranking's and the arrivals' draws
   int in_flight = 1;         //!< co-allocation requests in flight at once
+  double arrival = 0;        //!< mean s between Poisson arrivals (0: as in-flight allows)
   double poll = 0.2;         //!< seconds between looks at the pilots and queues
   double join_timeout = 60;  //!< MCB_JOIN_TIMEOUT of the components (s)
   /// The launcher in each allocation: mpirun with every rank its own child (docs/join.md).

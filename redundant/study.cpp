@@ -80,7 +80,10 @@ std::vector<std::string> parse_rankers(const std::string& text) {
 
 std::string join(const std::vector<int>& values) {
   std::string text;
-  for (const int v : values) text += (text.empty() ? "" : ",") + std::to_string(v);
+  for (const int v : values) {
+    if (!text.empty()) text += ',';
+    text += std::to_string(v);
+  }
   return text;
 }
 
@@ -260,8 +263,43 @@ void add_run_options(cli::po::options_description& d, StudyOptions& o) {
                    ->notifier([&o](const std::string& t) { o.syncs = parse_syncs(t); }),
        "co-allocate global jobs over two sites: none, or a list of stop-and-wait, hibernation, "
        "resubmission")
+      ("site-trace", po::value(&o.site_traces)->composing()->value_name("FILE"),
+       "replay: a site's local jobs as they ran (SWF, e.g. mcb-load's <system>.swf); repeat "
+       "for each site")
+      ("requests", po::value(&o.requests)->value_name("FILE"),
+       "replay: the co-allocated requests (SWF: submit, runtime, both parts' processors)")
       ("output", po::value(&o.output)->required()->value_name("DIR"), "output folder");
   // clang-format on
+}
+
+// Options that shape the synthetic workload mean nothing with a recorded one.
+void check_replay(const cli::po::variables_map& vm, StudyOptions& o) {
+  if (o.site_traces.empty() != o.requests.empty()) {
+    throw ValueError(o.requests.empty() ? "site-trace" : "requests",
+                     "--site-trace and --requests replay a workload together; give both");
+  }
+  if (o.site_traces.empty()) return;
+  for (const char* name : {"clusters", "local-load", "global-load", "global-load-of", "jobs",
+                           "runtime-mean", "sizes", "estimate-max"}) {
+    if (vm.count(name) && !vm[name].defaulted()) {
+      throw ValueError(name, std::string("--") + name +
+                                 ": not used with --site-trace (the recorded workload sets it)");
+    }
+  }
+  if (vm["sync"].defaulted()) o.syncs = {Sync::stop_and_wait};  // requests are co-allocated
+  for (const Sync y : o.syncs) {
+    if (y == Sync::none) {
+      throw ValueError("sync", "--sync: a replay co-allocates its requests; 'none' is not one");
+    }
+  }
+  o.replay = read_replay(o.site_traces, o.requests);
+  GridConfig& c = o.base;
+  c.sites = o.replay.sites;
+  c.global_jobs = o.replay.globals;
+  c.local_load = 0;
+  c.global_load = 0;
+  if (vm["warmup"].defaulted()) c.warmup_jobs = 0;  // a recorded workload is measured whole
+  o.clusters = join(c.sites);
 }
 
 }  // namespace
@@ -275,12 +313,13 @@ bool parse_study(int argc, const char* const* argv, StudyOptions& o) {
   GridConfig& c = o.base;
   c.backfilling = o.queue.kind == sim::Discipline::kCons;
   c.global_load_of_grid = o.global_load_of == LoadOf::grid;
+  check_replay(parsed.vm, o);
   // Values that contradict each other, checked once each is right on its own.
   if (c.warmup_jobs >= c.global_jobs) {
-    throw ValueError("warmup",
-                     "--warmup: '" + std::to_string(c.warmup_jobs) + "' must be below --jobs");
+    throw ValueError("warmup", "--warmup: '" + std::to_string(c.warmup_jobs) + "' must be below " +
+                                   (o.site_traces.empty() ? "--jobs" : "the requests"));
   }
-  check_sizes(c, o.syncs);
+  if (o.site_traces.empty()) check_sizes(c, o.syncs);
   // d copies beyond the first go to d other sites.
   const int most = *std::max_element(o.duplicates.begin(), o.duplicates.end());
   if (most > static_cast<int>(c.sites.size()) - 1) {
@@ -369,6 +408,13 @@ nlohmann::json sync_list(const StudyOptions& o) {
   return names;
 }
 
+nlohmann::json replay_json(const StudyOptions& o) {
+  if (o.site_traces.empty()) return nullptr;
+  const Replay& r = o.replay;
+  return {{"site_traces", o.site_traces}, {"requests", o.requests}, {"local_jobs", r.locals},
+          {"requests_count", r.globals},  {"skipped", r.skipped},   {"origin_unix", r.origin_unix}};
+}
+
 nlohmann::json config_json(const StudyOptions& o) {
   const GridConfig& c = o.base;
   return {{"clusters", o.clusters},
@@ -388,7 +434,8 @@ nlohmann::json config_json(const StudyOptions& o) {
           {"runtime_mean", c.work.runtime_mean},
           {"estimate_max", c.work.estimate_max},
           {"syncs", sync_list(o)},
-          {"coalloc_lower", c.coalloc_lower}};
+          {"coalloc_lower", c.coalloc_lower},
+          {"replay", replay_json(o)}};
 }
 
 }  // namespace
@@ -411,7 +458,7 @@ int run_study(const StudyOptions& o, const nlohmann::json& env) {
           c.ranker = ranker;
           c.duplicates = d;
           c.seed = o.base.seed + static_cast<std::uint64_t>(rep);
-          const GridResult r = run_grid(c);
+          const GridResult r = o.site_traces.empty() ? run_grid(c) : run_listed(c, o.replay.jobs);
           std::cout << queue_name(c) << ' ' << to_string(sync) << ' ' << ranker << " d=" << d
                     << " rep=" << rep << ": global wait " << csv::number(r.global_wait_mean)
                     << " s over " << r.global_measured << " jobs, "

@@ -4,6 +4,7 @@
 /// factors x replications on one grid and discipline), and the files they write.
 
 #include "redundant/grid.hpp"
+#include "redundant/replay.hpp"
 #include "simulator/discipline.hpp"
 
 #include <boost/program_options.hpp>
@@ -42,6 +43,10 @@ struct StudyOptions {
   std::vector<Sync> syncs;           //!< synchronization methods to run (none: no co-allocation)
   int replications = 5;
   std::string output;
+  /// A recorded workload instead of the synthetic one (--site-trace, --requests).
+  std::vector<std::string> site_traces;
+  std::string requests;
+  Replay replay;  //!< read at parse time when site_traces is not empty
 };
 
 /// @brief Parses the command line. @throws UsageError (one line naming the option and value).

@@ -9,7 +9,7 @@ import os
 
 from mcb_analysis import cli
 from mcb_analysis.fig5_claims import interval
-from mcb_analysis.redundant_figures import load_runs
+from mcb_analysis.redundant_figures import error_bars, load_runs
 
 RUNS = ("coalloc-saw", "coalloc-hib")
 NUMERIC = ("duplicates", "replication", "global_wait_mean", "all_wait_mean",
@@ -77,7 +77,7 @@ def draw(data, out):
     for ranker in RANKERS:
         ds = factors(rows, ranker)
         stats = [stat(normalized(rows, ranker, d)) for d in ds]
-        ax.errorbar(ds, [m for m, _ in stats], yerr=[h for _, h in stats], marker="o",
+        ax.errorbar(ds, [m for m, _ in stats], yerr=error_bars(stats), marker="o",
                     capsize=3, label=LABEL[ranker])
     ax.set_yscale("log")
     ax.set_xlabel("duplicates per part request")
@@ -92,7 +92,7 @@ def draw(data, out):
     for k, (sync, d, label) in enumerate(METHODS):
         stats = [stat(reduction(rows, r, sync, d)) for r in rankers]
         ax.bar([i + (k - 1) * width for i in range(len(rankers))], [m for m, _ in stats],
-               width, yerr=[h for _, h in stats], capsize=3, label=label)
+               width, yerr=error_bars(stats), capsize=3, label=label)
     ax.axhline(0, color="black", linewidth=0.5)
     ax.set_xticks(range(len(rankers)), [LABEL[r] for r in rankers])
     ax.set_ylabel("reduction of all jobs' queuing time (%)")

@@ -5,6 +5,7 @@ duplicate on the heterogeneous grid (Figure 5), and the paper's observations che
 intervals over the replications (the same seeds for every ranker and factor, so differences
 are paired)."""
 
+import math
 import os
 
 from mcb_analysis import cli
@@ -68,6 +69,13 @@ def paired(a, b):
     return interval([a[r] - b[r] for r in reps])
 
 
+def error_bars(stats):
+    """Half-widths for matplotlib, or None when they are not all finite: one replication has no
+    interval (interval() gives inf), and errorbar() fails on bars none of which is finite."""
+    halves = [h for _, h in stats]
+    return halves if halves and all(math.isfinite(h) for h in halves) else None
+
+
 def draw(data, out):
     import matplotlib
     matplotlib.use("Agg")
@@ -82,7 +90,7 @@ def draw(data, out):
             if not ds:
                 continue
             stats = [interval(list(normalized(rows, ranker, d).values())) for d in ds]
-            ax.errorbar(ds, [m for m, _ in stats], yerr=[h for _, h in stats], marker="o",
+            ax.errorbar(ds, [m for m, _ in stats], yerr=error_bars(stats), marker="o",
                         capsize=3, label=LABEL[ranker])
         cfg = summary["config"]
         ax.set_yscale("log")
@@ -99,7 +107,7 @@ def draw(data, out):
         for column, label in (("local_wait_max", "Local Max"), ("local_wait_avg", "Local Avg"),
                               ("local_wait_min", "Local Min")):
             stats = [interval(list(series(rows, ranker, d, column).values())) for d in ds]
-            ax.errorbar(ds, [m for m, _ in stats], yerr=[h for _, h in stats], marker="o",
+            ax.errorbar(ds, [m for m, _ in stats], yerr=error_bars(stats), marker="o",
                         capsize=3, label=label)
         ax.set_title(f"local jobs, {LABEL[ranker]} (conservative)")
         ax.set_xlabel("duplicates per global job")
@@ -111,7 +119,7 @@ def draw(data, out):
     bars = reductions(data)
     names = [f"{LABEL[r]}\n{g}" for (r, g) in bars]
     ax.bar(range(len(bars)), [m for m, _ in bars.values()],
-           yerr=[h for _, h in bars.values()], capsize=4)
+           yerr=error_bars(bars.values()), capsize=4)
     ax.set_xticks(range(len(bars)), names)
     ax.set_ylabel("reduction of global queuing time by 1 duplicate (%)")
     paths.append(os.path.join(out, "fig5-hetero.png"))

@@ -72,3 +72,21 @@ def header_value(header, key):
     """The last value of a header key, or None."""
     values = [v for k, v in header if k == key]
     return values[-1] if values else None
+
+
+def swf_text(header, rows):
+    """An SWF file as simulator/swf.hpp writes it: "; Key: value" header lines (Version first by
+    SWF's definition), then one line of 18 fields a job; whole-number fields as integers, times
+    in their shortest exact form (repr)."""
+    lines = [f"; {k}: {v}" for k, v in header]
+    for row in rows:
+        if len(row) != len(FIELDS):
+            raise ValueError(f"an SWF line has {len(FIELDS)} fields, not {len(row)}")
+        cells = []
+        for name, value in zip(FIELDS, row):
+            if name in FRACTIONAL:
+                cells.append(repr(float(value)).removesuffix(".0"))
+            else:
+                cells.append(str(int(value)))
+        lines.append(" ".join(cells))
+    return "\n".join(lines) + "\n"

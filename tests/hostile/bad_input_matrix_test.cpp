@@ -697,6 +697,12 @@ INSTANTIATE_TEST_SUITE_P(
              "@/s.ini:9: ranking: 'fastest' is not one of random, qlen, est-qt",
              {{"s.ini",
                spec(kCoallocSpec + "clusters = a b\nranking = fastest\n" + kCoallocOptions)},
+              {"sys.ini", "[a]\nkind = slurm\n[b]\nkind = slurm\n"}}},
+        Case{"coalloc_arrival_negative",
+             "mcb-campaign",
+             "dry-run @/s.ini",
+             "@/s.ini:9: arrival: '-5s'",
+             {{"s.ini", spec(kCoallocSpec + "clusters = a b\narrival = -5s\n" + kCoallocOptions)},
               {"sys.ini", "[a]\nkind = slurm\n[b]\nkind = slurm\n"}}}),
     test_name);
 
@@ -767,6 +773,15 @@ INSTANTIATE_TEST_SUITE_P(
 
 // --- mcb-redundant ----------------------------------------------------------------------------
 const std::string kRedundant = "--jobs 100 --warmup 10 --output @/out ";
+// A recorded workload: a site of 4 processors, one request of two parts of 1.
+const std::vector<InputFile> kReplayFiles = {
+    {"a.swf",
+     "; UnixStartTime: 100\n; MaxProcs: 4\n1 0 0 10 2 -1 -1 2 20 -1 1 -1 -1 -1 -1 1 -1 -1\n"},
+    {"r.swf", "; UnixStartTime: 100\n1 1 0 5 2 -1 -1 2 5 -1 1 -1 -1 -1 -1 -1 -1 -1\n"},
+    {"odd.swf", "; UnixStartTime: 100\n1 1 0 5 3 -1 -1 3 5 -1 1 -1 -1 -1 -1 -1 -1 -1\n"}};
+const std::string kReplay =
+    "--site-trace @/a.swf --site-trace @/a.swf --requests @/r.swf "
+    "--output @/out ";
 INSTANTIATE_TEST_SUITE_P(
     Redundant, BadInputMatrix,
     ::testing::Values(
@@ -806,7 +821,20 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"sync_unknown", "mcb-redundant", kRedundant + "--sync wait", "--sync: 'wait'"},
         Case{"duplicates_range", "mcb-redundant", kRedundant + "--duplicates 3:1",
              "--duplicates: '3:1'"},
-        Case{"sizes_too_large", "mcb-redundant", kRedundant + "--sizes 128", "--sizes: '128'"}),
+        Case{"sizes_too_large", "mcb-redundant", kRedundant + "--sizes 128", "--sizes: '128'"},
+        Case{"requests_alone", "mcb-redundant", "--requests @/r.swf --output @/out",
+             "--site-trace and --requests"},
+        Case{"replay_with_jobs", "mcb-redundant", kReplay + "--jobs 100",
+             "--jobs: not used with --site-trace", kReplayFiles},
+        Case{"site_trace_missing", "mcb-redundant",
+             "--site-trace @/none.swf --requests @/r.swf --output @/out",
+             "--site-trace: cannot read '@/none.swf'", kReplayFiles},
+        Case{"site_trace_no_procs", "mcb-redundant",
+             "--site-trace @/r.swf --site-trace @/a.swf --requests @/r.swf --output @/out",
+             "--site-trace: @/r.swf: the header has no MaxProcs", kReplayFiles},
+        Case{"requests_odd", "mcb-redundant",
+             "--site-trace @/a.swf --site-trace @/a.swf --requests @/odd.swf --output @/out",
+             "--requests: @/odd.swf:2: processors '3'", kReplayFiles}),
     test_name);
 
 // --- mcb-load (every case is refused before a batch system is asked anything) ----------------
