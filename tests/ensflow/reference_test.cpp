@@ -22,9 +22,10 @@ using Eigen::MatrixXd;
 using Eigen::VectorXd;
 
 constexpr int kGrid = 24;
-constexpr int kLayers = 2;
+constexpr std::size_t kLayers = 2;
 constexpr int kMembers = 8;
 constexpr double kSshPerPsi = 0.5;
+constexpr std::size_t kPlane = std::size_t{kGrid} * kGrid;  // points per layer
 
 struct Problem {
   AnalysisGeometry geometry;
@@ -38,13 +39,14 @@ Problem make_problem() {
   Problem p;
   p.geometry.grid = kGrid;
   p.geometry.spacing_m = 10e3;
-  for (std::size_t k = 3; k < std::size_t(kGrid * kGrid); k += 7) p.geometry.sites.push_back(k);
-  const auto n = Eigen::Index(kLayers * kGrid * kGrid);
+  for (std::size_t k = 3; k < kPlane; k += 7) p.geometry.sites.push_back(k);
+  const auto n = static_cast<Eigen::Index>(kLayers * kPlane);
   const auto m = Eigen::Index(p.geometry.sites.size());
   Rng rng(42);
   p.forecast.resize(n, kMembers);
   for (Eigen::Index r = 0; r < n; ++r) {
-    const double base = std::sin(0.3 * double(r % kGrid)) + std::cos(0.2 * double(r / kGrid));
+    const Eigen::Index column = r % kGrid, row = (r / kGrid) % kGrid;
+    const double base = std::sin(0.3 * double(column)) + std::cos(0.2 * double(row));
     for (Eigen::Index j = 0; j < kMembers; ++j) p.forecast(r, j) = base + 0.4 * rng.normal();
   }
   p.y.resize(m);
@@ -152,16 +154,16 @@ TEST(ReferenceRows, TheLocalAnalysisIsComparedAtItsNodesOnEveryLayer) {
   s.filter = FilterKind::square_root;
   s.localisation_km = 80;  // nodes 0, 2, ..., 22, 23
   const Problem p = make_problem();
-  const std::size_t plane = kGrid * kGrid;
+  const std::size_t plane = kPlane, g = kGrid;
   const std::vector<std::size_t> rows = reference_rows(s, p.geometry, kLayers * plane);
   for (std::size_t site : p.geometry.sites)
     EXPECT_TRUE(std::binary_search(rows.begin(), rows.end(), site));
   const auto has = [&](std::size_t row) {
     return std::binary_search(rows.begin(), rows.end(), row);
   };
-  EXPECT_TRUE(has(plane + 4 * kGrid + 2));    // node (2, 4), lower layer
-  EXPECT_TRUE(has(plane + 23 * kGrid + 23));  // the last row and column are nodes
-  EXPECT_FALSE(has(plane + 4 * kGrid + 1));   // between nodes, lower layer: no site there
+  EXPECT_TRUE(has(plane + 4 * g + 2));    // node (2, 4), lower layer
+  EXPECT_TRUE(has(plane + 23 * g + 23));  // the last row and column are nodes
+  EXPECT_FALSE(has(plane + 4 * g + 1));   // between nodes, lower layer: no site there
 }
 
 }  // namespace
