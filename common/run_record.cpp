@@ -1,5 +1,6 @@
 #include "common/run_record.hpp"
 
+#include "common/errors.hpp"
 #include "common/units.hpp"
 
 #include <stdexcept>
@@ -180,6 +181,16 @@ json RunRecord::to_json() const {
   if (result) doc["result"] = *result;
   if (ranks) doc["ranks"] = *ranks;
   return doc;
+}
+
+RunRecord RunRecord::from_stored(const jsonl::Line& line, const std::string& file) {
+  try {
+    RunRecord record = from_json(line.doc);
+    require_known_schema(record.schema);  // another version may mean other things
+    return record;
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(file + ":" + std::to_string(line.number) + ": " + e.what());
+  }
 }
 
 }  // namespace mcb

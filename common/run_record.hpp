@@ -4,6 +4,8 @@
 /// measurement programs (harness) and by the campaign executor for runs that ended without one,
 /// read by the campaign, the calibration and the tests. Its fields are typed here, once.
 
+#include "common/jsonl.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <optional>
@@ -59,6 +61,10 @@ struct RunRecord {
   /// version is not compared here (see @ref kRunRecordSchema).
   /// @throws std::invalid_argument naming the field ("field 'status' is 'done'; ...").
   static RunRecord from_json(const nlohmann::json& doc);
+  /// @brief The record on @p line of the records file @p file, for a reader that acts on it:
+  /// from_json, then require_known_schema.
+  /// @throws UsageError "FILE:LINE: what is wrong" (exit 2).
+  static RunRecord from_stored(const jsonl::Line& line, const std::string& file);
   /// @brief The record as written.
   nlohmann::json to_json() const;
   /// @brief to_json() as one line (what is appended to a records file).

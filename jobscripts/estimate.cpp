@@ -118,13 +118,7 @@ CampaignEstimate estimate_campaign(const CampaignSpec& spec, const Plan& plan,
       if (notices) jsonl::report_torn(*notices, "mcb-campaign", contents);
       estimate.sources.push_back(file);
       for (const jsonl::Line& line : contents.lines) {
-        RunRecord record;
-        try {
-          record = RunRecord::from_json(line.doc);
-          require_known_schema(record.schema);  // another version may mean other things
-        } catch (const std::invalid_argument& e) {
-          throw UsageError(file + ":" + std::to_string(line.number) + ": " + e.what());
-        }
+        const RunRecord record = RunRecord::from_stored(line, file);
         if (!seen.insert(record.run_id).second) continue;
         if (const auto keyed = key_of(record)) {
           ++estimate.valid_records;

@@ -67,13 +67,7 @@ RecordEntry entry_of(const RunRecord& record) {
 jsonl::Contents RecordBook::scan(const std::string& path, jsonl::From from) {
   jsonl::Contents contents = jsonl::read(path, from, /*missing_ok=*/true);
   for (const jsonl::Line& line : contents.lines) {
-    RunRecord record;
-    try {
-      record = RunRecord::from_json(line.doc);
-      require_known_schema(record.schema);  // another version may mean other things
-    } catch (const std::invalid_argument& e) {
-      throw UsageError(path + ":" + std::to_string(line.number) + ": " + e.what());
-    }
+    const RunRecord record = RunRecord::from_stored(line, path);
     entries_.insert_or_assign(record.run_id, entry_of(record));
   }
   consumed_ = {contents.end_of_whole, contents.last_line};
