@@ -105,12 +105,20 @@ class Join : public ::testing::Test {
   std::optional<OmpiServer> server_;
 };
 
-// The one-mpirun run and the joined run's record, each the only record of its file.
+// The one-mpirun run and the joined run's record, each the only record of its file. Both runs
+// end VALID (exit 0), or with @p any_verdict either verdict, as long as the two agree.
 std::pair<json, json> single_and_joined(const std::vector<CommandResult>& joined,
                                         const CommandResult& single, const std::string& joined_out,
-                                        const std::string& single_out) {
-  for (const CommandResult& r : joined) EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
-  EXPECT_EQ(single.exit_code, 0) << single.out << single.err;
+                                        const std::string& single_out, bool any_verdict = false) {
+  EXPECT_TRUE(single.exit_code == 0 || (any_verdict && single.exit_code == 1))
+      << single.out << single.err;
+  // The verdict's exit code comes from the component that holds rank 0; the others end 0.
+  bool reported = false;
+  for (const CommandResult& r : joined) {
+    EXPECT_TRUE(r.exit_code == 0 || r.exit_code == single.exit_code) << r.out << r.err;
+    reported = reported || r.exit_code == single.exit_code;
+  }
+  EXPECT_TRUE(reported) << "no component ended with the one-mpirun run's exit code";
   const auto a = read_records(single_out);
   const auto b = read_records(joined_out);
   EXPECT_EQ(a.size(), 1u);
@@ -184,9 +192,13 @@ TEST_F(Join, TwoComponentEnsflowAssimilatesAsOneMpirun) {
                                  quote(bin("mcb-ensflow")) + kEnsflow + " --output " + quote(out));
   const auto single = run_command(mpirun(4) + quote(bin("mcb-ensflow")) + kEnsflow +
                                   " --clusters 2 --output " + quote(single_out));
-  const auto [one, two] = single_and_joined(joined, single, out, single_out);
+  // At this size a correct filter's verdict depends on the draws (apps/ensflow/README.md,
+  // "Verdict"): the joined run must reach the one-mpirun run's verdict, whichever it is.
+  const auto [one, two] = single_and_joined(joined, single, out, single_out, true);
   ASSERT_FALSE(two.is_null());
-  EXPECT_EQ(two["status"], "valid");
+  EXPECT_EQ(two["status"], one["status"]);
+  EXPECT_EQ(two.value("reason", std::string()), one.value("reason", std::string()));
+  EXPECT_EQ(two["verdict"]["checks"], one["verdict"]["checks"]);
   EXPECT_EQ(two["config"]["cluster_map"], one["config"]["cluster_map"]);
   EXPECT_EQ(two["result"]["diagnostics"], one["result"]["diagnostics"]);
   EXPECT_EQ(two["result"]["innovations"], one["result"]["innovations"]);
