@@ -5,8 +5,10 @@
 #include "common/cli.hpp"
 #include "common/errors.hpp"
 #include "common/files.hpp"
+#include "common/text.hpp"
 
 #include <cmath>
+#include <optional>
 #include <ostream>
 #include <sstream>
 
@@ -92,16 +94,10 @@ void validate(boost::any& v, const std::vector<std::string>& values, CheckpointI
   CheckpointInterval result;
   result.text = given;
   if (given != "analysis") {
-    std::size_t used = 0;
-    long days = 0;
-    try {
-      days = std::stol(given, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used == 0 || used != given.size() || days < 1 || days > 1000000)
+    const std::optional<long> days = whole_number(given);
+    if (!days || *days < 1 || *days > 1000000)
       throw cli::BadValue(given, "is not 'analysis' or a positive whole number of days");
-    result.days = static_cast<int>(days);
+    result.days = static_cast<int>(*days);
   }
   v = result;
 }
