@@ -1,7 +1,5 @@
 #include "batchgrid/commands.hpp"
 
-#include "batchgrid/grid.hpp"
-#include "batchgrid/lublin.hpp"
 #include "common/cli.hpp"
 #include "common/csv.hpp"
 #include "common/environment.hpp"
@@ -80,21 +78,6 @@ po::typed_value<std::int64_t>* seed_value(std::uint64_t& seed) {
 // The longest horizon: 100 years of a grid is a million external jobs at seed 003's arrival rate.
 constexpr double kMaxHorizonDays = 36500;
 
-/// The options of generate.
-struct GenerateOptions {
-  LublinSpec spec;
-  long long jobs = 10000;
-  std::string mix = "1/0/0/0/0";  //!< as given, for the SWF header
-  std::string output;
-};
-
-/// The options run and study share: the grid every experiment starts from.
-struct GridOptions {
-  GridSpec grid;
-  double horizon_days = 60;
-  std::string bandwidths = "10,100,1000";  //!< as given, for study.json
-};
-
 void add_grid_options(po::options_description& d, GridOptions& o) {
   GridSpec& g = o.grid;
   // One option per line, as --help prints them.
@@ -146,8 +129,7 @@ std::string check(const GridSpec& g, const Comparison& c, const std::vector<Even
 
 }  // namespace
 
-int generate_command(int argc, const char* const* argv) {
-  GenerateOptions o;
+bool parse_generate(int argc, const char* const* argv, GenerateOptions& o) {
   LublinSpec& spec = o.spec;
   po::options_description d("generate options");
   // clang-format off
@@ -168,10 +150,17 @@ int generate_command(int argc, const char* const* argv) {
        "mean inter-arrival time, s")
       ("output", po::value(&o.output)->required(), "SWF file to write");
   // clang-format on
-  if (cli::parse(argc, argv, d, "mcb-batchgrid generate [options]").help_printed) return 0;
+  if (cli::parse(argc, argv, d, "mcb-batchgrid generate [options]").help_printed) return false;
+  check_writable_file("output", o.output);
+  return true;
+}
+
+int generate_command(int argc, const char* const* argv) {
+  GenerateOptions o;
+  if (!parse_generate(argc, argv, o)) return 0;
+  const LublinSpec& spec = o.spec;
   const auto jobs = static_cast<std::uint64_t>(o.jobs);
   const std::string& out = o.output;
-  check_writable_file("output", out);
   LublinGenerator gen(spec);
   std::string body;
   for (std::uint64_t i = 0; i < jobs; ++i) {
@@ -205,25 +194,33 @@ int generate_command(int argc, const char* const* argv) {
   return 0;
 }
 
-int run_command(int argc, const char* const* argv) {
-  GridOptions o;
-  std::string queues, dir;
+bool parse_run(int argc, const char* const* argv, RunOptions& r) {
+  GridOptions& o = r.grid;
   po::options_description d("run options");
   // clang-format off
   d.add_options()
-      ("queues", po::value(&queues)->required()->notifier([&o](const std::string& text) {
+      ("queues", po::value(&r.queues)->required()->notifier([&o](const std::string& text) {
          o.grid.queues = parse_queues(text);
        }),
        "SIZE:DISCIPLINE[:m/s/l/n/w|trace=FILE], comma-separated")
       ("request", po::value(&o.grid.request)->default_value(o.grid.request),
        "processors the application asks of the largest queue alone (0: its single-system best "
        "schedule there)")
-      ("output", po::value(&dir)->required(), "folder for summary.json and events");
+      ("output", po::value(&r.output)->required(), "folder for summary.json and events");
   // clang-format on
   add_grid_options(d, o);
-  if (cli::parse(argc, argv, d, "mcb-batchgrid run [options]").help_printed) return 0;
+  if (cli::parse(argc, argv, d, "mcb-batchgrid run [options]").help_printed) return false;
+  check_creatable_folder("output", r.output);
+  return true;
+}
+
+int run_command(int argc, const char* const* argv) {
+  RunOptions r;
+  if (!parse_run(argc, argv, r)) return 0;
+  const std::string& queues = r.queues;
+  const std::string& dir = r.output;
+  const GridOptions& o = r.grid;
   const GridSpec g = grid_from(o);
-  check_creatable_folder("output", dir);
   std::vector<Event> multi, single;
   const Comparison c = compare(g, &multi, &single);
   const std::string problem = check(g, c, multi);
@@ -342,29 +339,37 @@ void add_rows(csv::Writer& table, int e, const GridSpec& g, const Comparison& c)
 
 }  // namespace
 
-int study_command(int argc, const char* const* argv) {
-  GridOptions o;
-  int experiments = 1000, threads = 0;
-  std::string dir;
+bool parse_study(int argc, const char* const* argv, StudyOptions& s) {
+  GridOptions& o = s.grid;
   po::options_description d("study options");
   // clang-format off
   d.add_options()
-      ("experiments", po::value(&experiments)->default_value(experiments)->notifier([](int n) {
+      ("experiments", po::value(&s.experiments)->default_value(s.experiments)->notifier([](int n) {
          cli::require_positive("experiments", n);
        }),
        "random grids (seed 003: 1000)")
-      ("threads", po::value(&threads)->default_value(threads)->notifier([](int n) {
+      ("threads", po::value(&s.threads)->default_value(s.threads)->notifier([](int n) {
          cli::require_non_negative("threads", n);
        }),
        "experiments run at once (0: one per hardware thread); the results do not depend on it")
-      ("output", po::value(&dir)->required(), "folder for study.csv and study.json");
+      ("output", po::value(&s.output)->required(), "folder for study.csv and study.json");
   // clang-format on
   add_grid_options(d, o);
-  if (cli::parse(argc, argv, d, "mcb-batchgrid study [options]").help_printed) return 0;
+  if (cli::parse(argc, argv, d, "mcb-batchgrid study [options]").help_printed) return false;
+  check_creatable_folder("output", s.output);
+  return true;
+}
+
+int study_command(int argc, const char* const* argv) {
+  StudyOptions s;
+  if (!parse_study(argc, argv, s)) return 0;
+  const GridOptions& o = s.grid;
+  const int experiments = s.experiments;
+  int threads = s.threads;
+  const std::string& dir = s.output;
   const GridSpec defaults = grid_from(o);
   if (threads == 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   threads = std::min(threads, experiments);  // a worker without an experiment would only idle
-  check_creatable_folder("output", dir);
   csv::Writer table({"experiment", "bandwidth_mbps", "queue_sizes", "disciplines", "largest_size",
                      "request", "largest_request", "request_ratio", "mean_queue_size",
                      "mean_request", "single_wait", "multi_wait", "single_rar", "multi_rar",

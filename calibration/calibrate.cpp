@@ -6,6 +6,7 @@
 #include "calibration/records.hpp"
 #include "calibration/runtime_table.hpp"
 #include "calibration/warnings.hpp"
+#include "common/cli.hpp"
 #include "common/environment.hpp"
 #include "common/errors.hpp"
 #include "common/files.hpp"
@@ -448,6 +449,20 @@ void check_options(const Options& o) {
     }
     check_creatable_folder("output", o.output);
   }
+}
+
+bool parse_command_line(int argc, const char* const* argv, Options& options) {
+  po::options_description desc("mcb-calibrate", 100, 50);
+  add_options(desc, options);
+  const auto parsed = cli::parse(
+      argc, argv, desc,
+      "mcb-calibrate --input CAMPAIGN_DIR|RECORDS.jsonl... [--output DIR] [options]\n"
+      "       mcb-calibrate --convert SERVICE_TIMES.csv... --problem APP=LABEL --system LABEL "
+      "--output DIR\n"
+      "       mcb-calibrate --check TABLE");
+  if (parsed.help_printed) return false;
+  check_options(options);
+  return true;
 }
 
 int run(const Options& options, int argc, const char* const* argv, std::ostream& out) {

@@ -36,6 +36,11 @@ void add_options(boost::program_options::options_description& desc, Options& opt
 /// @throws mcb::UsageError naming the option and the value.
 void check_options(const Options& options);
 
+/// @brief The whole command line: add_options, the parse (with --help and --config), then
+/// check_options. False when --help was printed.
+/// @throws mcb::UsageError naming the option and the value.
+bool parse_command_line(int argc, const char* const* argv, Options& options);
+
 /// @brief Runs the calibration (or conversion, or check). @p argc / @p argv go into the
 /// provenance. Writes a summary to @p out unless quiet. @returns the exit code (0).
 /// @throws mcb::UsageError for inconsistent input, before any file is written.

@@ -242,10 +242,15 @@ Models fit_models(const std::vector<const Record*>& app_runs,
 }
 
 Target parse_target(const std::string& option, const std::string& text) {
-  const std::vector<std::string> f = csv::split(text);
   auto bad = [&](const std::string& why) {
     return UsageError("--" + option + ": '" + text + "' " + why);
   };
+  std::vector<std::string> f;
+  try {
+    f = csv::split(text);
+  } catch (const std::invalid_argument& e) {
+    throw bad(std::string("is not APP,PROBLEM,SIZE,COMPONENTS,SYSTEM: ") + e.what());
+  }
   if (f.size() != 5) throw bad("is not APP,PROBLEM,SIZE,COMPONENTS,SYSTEM");
   auto count = [&](const std::string& s, const char* name) {
     std::int64_t v = 0;

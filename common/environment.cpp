@@ -22,11 +22,16 @@ std::string utc_timestamp() {
 }
 
 std::string batch_job_id() {
-  // The batch job the run belongs to, so a record can be matched to squeue/sacct (qstat).
-  const char* slurm = std::getenv("SLURM_JOB_ID");
-  const char* pbs = std::getenv("PBS_JOBID");
-  if (slurm && *slurm) return slurm;
-  return pbs && *pbs ? pbs : "";
+  // The batch job the run belongs to, so a record can be matched to squeue/sacct (qstat, qacct).
+  auto given = [](const char* name) {
+    const char* value = std::getenv(name);
+    return std::string(value ? value : "");
+  };
+  if (std::string slurm = given("SLURM_JOB_ID"); !slurm.empty()) return slurm;
+  if (std::string pbs = given("PBS_JOBID"); !pbs.empty()) return pbs;
+  // Grid Engine's JOB_ID is a name other tools use too: it counts only inside a Grid Engine job,
+  // whose environment also holds SGE_ROOT.
+  return given("SGE_ROOT").empty() ? "" : given("JOB_ID");
 }
 
 nlohmann::json environment_block(int argc, const char* const* argv) {

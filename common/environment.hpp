@@ -15,7 +15,8 @@ std::string suite_revision();
 /// @brief Current UTC time as ISO 8601 ("2026-11-22T02:07:34Z").
 std::string utc_timestamp();
 
-/// @brief The batch job this process runs in: SLURM_JOB_ID, else PBS_JOBID, else "".
+/// @brief The batch job this process runs in: SLURM_JOB_ID, else PBS_JOBID, else Grid Engine's
+/// JOB_ID (when SGE_ROOT is set too, as in every Grid Engine job), else "".
 std::string batch_job_id();
 
 /// @brief Host, compiler, build type, suite revision, UTC date and the command line.

@@ -36,24 +36,6 @@ constexpr const char* kProgram = "mcb-campaign";
 
 constexpr const char* kUsage = "mcb-campaign COMMAND SPEC [options]";
 
-const std::vector<std::pair<std::string, std::string>>& commands() {
-  static const std::vector<std::pair<std::string, std::string>> table = {
-      {"dry-run", "expand SPEC and print every run with its id; invalid combinations with why"},
-      {"run",
-       "run the campaign with its executor: local, smpi and coalloc run now (coalloc\n"
-       "co-allocates each run over separate batch systems); slurm and pbs write a\n"
-       "jobscript per run (or group) and submit it. Runs that already have a record\n"
-       "are skipped, so running it again goes on where it stopped"},
-      {"scripts", "write the slurm or pbs jobscripts without submitting them"},
-      {"status",
-       "a row per run (id, state, batch job id, node list, elapsed, verdict) and the\n"
-       "failures; --json gives the rows as JSON"},
-      {"collect",
-       "gather the records of finished batch jobs into the campaign folder, record a\n"
-       "failure for each run whose job ended without one, print the summary"}};
-  return table;
-}
-
 constexpr const char* kDetails =
     "SPEC is the campaign file (jobscripts/README.md describes it).\n\nOptions:\n"
     "  --folder DIR           campaign folder (default: the spec's 'folder', else\n"
@@ -70,9 +52,9 @@ constexpr const char* kDetails =
     "  --progress auto|live|lines  run (local): redraw one line, or a line per run\n"
     "  --config FILE          these options from an INI file";
 
-// How a local run shows its progress (--progress), typed while the options are parsed.
-enum class Progress { automatic, live, lines };
+}  // namespace
 
+// The option types' readers and spellings, found by Boost through the types' namespace.
 void validate(boost::any& v, const std::vector<std::string>& values, Progress*, int) {
   po::validators::check_first_occurrence(v);
   const std::string& text = po::validators::get_single_string(values);
@@ -91,12 +73,6 @@ std::ostream& operator<<(std::ostream& os, Progress p) {
   return os << (p == Progress::automatic ? "auto" : p == Progress::live ? "live" : "lines");
 }
 
-// A positive time span as batch systems and specs write it (parse_seconds).
-struct Seconds {
-  double value = 0;
-  std::string text;
-};
-
 void validate(boost::any& v, const std::vector<std::string>& values, Seconds*, int) {
   po::validators::check_first_occurrence(v);
   const std::string& text = po::validators::get_single_string(values);
@@ -112,17 +88,7 @@ void validate(boost::any& v, const std::vector<std::string>& values, Seconds*, i
 
 std::ostream& operator<<(std::ostream& os, const Seconds& s) { return os << s.text; }
 
-struct Options {
-  std::string folder;
-  std::string executor;
-  std::vector<std::string> history;  //!< dry-run: more earlier records to estimate from
-  bool json = false;
-  bool retry_failed = false;
-  bool wait = false;
-  Seconds wait_limit;  //!< read only when given
-  Seconds poll{2, "2s"};
-  Progress progress = Progress::automatic;
-};
+namespace {
 
 void print_dry_run(const CampaignSpec& spec, const Plan& plan, const CampaignEstimate& estimate,
                    std::ostream& out) {
@@ -224,36 +190,17 @@ void preflight(const CampaignSpec& spec, const Plan& plan) {
 
 // One command on one spec: argv[0] is the command, argv[1] the spec, then the options.
 int campaign_command(int argc, const char* const* argv) {
-  const std::string command = argv[0];
-  if (argc < 2 || argv[1][0] == '-') throw UsageError(command + ": missing the campaign SPEC file");
-  const std::string spec_path = argv[1];
-
-  Options o;
-  po::options_description desc("mcb-campaign options");
-  desc.add_options()("folder", po::value(&o.folder)->value_name("DIR"), "campaign folder")(
-      "executor", po::value(&o.executor)->value_name("NAME"), "local, smpi, slurm, pbs or coalloc")(
-      "history", po::value(&o.history)->composing()->value_name("PATH"),
-      "dry-run: earlier records to estimate from")(
-      "json", po::bool_switch(&o.json),
-      "dry-run: the plan as JSON; status: the per-run table as JSON")(
-      "retry-failed", po::bool_switch(&o.retry_failed), "run: run failed runs again")(
-      "wait", po::bool_switch(&o.wait), "collect: wait for the queue to empty")(
-      "wait-limit", po::value(&o.wait_limit)->value_name("DURATION"), "collect --wait: limit")(
-      "poll", po::value(&o.poll)->default_value(o.poll)->value_name("DURATION"),
-      "collect --wait: polling interval")(
-      "progress", po::value(&o.progress)->default_value(o.progress)->value_name("auto|live|lines"),
-      "run: progress display");
-  std::vector<const char*> rest{kProgram};
-  for (int i = 2; i < argc; ++i) rest.push_back(argv[i]);
-  const auto parsed = cli::parse(static_cast<int>(rest.size()), rest.data(), desc, kUsage);
-  if (parsed.help_printed) return 0;
+  CommandLine line;
+  if (!parse_command_line(argc, argv, line)) return 0;
+  const std::string& command = line.command;
+  const Options& o = line.options;
   BatchOptions batch;
   batch.wait = o.wait;
   batch.poll_seconds = o.poll.value;
-  if (parsed.vm.count("wait-limit")) batch.wait_limit = o.wait_limit.value;
+  if (o.wait_limit_given) batch.wait_limit = o.wait_limit.value;
   batch.retry_failed = o.retry_failed;
 
-  const CampaignSpec spec = load_spec(spec_path, {o.folder, o.executor});
+  const CampaignSpec spec = load_spec(line.spec, {o.folder, o.executor});
   // Every configuration is checked by the application before anything is written or run.
   const Checker checker = application_checker(spec);
   const Checker named_checker = [&](const auto& values, std::optional<int> ranks) {
@@ -315,6 +262,53 @@ int campaign_command(int argc, const char* const* argv) {
 }
 
 }  // namespace
+
+const std::vector<std::pair<std::string, std::string>>& commands() {
+  static const std::vector<std::pair<std::string, std::string>> table = {
+      {"dry-run", "expand SPEC and print every run with its id; invalid combinations with why"},
+      {"run",
+       "run the campaign with its executor: local, smpi and coalloc run now (coalloc\n"
+       "co-allocates each run over separate batch systems); slurm and pbs write a\n"
+       "jobscript per run (or group) and submit it. Runs that already have a record\n"
+       "are skipped, so running it again goes on where it stopped"},
+      {"scripts", "write the slurm or pbs jobscripts without submitting them"},
+      {"status",
+       "a row per run (id, state, batch job id, node list, elapsed, verdict) and the\n"
+       "failures; --json gives the rows as JSON"},
+      {"collect",
+       "gather the records of finished batch jobs into the campaign folder, record a\n"
+       "failure for each run whose job ended without one, print the summary"}};
+  return table;
+}
+
+bool parse_command_line(int argc, const char* const* argv, CommandLine& line) {
+  line.command = argv[0];
+  if (argc < 2 || argv[1][0] == '-') {
+    throw UsageError(line.command + ": missing the campaign SPEC file");
+  }
+  line.spec = argv[1];
+  Options& o = line.options;
+  po::options_description desc("mcb-campaign options");
+  desc.add_options()("folder", po::value(&o.folder)->value_name("DIR"), "campaign folder")(
+      "executor", po::value(&o.executor)->value_name("NAME"), "local, smpi, slurm, pbs or coalloc")(
+      "history", po::value(&o.history)->composing()->value_name("PATH"),
+      "dry-run: earlier records to estimate from")(
+      "json", po::bool_switch(&o.json),
+      "dry-run: the plan as JSON; status: the per-run table as JSON")(
+      "retry-failed", po::bool_switch(&o.retry_failed), "run: run failed runs again")(
+      "wait", po::bool_switch(&o.wait), "collect: wait for the queue to empty")(
+      "wait-limit", po::value(&o.wait_limit)->value_name("DURATION"), "collect --wait: limit")(
+      "poll", po::value(&o.poll)->default_value(o.poll)->value_name("DURATION"),
+      "collect --wait: polling interval")(
+      "progress", po::value(&o.progress)->default_value(o.progress)->value_name("auto|live|lines"),
+      "run: progress display");
+  std::vector<const char*> rest{kProgram};
+  for (int i = 2; i < argc; ++i) rest.push_back(argv[i]);
+  const auto parsed = cli::parse(static_cast<int>(rest.size()), rest.data(), desc, kUsage);
+  if (parsed.help_printed) return false;
+  o.wait_limit_given = parsed.vm.count("wait-limit") > 0;
+  return true;
+}
 
 int run_program(int argc, char** argv) {
   std::vector<cli::Subcommand> table;

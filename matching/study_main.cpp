@@ -5,8 +5,8 @@
 #include "common/cli.hpp"
 #include "common/csv.hpp"
 #include "common/environment.hpp"
-#include "common/files.hpp"
 #include "common/output_set.hpp"
+#include "matching/options.hpp"
 #include "matching/report.hpp"
 #include "matching/study.hpp"
 
@@ -15,7 +15,6 @@
 
 namespace {
 
-namespace po = boost::program_options;
 namespace cli = mcb::cli;
 namespace csv = mcb::csv;
 using namespace mcb::matching;
@@ -55,32 +54,10 @@ std::vector<std::string> row(const StudyPoint& p, int r, std::uint64_t seed, con
 }
 
 int body(int argc, char** argv) {
-  StudyConfig c;
-  std::string output;
-  std::int64_t seed_option = 1;  // signed, so that '-1' is refused rather than wrapped
-  po::options_description o("Options");
-  o.add_options()("output", po::value(&output)->required()->value_name("DIR"),
-                  "folder for the outputs")(
-      "seed", po::value(&seed_option)->default_value(1)->notifier([](std::int64_t v) {
-        cli::require_non_negative("seed", static_cast<double>(v));
-      }),
-      "seed of the platforms")(
-      "replications",
-      po::value(&c.replications)->default_value(c.replications)->notifier([](int v) {
-        cli::require_positive("replications", v);
-      }),
-      "platforms per point")(
-      "time-limit", po::value(&c.time_limit)->default_value(c.time_limit)->notifier([](double v) {
-        cli::require_positive_real("time-limit", v);
-      }),
-      "seconds per match")("tasks",
-                           po::value(&c.tasks)->default_value(c.tasks)->notifier(
-                               [](int v) { cli::require_positive("tasks", v); }),
-                           "tasks of the job");
-  const cli::Parsed parsed = cli::parse(argc, argv, o, "mcb-match-study --output DIR [options]");
-  if (parsed.help_printed) return 0;
-  c.seed = static_cast<std::uint64_t>(seed_option);
-  mcb::check_creatable_folder("output", output);
+  MatchStudyOptions options;
+  if (!parse_match_study_options(argc, argv, options)) return 0;
+  const StudyConfig& c = options.config;
+  const std::string& output = options.output;
   const auto solver = make_solver("glpk");
   csv::Writer table(kHeader);
   int found = 0, invalid = 0, infeasible = 0, limited = 0;

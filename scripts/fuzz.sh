@@ -26,8 +26,10 @@ declare -A seeds=(
   [platform_file]="fuzz/seeds/platform_file/*"
   [cluster_map]="fuzz/seeds/cluster_map/*"
   [config]="tests/fixtures/simulator/sim.ini fuzz/seeds/config/*"
+  [command_line]="fuzz/seeds/command_line/*"
 )
-names=(swf job_list runtime_table run_record campaign_spec mix_file platform_file cluster_map config)
+names=(swf job_list runtime_table run_record campaign_spec mix_file platform_file cluster_map config
+       command_line)
 if [ $# -gt 1 ]; then
   shift
   for name in "$@"; do
@@ -75,7 +77,7 @@ fuzz_one() {
 }
 
 # As many harnesses at a time as there are cores (MCB_FUZZ_JOBS), each for its full SECONDS: on
-# two cores the nine take five rounds instead of nine.
+# two cores the ten take five rounds instead of ten (keep their number even).
 parallel="${MCB_FUZZ_JOBS:-$jobs}"
 [[ "$parallel" =~ ^[1-9][0-9]*$ ]] || { echo "mcb fuzz: MCB_FUZZ_JOBS '$parallel' is not a whole number > 0" >&2; exit 2; }
 mkdir -p "$build/findings"

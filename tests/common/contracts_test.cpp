@@ -45,15 +45,18 @@ TEST(Csv, FieldsNeedingQuotesRoundTrip) {
 
 TEST(Environment, RecordsCarryTheBatchJobId) {
   const char* argv[] = {"prog"};
-  ::unsetenv("SLURM_JOB_ID");
-  ::unsetenv("PBS_JOBID");
+  for (const char* name : {"SLURM_JOB_ID", "PBS_JOBID", "JOB_ID", "SGE_ROOT"}) ::unsetenv(name);
   EXPECT_TRUE(environment_block(1, argv)["batch_job_id"].is_null());
+  ::setenv("JOB_ID", "77", 1);
+  EXPECT_TRUE(environment_block(1, argv)["batch_job_id"].is_null())
+      << "JOB_ID outside a Grid Engine job (no SGE_ROOT) is someone else's";
+  ::setenv("SGE_ROOT", "/var/lib/gridengine", 1);
+  EXPECT_EQ(environment_block(1, argv)["batch_job_id"], "77") << "Grid Engine's job";
   ::setenv("PBS_JOBID", "812.pbs-server", 1);
   EXPECT_EQ(environment_block(1, argv)["batch_job_id"], "812.pbs-server");
   ::setenv("SLURM_JOB_ID", "4711", 1);
   EXPECT_EQ(environment_block(1, argv)["batch_job_id"], "4711") << "Slurm's id first";
-  ::unsetenv("SLURM_JOB_ID");
-  ::unsetenv("PBS_JOBID");
+  for (const char* name : {"SLURM_JOB_ID", "PBS_JOBID", "JOB_ID", "SGE_ROOT"}) ::unsetenv(name);
 }
 
 TEST(Csv, ExactNumbersReadBackTheSameAndStreamRowsKeepTheirWidth) {

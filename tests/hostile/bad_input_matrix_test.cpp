@@ -344,6 +344,18 @@ INSTANTIATE_TEST_SUITE_P(
              "@/r.jsonl:1:",
              {{"r.jsonl", R"({"schema":"mcb-run/1","run_id":"r1","status":"valid","wall":NaN})"
                           "\n"}}},
+        // Refused by the record contract's owner, in the words mcb-campaign uses.
+        Case{"record_unknown_schema",
+             "mcb-calibrate",
+             "--input @/r.jsonl --output @/cal",
+             "@/r.jsonl:1: unknown schema 'mcb-run/3' (records are mcb-run/2, or mcb-run/1",
+             {{"r.jsonl", R"({"schema":"mcb-run/3","run_id":"r1","app":"poisson",)"
+                          R"("status":"valid"})"
+                          "\n"}}},
+        // A stray quote in a --row or --predict value (found by the command-line fuzzer).
+        Case{"row_stray_quote", "mcb-calibrate",
+             "--input @/none.jsonl --row 'poisson,g\"1,4,2,das2' --output @/cal",
+             "--row: 'poisson,g\"1,4,2,das2' is not APP,PROBLEM,SIZE,COMPONENTS,SYSTEM: a quote"},
         Case{"input_missing", "mcb-calibrate", "--input @/none.jsonl --output @/cal", "none.jsonl"},
         Case{"input_unreadable",
              "mcb-calibrate",
