@@ -2,6 +2,7 @@
 
 #include "common/cli.hpp"
 #include "common/errors.hpp"
+#include "common/option_types.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -54,6 +55,9 @@ po::options_description system_options(Options& o) {
       "compression", po::value(&o.compression)->default_value(o.compression)->value_name("ORDER"),
       "cons: order in which waiting jobs are re-inserted after an early end: arrival "
       "(Mu'alem and Feitelson) or reservation")(
+      "compress-at", po::value(&o.compress_at)->default_value(o.compress_at)->value_name("WHEN"),
+      "cons: which job ends compress the plan: early-end (only one before its requested time; "
+      "Mu'alem and Feitelson) or every-end (also one at it, filling gaps an earlier pass left)")(
       "arrival-pass",
       po::value(&o.arrival_pass)->default_value(o.arrival_pass)->value_name("yes|no"),
       "whether an arrival triggers a scheduling pass (no: only departures do, and arrivals at an "
@@ -152,6 +156,12 @@ po::options_description statistics_options(Options& o) {
 }
 
 }  // namespace
+
+void validate(boost::any& v, const std::vector<std::string>& values, CompressAt*, int) {
+  cli::validate_choice(v, values, {CompressAt::kEarlyEnd, CompressAt::kEveryEnd}, compress_at_name);
+}
+
+std::ostream& operator<<(std::ostream& os, CompressAt at) { return os << compress_at_name(at); }
 
 bool parse_options(int argc, const char* const* argv, Options& o) {
   po::options_description all;

@@ -285,7 +285,7 @@ nlohmann::json Study::run_item(size_t item, const ItemFiles& files) const {
   limits.home_in_turn = o_.home == "turn";
   Sim sim(machine_,
           make_policy(point.policy, machine_.clusters(), parse_global_visit(o_.lp_global_visit)),
-          make_discipline(point.queue, parse_compression(o_.compression)),
+          make_discipline(point.queue, parse_compression(o_.compression), o_.compress_at),
           make_placement(point.placement, placement_settings_), service_model(), limits);
 
   RecorderConfig rc;
@@ -401,6 +401,7 @@ nlohmann::json Study::config_json() const {
   c["max_component"] = component_limit_;
   c["backfill_depth"] = o_.backfill_depth;
   c["compression"] = o_.compression;
+  c["compress_at"] = compress_at_name(o_.compress_at);
   c["arrival_pass"] = o_.arrival_pass;
   c["home"] = o_.home;
   c["lp_global_visit"] = o_.lp_global_visit;
