@@ -28,7 +28,13 @@ po::options_description workload_options(Options& o) {
       "utilization", po::value(&o.utilization)->value_name("U[,U..]|A:B:STEP"),
       "target net utilization; sets the arrival rate (traces: scales arrival times)")(
       "request", po::value(&o.request)->default_value(o.request)->value_name("TYPE"),
-      "request type of generated and SWF jobs: unordered, nonfixed, fixed, flexible, moldable");
+      "request type of generated and SWF jobs: unordered, nonfixed, fixed, flexible, moldable")(
+      "flex-min-component",
+      po::value(&o.flex_min_component)->default_value(o.flex_min_component)->value_name("N"),
+      "flexible: the user's lower bound on the component size (a smaller job stays whole)")(
+      "flex-max-components",
+      po::value(&o.flex_max_components)->default_value(o.flex_max_components)->value_name("N"),
+      "flexible: the user's upper bound on the number of components (0: none)");
   return d;
 }
 

@@ -24,6 +24,8 @@ struct Options {
   std::string rate;                   //!< arrivals per second (list or range)
   std::string utilization;            //!< target net utilization (list or range)
   std::string request = "unordered";  //!< request type of generated and SWF jobs
+  int flex_min_component = 1;         //!< flexible: the user's smallest component
+  int flex_max_components = 0;        //!< flexible: the user's most components (0: none)
   // System and scheduling.
   std::string clusters = "4x32";
   std::string speeds;            //!< one per cluster, or one for all (default 1)

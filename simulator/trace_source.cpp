@@ -105,8 +105,7 @@ bool TraceSource::read(Job& job, Rng* rng, std::map<std::string, std::uint64_t>*
       make_moldable(r, n, 0, spec_.min_share);
     } else if (r.type == RequestType::kFlexible) {
       r.sizes.assign(1, n);
-      r.max_component = lim.max_component;
-      r.max_components = lim.max_components;
+      bound_flexible(r, lim, spec_.flex);
     } else {
       // Near-equal splits the rule allows and the clusters can hold, one drawn uniformly.
       int ks[kMaxClusters];
@@ -156,13 +155,10 @@ bool TraceSource::read(Job& job, Rng* rng, std::map<std::string, std::uint64_t>*
     if (r.type == RequestType::kMoldable) {
       make_moldable(r, r.total, rec.min_size, spec_.min_share);
     } else if (r.type == RequestType::kFlexible) {
-      // The list's bounds and --rule's limits both hold: the tighter of each (0: none).
-      const RuleLimits lim = rule_limits(spec_.rule, spec_.component_limit);
-      const auto tighter = [](int a, int b) { return a == 0 ? b : b == 0 ? a : std::min(a, b); };
+      // The list's bounds, --rule's limits and the --flex-* bounds all hold.
       r.sizes.assign(1, r.total);
-      r.min_component = rec.min_component;
-      r.max_component = tighter(rec.max_component, lim.max_component);
-      r.max_components = tighter(rec.max_components, lim.max_components);
+      bound_flexible(r, rule_limits(spec_.rule, spec_.component_limit), spec_.flex,
+                     {rec.max_components, rec.max_component}, rec.min_component);
     } else if (r.type == RequestType::kFixed) {
       if (rec.clusters.size() != rec.sizes.size()) {
         throw UsageError(w + "a fixed request needs one cluster per component (" +

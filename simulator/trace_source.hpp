@@ -29,6 +29,7 @@ struct TraceSpec {
   Rule rule = Rule::kNo;                       //!< how SWF jobs are split; flexible limits
   double min_share = 0.5;                      //!< moldable: smallest size by rule
   int component_limit = 0;                     //!< largest component of [rco] and [fco]
+  FlexBounds flex;                             //!< the user's bounds on flexible requests
   MachineSpec machine;
   std::vector<std::string> apps;    //!< names, index = Job::app ("trace" for SWF)
   const PriceBook* book = nullptr;  //!< for list jobs without a runtime

@@ -161,6 +161,9 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"UnknownCompressAt",
                 "--workload poisson " + kTables + " --utilization 0.5 --compress-at sometimes",
                 {"--compress-at", "'sometimes'"}},
+        BadCase{"FlexMinComponentZero",
+                "--workload poisson " + kTables + " --utilization 0.5 --flex-min-component 0",
+                {"--flex-min-component", "'0'"}},
         BadCase{"BadArrivalPass",
                 "--workload poisson " + kTables + " --utilization 0.5 --arrival-pass maybe",
                 {"--arrival-pass", "'maybe'"}},
@@ -426,6 +429,49 @@ TEST_F(E2e, FlexibleJobListFollowsTheRule) {
   rows = lines(slurp(out("two/jobs.csv")));
   ASSERT_EQ(rows.size(), 2u);
   EXPECT_EQ(cells(rows[1])[10], "0:24;1:24");
+}
+
+// Seed 001 section II's user bounds on flexible requests, for a synthetic mix: Poisson jobs
+// (8, 16, 32) split by Worst Fit under [co] on 4x32. Unbounded, WF spreads them (8 as 4+4,
+// components of 2 occur, 32 in 4 parts). With --flex-min-component 8 no component is smaller
+// than 8 and an 8-processor job stays whole; with --flex-max-components 2 no job has more
+// than two components.
+TEST_F(E2e, FlexibleBoundsOfASyntheticMix) {
+  struct Shape {
+    int fewest_procs = 1 << 30, most_parts = 0, eights_split = 0;
+  };
+  const auto shape = [&](const std::string& extra, const std::string& dir) {
+    const auto r = run("--workload poisson " + kTables +
+                       " --request flexible --rule co --utilization 0.3 --jobs 300 --warmup 0 " +
+                       extra + " --output " + out(dir));
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    Shape s;
+    const auto rows = lines(slurp(out(dir + "/jobs.csv")));
+    for (size_t i = 1; i < rows.size(); ++i) {
+      const auto c = cells(rows[i]);
+      int parts = 0;
+      std::istringstream clusters(c[10]);
+      for (std::string part; std::getline(clusters, part, ';');) {
+        ++parts;
+        s.fewest_procs = std::min(s.fewest_procs, std::stoi(part.substr(part.find(':') + 1)));
+      }
+      s.most_parts = std::max(s.most_parts, parts);
+      s.eights_split += c[8] == "8" && parts > 1;
+    }
+    return s;
+  };
+  const Shape free = shape("", "free");
+  EXPECT_LT(free.fewest_procs, 8);
+  EXPECT_GT(free.most_parts, 2);
+  EXPECT_GT(free.eights_split, 0);
+  const Shape min8 = shape("--flex-min-component 8", "min8");
+  EXPECT_GE(min8.fewest_procs, 8);
+  EXPECT_EQ(min8.eights_split, 0);
+  const Shape two = shape("--flex-max-components 2", "two");
+  EXPECT_LE(two.most_parts, 2);
+  const auto doc = nlohmann::json::parse(slurp(out("two/summary.json")));
+  EXPECT_EQ(doc["config"]["flex_max_components"], 2);
+  EXPECT_EQ(doc["config"]["flex_min_component"], 1);
 }
 
 TEST_F(E2e, MoldableSmallestSizeOfZeroIsRefused) {
