@@ -35,6 +35,7 @@ methods=(
   "grid-power|--policy grid --site-select power"
   "co-wf|--policy gs --request flexible --rule co --placement wf"
   "co-fcm|--policy gs --request flexible --rule co --placement fcm"
+  "co-wf-bounded|--policy gs --request flexible --rule co --placement wf --flex-min-component 8 --flex-max-components 2"
   "adaptive-idle|--policy grid --request moldable --site-select idle"
   "adaptive-power|--policy grid --request moldable --site-select power"
 )

@@ -7,13 +7,17 @@ namespace mcb::sim {
 
 std::unique_ptr<QueueDiscipline> make_fcfs();
 std::unique_ptr<QueueDiscipline> make_easy();
-std::unique_ptr<QueueDiscipline> make_conservative(Compression compression);
+std::unique_ptr<QueueDiscipline> make_conservative(Compression compression, CompressAt at);
 
 Compression parse_compression(std::string_view name) {
   if (name == "arrival") return Compression::kArrival;
   if (name == "reservation") return Compression::kReservation;
   throw std::invalid_argument("'" + std::string(name) +
                               "' is not a compression order (arrival, reservation)");
+}
+
+std::string compress_at_name(CompressAt at) {
+  return at == CompressAt::kEveryEnd ? "every-end" : "early-end";
 }
 
 std::string discipline_name(Discipline discipline) {
@@ -46,20 +50,22 @@ std::string discipline_names() {
   return names;
 }
 
-std::unique_ptr<QueueDiscipline> make_discipline(Discipline discipline, Compression compression) {
+std::unique_ptr<QueueDiscipline> make_discipline(Discipline discipline, Compression compression,
+                                                 CompressAt compress_at) {
   switch (discipline) {
     case Discipline::kFcfs:
       return make_fcfs();
     case Discipline::kEasy:
       return make_easy();
     case Discipline::kCons:
-      return make_conservative(compression);
+      return make_conservative(compression, compress_at);
   }
   return make_fcfs();
 }
 
-std::unique_ptr<QueueDiscipline> make_discipline(std::string_view name, Compression compression) {
-  if (const auto d = find_discipline(name)) return make_discipline(*d, compression);
+std::unique_ptr<QueueDiscipline> make_discipline(std::string_view name, Compression compression,
+                                                 CompressAt compress_at) {
+  if (const auto d = find_discipline(name)) return make_discipline(*d, compression, compress_at);
   throw std::invalid_argument("'" + std::string(name) + "' is not a queue discipline (" +
                               discipline_names() + ")");
 }

@@ -54,6 +54,18 @@ enum class Compression {
 /// "arrival" or "reservation". @throws std::invalid_argument otherwise.
 Compression parse_compression(std::string_view name);
 
+/// @brief Conservative backfilling: which job ends compress the plan.
+enum class CompressAt {
+  /// Only an end before the requested time, which frees processors the plan held (Mu'alem and
+  /// Feitelson 2001, literally).
+  kEarlyEnd,
+  /// Every end, also one exactly at the requested time: a gap an earlier pass left (a job
+  /// re-inserted before a later one moved out of its way) is filled then (the peer pyss does).
+  kEveryEnd
+};
+/// "early-end" or "every-end".
+std::string compress_at_name(CompressAt at);
+
 /// @brief The queue disciplines. Their names are spelled here alone (discipline_name), for
 /// every program's options, tables and records.
 enum class Discipline { kFcfs, kEasy, kCons };
@@ -67,10 +79,13 @@ std::optional<Discipline> find_discipline(std::string_view name);
 /// @brief The names for a message: "fcfs, easy or cons".
 std::string discipline_names();
 
+/// @p compression and @p compress_at matter to cons alone.
 std::unique_ptr<QueueDiscipline> make_discipline(Discipline discipline,
-                                                 Compression compression = Compression::kArrival);
+                                                 Compression compression = Compression::kArrival,
+                                                 CompressAt compress_at = CompressAt::kEarlyEnd);
 /// @brief The discipline named fcfs, easy or cons. @throws std::invalid_argument otherwise.
 std::unique_ptr<QueueDiscipline> make_discipline(std::string_view name,
-                                                 Compression compression = Compression::kArrival);
+                                                 Compression compression = Compression::kArrival,
+                                                 CompressAt compress_at = CompressAt::kEarlyEnd);
 
 }  // namespace mcb::sim

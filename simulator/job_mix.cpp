@@ -50,6 +50,14 @@ RuleLimits rule_limits(Rule rule, int component_limit) {
   return {};
 }
 
+void bound_flexible(Request& r, const RuleLimits& rule, const FlexBounds& user,
+                    const RuleLimits& own, int own_min_component) {
+  const auto tighter = [](int a, int b) { return a == 0 ? b : b == 0 ? a : std::min(a, b); };
+  r.max_component = tighter(own.max_component, rule.max_component);
+  r.max_components = tighter(tighter(own.max_components, rule.max_components), user.max_components);
+  r.min_component = std::max({1, own_min_component, std::min(user.min_component, r.total)});
+}
+
 void near_equal(int n, int k, std::vector<int>& out) {
   out.assign(static_cast<size_t>(k), n / k);
   for (int i = 0; i < n % k; ++i) ++out[static_cast<size_t>(i)];

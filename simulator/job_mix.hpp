@@ -30,6 +30,19 @@ struct RuleLimits {
 /// @param component_limit the largest component [rco] and [fco] allow
 RuleLimits rule_limits(Rule rule, int component_limit);
 
+/// @brief A user's bounds on flexible requests (seed 001 section II: "a lower bound on the
+/// component size or an upper bound on the number of components"), --flex-min-component and
+/// --flex-max-components.
+struct FlexBounds {
+  int min_component = 1;   //!< a job smaller than it stays whole
+  int max_components = 0;  //!< 0: none
+};
+
+/// @brief Bounds flexible request @p r (its total set) by the tighter of the rule's limits,
+/// the user's and the job's own (a job list's columns; 0: none).
+void bound_flexible(Request& r, const RuleLimits& rule, const FlexBounds& user,
+                    const RuleLimits& own = {}, int own_min_component = 1);
+
 /// @brief One application of a mix.
 struct AppMix {
   std::string name;

@@ -2,6 +2,7 @@
 
 #include "common/cli.hpp"
 #include "common/errors.hpp"
+#include "common/option_types.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -27,7 +28,13 @@ po::options_description workload_options(Options& o) {
       "utilization", po::value(&o.utilization)->value_name("U[,U..]|A:B:STEP"),
       "target net utilization; sets the arrival rate (traces: scales arrival times)")(
       "request", po::value(&o.request)->default_value(o.request)->value_name("TYPE"),
-      "request type of generated and SWF jobs: unordered, nonfixed, fixed, flexible, moldable");
+      "request type of generated and SWF jobs: unordered, nonfixed, fixed, flexible, moldable")(
+      "flex-min-component",
+      po::value(&o.flex_min_component)->default_value(o.flex_min_component)->value_name("N"),
+      "flexible: the user's lower bound on the component size (a smaller job stays whole)")(
+      "flex-max-components",
+      po::value(&o.flex_max_components)->default_value(o.flex_max_components)->value_name("N"),
+      "flexible: the user's upper bound on the number of components (0: none)");
   return d;
 }
 
@@ -54,6 +61,9 @@ po::options_description system_options(Options& o) {
       "compression", po::value(&o.compression)->default_value(o.compression)->value_name("ORDER"),
       "cons: order in which waiting jobs are re-inserted after an early end: arrival "
       "(Mu'alem and Feitelson) or reservation")(
+      "compress-at", po::value(&o.compress_at)->default_value(o.compress_at)->value_name("WHEN"),
+      "cons: which job ends compress the plan: early-end (only one before its requested time; "
+      "Mu'alem and Feitelson) or every-end (also one at it, filling gaps an earlier pass left)")(
       "arrival-pass",
       po::value(&o.arrival_pass)->default_value(o.arrival_pass)->value_name("yes|no"),
       "whether an arrival triggers a scheduling pass (no: only departures do, and arrivals at an "
@@ -152,6 +162,12 @@ po::options_description statistics_options(Options& o) {
 }
 
 }  // namespace
+
+void validate(boost::any& v, const std::vector<std::string>& values, CompressAt*, int) {
+  cli::validate_choice(v, values, {CompressAt::kEarlyEnd, CompressAt::kEveryEnd}, compress_at_name);
+}
+
+std::ostream& operator<<(std::ostream& os, CompressAt at) { return os << compress_at_name(at); }
 
 bool parse_options(int argc, const char* const* argv, Options& o) {
   po::options_description all;

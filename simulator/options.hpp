@@ -2,7 +2,12 @@
 /// @file
 /// @brief Options of mcb-sim: one struct with the defaults, parsed through mcb::cli::parse.
 
+#include "simulator/discipline.hpp"
+
+#include <boost/any.hpp>
+
 #include <cstdint>
+#include <iosfwd>
 #include <set>
 #include <string>
 #include <vector>
@@ -19,6 +24,8 @@ struct Options {
   std::string rate;                   //!< arrivals per second (list or range)
   std::string utilization;            //!< target net utilization (list or range)
   std::string request = "unordered";  //!< request type of generated and SWF jobs
+  int flex_min_component = 1;         //!< flexible: the user's smallest component
+  int flex_max_components = 0;        //!< flexible: the user's most components (0: none)
   // System and scheduling.
   std::string clusters = "4x32";
   std::string speeds;            //!< one per cluster, or one for all (default 1)
@@ -28,8 +35,9 @@ struct Options {
   std::string queue = "fcfs";    //!< fcfs|easy|cons (list)
   int max_component = 0;         //!< [rco]/[fco] component limit (0: half the smallest cluster)
   long long backfill_depth = 0;  //!< jobs behind a head EASY may try (0: all)
-  std::string compression = "arrival";         //!< cons: re-insertion order, arrival|reservation
-  std::string arrival_pass = "yes";            //!< an arrival triggers a scheduling pass
+  std::string compression = "arrival";  //!< cons: re-insertion order, arrival|reservation
+  CompressAt compress_at = CompressAt::kEarlyEnd;  //!< cons: which ends compress the plan
+  std::string arrival_pass = "yes";                //!< an arrival triggers a scheduling pass
   std::string home = "random";                 //!< home cluster of jobs without one: random|turn
   std::string lp_global_visit = "next-round";  //!< LP: global queue enabled mid-round
   // Link-aware placement (seed 002, matching/).
@@ -68,6 +76,10 @@ struct Options {
   std::set<std::string> given;
   bool was_given(const std::string& name) const { return given.count(name) > 0; }
 };
+
+// --compress-at typed at parse time (cli::validate_choice), spelled by compress_at_name.
+void validate(boost::any& v, const std::vector<std::string>& values, CompressAt*, int);
+std::ostream& operator<<(std::ostream& os, CompressAt at);
 
 /// @brief Parses the command line (and --config FILE). Returns false when --help was printed.
 /// @throws UsageError on unknown options and malformed values.

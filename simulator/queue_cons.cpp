@@ -2,10 +2,11 @@
 /// @brief Conservative backfilling: every job gets a reservation when it arrives (the earliest
 /// time the placement rule fits it for its planned time, around the running jobs and all
 /// earlier reservations) and starts when its reservation is due. When a job ends before its
-/// requested time the plan is compressed: in arrival order (Mu'alem and Feitelson 2001; or,
-/// with --compression reservation, in order of their reservations), jobs are taken out
-/// and put back no later than before (a fresh placement if one fits earlier, else the same
-/// processors earlier), so no reservation is ever delayed. A reservation a policy does not let
+/// requested time (with --compress-at every-end: whenever a job ends) the plan is compressed,
+/// at once, before an arrival of the same instant is placed: in arrival order (Mu'alem and
+/// Feitelson 2001; or, with --compression reservation, in order of their reservations), jobs are
+/// taken out and put back no later than before (a fresh placement if one fits earlier, else the
+/// same processors earlier), so no reservation is ever delayed. A reservation a policy does not let
 /// start when due (LP's global queue waiting for an empty local queue) is planned again.
 /// A job that runs past its planned end (a part of a co-allocated job holding its processors
 /// with an open end) holds them in the plan from then on until its end is known, and a job that
@@ -31,13 +32,16 @@ struct Key {
 
 class Conservative final : public QueueDiscipline {
  public:
-  explicit Conservative(Compression order) : order_(order) {}
+  Conservative(Compression order, CompressAt at) : order_(order), at_(at) {}
   std::string_view name() const override { return "cons"; }
   bool backfilling() const override { return true; }
 
   void on_arrival(Sim& sim, JobId id) override {
     prepare(sim);
     settle(sim);
+    // Departures of this instant come first: the plan is compressed before the arrival is
+    // placed, so it cannot take processors freed early ahead of a job already waiting.
+    compress_pending(sim);
     place(sim, id);
   }
 
@@ -72,6 +76,7 @@ class Conservative final : public QueueDiscipline {
       profile_.release(sim.now(), j.expected_end, j.alloc);
       compress_ = true;
     }
+    if (at_ == CompressAt::kEveryEnd) compress_ = true;
     const auto it = std::find_if(overruns_.begin(), overruns_.end(),
                                  [&](const Overrun& o) { return o.id == id; });
     if (it == overruns_.end()) return;
@@ -85,10 +90,7 @@ class Conservative final : public QueueDiscipline {
   void begin_pass(Sim& sim) override {
     prepare(sim);
     settle(sim);
-    if (compress_) {
-      compress_ = false;
-      compress(sim);
-    }
+    compress_pending(sim);
     while (!plan_.empty() && plan_.begin()->t < sim.now()) {
       const Key key = *plan_.begin();
       plan_.erase(plan_.begin());
@@ -218,6 +220,12 @@ class Conservative final : public QueueDiscipline {
     plan_.insert(Key{t, j.seq, id});
   }
 
+  void compress_pending(Sim& sim) {
+    if (!compress_) return;
+    compress_ = false;
+    compress(sim);
+  }
+
   void compress(Sim& sim) {
     std::vector<Key> order(plan_.begin(), plan_.end());
     // Arrival order lets an earlier arrival take a hole first even when a later arrival's
@@ -252,6 +260,7 @@ class Conservative final : public QueueDiscipline {
   }
 
   Compression order_;
+  CompressAt at_;
   Profile profile_;
   std::set<Key> plan_;
   std::vector<JobId> suspended_;  //!< suspended since the last replan, in that order
@@ -270,8 +279,8 @@ class Conservative final : public QueueDiscipline {
 
 }  // namespace
 
-std::unique_ptr<QueueDiscipline> make_conservative(Compression order) {
-  return std::make_unique<Conservative>(order);
+std::unique_ptr<QueueDiscipline> make_conservative(Compression order, CompressAt at) {
+  return std::make_unique<Conservative>(order, at);
 }
 
 }  // namespace mcb::sim

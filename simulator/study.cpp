@@ -51,7 +51,8 @@ std::string join_sizes(const Request& r) {
 
 // The request a synthetic choice makes (fixed requests: the first clusters that hold it).
 Request sample_request(const MixChoice& c, RequestType type, const RuleLimits& lim,
-                       const MachineSpec& machine, const PriceList* prices, double min_share) {
+                       const FlexBounds& flex, const MachineSpec& machine, const PriceList* prices,
+                       double min_share) {
   Request r;
   r.type = type;
   r.total = c.total;
@@ -61,8 +62,7 @@ Request sample_request(const MixChoice& c, RequestType type, const RuleLimits& l
   }
   if (type == RequestType::kFlexible) {
     r.sizes = {c.total};
-    r.max_component = lim.max_component;
-    r.max_components = lim.max_components;
+    bound_flexible(r, lim, flex);
     std::uint64_t counts = 0;
     if (prices) {
       for (size_t k = 1; k < prices->size() && k < 64; ++k) {
@@ -126,8 +126,8 @@ void Study::setup_synthetic(Lists& lists) {
     const RuleLimits lim = rule_limits(rule, component_limit_);
     for (const MixChoice& c : choices) {
       const std::string& app = apps_[static_cast<size_t>(c.app)];
-      const Request r = sample_request(c, request_, lim, machine_, book_->find(app, c.total),
-                                       moldable_.min_share);
+      const Request r = sample_request(c, request_, lim, flex_bounds(), machine_,
+                                       book_->find(app, c.total), moldable_.min_share);
       check_prices(*book_, app, r, "needed by --workload " + o.workload + " --rule " + rule_name);
       for (const auto& pn : lists.policies) {
         for (const auto& pl : lists.placements) {
@@ -164,6 +164,7 @@ void Study::scan_trace(const Lists& lists) {
   spec.type = request_;
   spec.min_share = moldable_.min_share;
   spec.component_limit = component_limit_;
+  spec.flex = flex_bounds();
   spec.machine = machine_;
   bool first = true;
   for (const auto& rule_name : lists.rules) {
@@ -285,7 +286,7 @@ nlohmann::json Study::run_item(size_t item, const ItemFiles& files) const {
   limits.home_in_turn = o_.home == "turn";
   Sim sim(machine_,
           make_policy(point.policy, machine_.clusters(), parse_global_visit(o_.lp_global_visit)),
-          make_discipline(point.queue, parse_compression(o_.compression)),
+          make_discipline(point.queue, parse_compression(o_.compression), o_.compress_at),
           make_placement(point.placement, placement_settings_), service_model(), limits);
 
   RecorderConfig rc;
@@ -323,6 +324,7 @@ nlohmann::json Study::run_item(size_t item, const ItemFiles& files) const {
     spec.type = request_;
     spec.min_share = moldable_.min_share;
     spec.limits = rule_limits(rule, component_limit_);
+    spec.flex = flex_bounds();
     spec.machine = machine_;
     spec.rate = point.rate;
     spec.jobs = static_cast<std::uint64_t>(o_.jobs);
@@ -336,6 +338,7 @@ nlohmann::json Study::run_item(size_t item, const ItemFiles& files) const {
     spec.min_share = moldable_.min_share;
     spec.rule = rule;
     spec.component_limit = component_limit_;
+    spec.flex = flex_bounds();
     spec.machine = machine_;
     spec.apps = apps_;
     spec.book = book_.get();
@@ -401,6 +404,9 @@ nlohmann::json Study::config_json() const {
   c["max_component"] = component_limit_;
   c["backfill_depth"] = o_.backfill_depth;
   c["compression"] = o_.compression;
+  c["compress_at"] = compress_at_name(o_.compress_at);
+  c["flex_min_component"] = o_.flex_min_component;
+  c["flex_max_components"] = o_.flex_max_components;
   c["arrival_pass"] = o_.arrival_pass;
   c["home"] = o_.home;
   c["lp_global_visit"] = o_.lp_global_visit;

@@ -93,6 +93,9 @@ class Study {
   void make_points(const Lists& lists);
   ServiceModel service_model() const;
 
+  /// The user's bounds on flexible requests (--flex-min-component, --flex-max-components).
+  FlexBounds flex_bounds() const { return {o_.flex_min_component, o_.flex_max_components}; }
+
   Options o_;
   Statistic statistic_ = Statistic::kAvg;
   std::map<std::string, std::string> problems_;

@@ -84,6 +84,11 @@ void check_numbers(const Options& o) {
   non_negative("max-in-system", o.max_in_system);
   non_negative("max-component", o.max_component);
   non_negative("backfill-depth", o.backfill_depth);
+  non_negative("flex-max-components", o.flex_max_components);
+  if (o.flex_min_component < 1) {
+    throw UsageError("--flex-min-component: '" + std::to_string(o.flex_min_component) +
+                     "' must be >= 1");
+  }
   try {
     parse_compression(o.compression);
   } catch (const std::invalid_argument& e) {

@@ -21,7 +21,14 @@ std::string describe(const Request& r) {
     if (i) s += '+';
     s += std::to_string(r.sizes[i]);
   }
-  return s + " (" + std::string(to_string(r.type)) + ")";
+  s += " (" + std::string(to_string(r.type));
+  if (r.type == RequestType::kFlexible && r.max_components > 0) {
+    s += ", at most " + std::to_string(r.max_components) + " components";
+  }
+  if (r.type == RequestType::kFlexible && r.max_component > 0) {
+    s += ", components of at most " + std::to_string(r.max_component);
+  }
+  return s + ")";
 }
 
 }  // namespace
@@ -98,8 +105,7 @@ bool TraceSource::read(Job& job, Rng* rng, std::map<std::string, std::uint64_t>*
       make_moldable(r, n, 0, spec_.min_share);
     } else if (r.type == RequestType::kFlexible) {
       r.sizes.assign(1, n);
-      r.max_component = lim.max_component;
-      r.max_components = lim.max_components;
+      bound_flexible(r, lim, spec_.flex);
     } else {
       // Near-equal splits the rule allows and the clusters can hold, one drawn uniformly.
       int ks[kMaxClusters];
@@ -149,10 +155,10 @@ bool TraceSource::read(Job& job, Rng* rng, std::map<std::string, std::uint64_t>*
     if (r.type == RequestType::kMoldable) {
       make_moldable(r, r.total, rec.min_size, spec_.min_share);
     } else if (r.type == RequestType::kFlexible) {
+      // The list's bounds, --rule's limits and the --flex-* bounds all hold.
       r.sizes.assign(1, r.total);
-      r.min_component = rec.min_component;
-      r.max_component = rec.max_component;
-      r.max_components = rec.max_components;
+      bound_flexible(r, rule_limits(spec_.rule, spec_.component_limit), spec_.flex,
+                     {rec.max_components, rec.max_component}, rec.min_component);
     } else if (r.type == RequestType::kFixed) {
       if (rec.clusters.size() != rec.sizes.size()) {
         throw UsageError(w + "a fixed request needs one cluster per component (" +
@@ -252,10 +258,10 @@ TraceScan TraceSource::scan(TraceSpec spec, const Policy& policy, const Placemen
     }
     const std::string why = policy.never_runs(job.req, job.home, spec.machine, placement);
     if (!why.empty()) {
-      throw UsageError(w + "job " + std::to_string(job.id) + " with components " +
-                       describe(job.req) + " can never run under --policy " +
-                       std::string(policy.name()) + " on --clusters " + spec.machine.describe() +
-                       ": " + why);
+      throw UsageError(
+          w + "job " + std::to_string(job.id) + " with components " + describe(job.req) +
+          " can never run under --rule " + std::string(to_string(spec.rule)) + " --policy " +
+          std::string(policy.name()) + " on --clusters " + spec.machine.describe() + ": " + why);
     }
   }
   if (scan.jobs == 0) throw UsageError("--trace: " + spec.path + ": no usable jobs");

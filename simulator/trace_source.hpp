@@ -26,9 +26,10 @@ class JobListReader;
 struct TraceSpec {
   std::string path;
   RequestType type = RequestType::kUnordered;  //!< SWF jobs, and list jobs without a type
-  Rule rule = Rule::kNo;                       //!< how SWF jobs are split
+  Rule rule = Rule::kNo;                       //!< how SWF jobs are split; flexible limits
   double min_share = 0.5;                      //!< moldable: smallest size by rule
   int component_limit = 0;                     //!< largest component of [rco] and [fco]
+  FlexBounds flex;                             //!< the user's bounds on flexible requests
   MachineSpec machine;
   std::vector<std::string> apps;    //!< names, index = Job::app ("trace" for SWF)
   const PriceBook* book = nullptr;  //!< for list jobs without a runtime

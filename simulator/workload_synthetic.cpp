@@ -75,8 +75,7 @@ bool SyntheticSource::next(Job& job) {
   }
   if (spec_.type == RequestType::kFlexible) {
     r.sizes.assign(1, c.total);
-    r.max_component = spec_.limits.max_component;
-    r.max_components = spec_.limits.max_components;
+    bound_flexible(r, spec_.limits, spec_.flex);
     r.allowed_counts = counts_[ci];
     return true;
   }

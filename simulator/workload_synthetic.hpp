@@ -20,6 +20,7 @@ struct SyntheticSpec {
   const PriceBook* book = nullptr;
   RequestType type = RequestType::kUnordered;
   RuleLimits limits;       //!< flexible requests: the rule's limits
+  FlexBounds flex;         //!< flexible requests: the user's bounds
   double min_share = 0.5;  //!< moldable requests: smallest size by rule
   MachineSpec machine;
   double rate = 1;         //!< arrivals per second

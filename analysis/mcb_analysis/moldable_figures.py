@@ -21,14 +21,16 @@ import pandas as pd  # noqa: E402
 from .cli import BadInput, save_png  # noqa: E402
 from .sweeps import Sweep  # noqa: E402
 
-METHODS = {  # method -> what its sweep must say: policy, request, site selection, placement, rule
-    "ic": ("ic", "unordered", "idle", "wf", "no"),
-    "grid-idle": ("grid", "unordered", "idle", "wf", "no"),
-    "grid-power": ("grid", "unordered", "power", "wf", "no"),
-    "co-wf": ("gs", "flexible", "idle", "wf", "co"),
-    "co-fcm": ("gs", "flexible", "idle", "fcm", "co"),
-    "adaptive-idle": ("grid", "moldable", "idle", "wf", "no"),
-    "adaptive-power": ("grid", "moldable", "power", "wf", "no"),
+METHODS = {  # method -> what its sweep must say: policy, request, site selection, placement, rule,
+    # and the user's bounds on flexible requests (smallest component, most components; 0: none)
+    "ic": ("ic", "unordered", "idle", "wf", "no", 1, 0),
+    "grid-idle": ("grid", "unordered", "idle", "wf", "no", 1, 0),
+    "grid-power": ("grid", "unordered", "power", "wf", "no", 1, 0),
+    "co-wf": ("gs", "flexible", "idle", "wf", "co", 1, 0),
+    "co-fcm": ("gs", "flexible", "idle", "fcm", "co", 1, 0),
+    "co-wf-bounded": ("gs", "flexible", "idle", "wf", "co", 8, 2),
+    "adaptive-idle": ("grid", "moldable", "idle", "wf", "no", 1, 0),
+    "adaptive-power": ("grid", "moldable", "power", "wf", "no", 1, 0),
 }
 SYSTEMS = {"homogeneous": None, "heterogeneous": [1, 1, 0.5, 0.5]}
 TIE = 0.01
@@ -38,7 +40,8 @@ def _check(sweep, method, system):
     """Empty if the sweep is what its folder says; else why not."""
     c = sweep.doc["config"]
     got = (",".join(c.get("policy") or []), c.get("request"), c.get("site_selection"),
-           ",".join(c.get("placement") or []), ",".join(c.get("rule") or []))
+           ",".join(c.get("placement") or []), ",".join(c.get("rule") or []),
+           c.get("flex_min_component", 1), c.get("flex_max_components", 0))
     if got != METHODS[method]:
         return f"config {got} is not {method}'s {METHODS[method]}"
     speeds = (c.get("clusters") or {}).get("speeds") or []

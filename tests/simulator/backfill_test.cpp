@@ -93,10 +93,51 @@ TEST(Conservative, CompressesInArrivalOrderByDefaultOrInReservationOrder) {
   EXPECT_EQ(reservation.jobs.at(2).start, 55);
 }
 
+TEST(Conservative, CompressesAtAnEarlyEndBeforePlacingAnArrivalOfTheSameInstant) {
+  // One cluster of 4. Job 1 (4 processors) asks for 100 s but ends at 10. Job 2 (4, 10 s,
+  // arrives at 1) is planned at 100. Job 3 (2, 50 s) arrives at 10, as job 1 ends.
+  // Compressing at the departure first moves job 2 to 10 (until 20); job 3 is then placed at
+  // 20. Had job 3 arrived a moment before the end, it would have been planned at 110 and
+  // compressed after job 2 to 20: the same schedule. Placing the arrival before compressing
+  // gave job 3 the freed processors at 10 and pushed job 2 to 60.
+  const std::vector<Spec> jobs = {
+      {1, 0, {4}, 10, -1, RequestType::kUnordered, {}, 100}, {2, 1, {4}, 10}, {3, 10, {2}, 50}};
+  for (const Compression order : {Compression::kArrival, Compression::kReservation}) {
+    const auto run = simulate({.clusters = "1x4", .queue = "cons", .compression = order}, jobs);
+    EXPECT_EQ(run.jobs.at(2).reserved, 100);
+    EXPECT_EQ(run.jobs.at(2).start, 10);
+    EXPECT_EQ(run.jobs.at(3).reserved, 20);
+    EXPECT_EQ(run.jobs.at(3).start, 20);
+  }
+}
+
+TEST(Conservative, CompressesOnlyAtEarlyEndsByDefaultOrAtEveryEnd) {
+  // The arrival-order example above: at 5 job 2 goes to 70 (around job 3's reservation 20-70),
+  // then job 3 moves to 5 (until 55), which leaves processors 55-70 that job 2 could use.
+  // Job 0 ends at 20, exactly at its requested time.
+  // early-end (default): nothing is compressed at 20; job 2 starts at 70.
+  // every-end: the plan is compressed at 20; job 2's earliest fit is 55 (job 3 holds 2
+  // processors until then), so it starts at 55.
+  const std::vector<Spec> jobs = {{0, 0, {2}, 20},
+                                  {1, 0, {2}, 5, -1, RequestType::kUnordered, {}, 100},
+                                  {2, 1, {4}, 10},
+                                  {3, 2, {2}, 50}};
+  const auto early = simulate({.clusters = "1x4", .queue = "cons"}, jobs);
+  EXPECT_EQ(early.jobs.at(3).start, 5);
+  EXPECT_EQ(early.jobs.at(2).start, 70);
+  const auto every =
+      simulate({.clusters = "1x4", .queue = "cons", .compress_at = CompressAt::kEveryEnd}, jobs);
+  EXPECT_EQ(every.jobs.at(3).start, 5);
+  EXPECT_EQ(every.jobs.at(2).reserved, 100);
+  EXPECT_EQ(every.jobs.at(2).start, 55);
+}
+
 TEST(Conservative, NamesItsCompressionOrders) {
   EXPECT_EQ(parse_compression("arrival"), Compression::kArrival);
   EXPECT_EQ(parse_compression("reservation"), Compression::kReservation);
   EXPECT_THROW(parse_compression("sjf"), std::invalid_argument);
+  EXPECT_EQ(compress_at_name(CompressAt::kEarlyEnd), "early-end");
+  EXPECT_EQ(compress_at_name(CompressAt::kEveryEnd), "every-end");
 }
 
 // A random workload on 4 clusters of 8: unordered requests of 1-4 equal components (one with
@@ -170,6 +211,24 @@ TEST_P(Guarantee, ConservativeNeverDelaysAnyReservation) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Seeds, Guarantee, ::testing::Values(1, 2, 3));
+
+TEST(Conservative, EveryEndNeverDelaysAReservationEither) {
+  // The guarantee below, under the peer's convention: compressing more often moves jobs
+  // earlier, never later.
+  // Every other job ends exactly at its requested time, so the conventions differ.
+  auto jobs = random_jobs(42, 1500, 1.0 / 40);
+  for (size_t i = 0; i < jobs.size(); i += 2) jobs[i].requested = jobs[i].runtime;
+  const auto early = simulate({.clusters = "4x8", .queue = "cons"}, jobs);
+  const auto every =
+      simulate({.clusters = "4x8", .queue = "cons", .compress_at = CompressAt::kEveryEnd}, jobs);
+  ASSERT_EQ(every.jobs.size(), jobs.size());
+  int differ = 0;
+  for (const auto& [id, o] : every.jobs) {
+    EXPECT_LE(o.start, o.reserved + 1e-9) << "job " << id;
+    differ += o.start != early.jobs.at(id).start;
+  }
+  EXPECT_GT(differ, 0) << "the workload must leave gaps that only every-end fills";
+}
 
 TEST(Backfilling, NeverOverlapsProcessors) {
   // Every instant, the jobs running on a cluster use at most its processors.

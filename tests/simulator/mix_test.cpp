@@ -157,6 +157,28 @@ TEST(Mix, RulesLimitComponents) {
   }
 }
 
+// The bounds of a flexible request: the tighter of the rule's, the user's and the job's own.
+TEST(Mix, FlexibleBoundsTakeTheTighterOfEach) {
+  Request r;
+  r.type = RequestType::kFlexible;
+  r.total = 24;
+  // [fco] on 4x32 (at most 2 components of 16); the user asks for at most 3, at least 8.
+  bound_flexible(r, rule_limits(Rule::kFco, 16), {8, 3});
+  EXPECT_EQ(r.max_components, 2);
+  EXPECT_EQ(r.max_component, 16);
+  EXPECT_EQ(r.min_component, 8);
+  // [co]: no limits; the user's 3 holds, and a job list's own 12 and 2 are tighter still.
+  bound_flexible(r, rule_limits(Rule::kCo, 16), {8, 3}, {2, 12}, 10);
+  EXPECT_EQ(r.max_components, 2);
+  EXPECT_EQ(r.max_component, 12);
+  EXPECT_EQ(r.min_component, 10);
+  // A job smaller than the user's smallest component stays whole (24 < 32); no bound: none.
+  bound_flexible(r, rule_limits(Rule::kCo, 16), {32, 0});
+  EXPECT_EQ(r.min_component, 24);
+  EXPECT_EQ(r.max_components, 0);
+  EXPECT_EQ(r.max_component, 0);
+}
+
 TEST(Mix, ASizeNoSplitAllowsIsAnError) {
   // [no] on clusters of 16: Poisson's 32 can be neither one component nor split.
   EXPECT_THROW(mix_choices(load_mix("poisson"), Rule::kNo, RequestType::kUnordered,

@@ -78,6 +78,7 @@ struct Scenario {
   double coalloc = 1.0;
   double estimate = 1.0;
   Compression compression = Compression::kArrival;
+  CompressAt compress_at = CompressAt::kEarlyEnd;
   bool arrival_pass = true;
   bool home_in_turn = false;
   GlobalVisit global_visit = GlobalVisit::kNextRound;
@@ -96,8 +97,8 @@ inline Capture simulate(const Scenario& s, std::vector<Spec> jobs) {
   ServiceModel service(s.coalloc, s.estimate);
   service.set_speedup(s.speedup);
   Sim sim(m, make_policy(s.policy, m.clusters(), s.global_visit),
-          make_discipline(s.queue, s.compression), make_placement(s.placement, settings), service,
-          limits);
+          make_discipline(s.queue, s.compression, s.compress_at),
+          make_placement(s.placement, settings), service, limits);
   VectorSource source(std::move(jobs));
   Capture capture;
   sim.run(source, capture);

@@ -323,5 +323,27 @@ TEST(JobList, ExplicitComponentsAndClusters) {
   EXPECT_NE(e.find("'x'"), std::string::npos) << e;
 }
 
+// A flexible request in a job list keeps --rule's limits as well as its own bounds (the tighter
+// of each): on 4x16 [no] allows one component; [rco] components of at most 8 (half of 16);
+// [fco] also at most two components; [co] nothing beyond the list's own bounds.
+TEST(JobList, FlexibleRequestsKeepTheRulesLimits) {
+  TempFile f("flex.csv",
+             "submit,runtime,type,components,max_component,max_components\n"
+             "0,10,flexible,24,,\n"
+             "1,10,flexible,24,6,3\n");
+  const auto limits = [&](Rule rule) {
+    TraceSource source(spec_for(f.path(), "4x16", rule));
+    Job a, b;
+    EXPECT_TRUE(source.next(a));
+    EXPECT_TRUE(source.next(b));
+    return std::vector<int>{a.req.max_components, a.req.max_component, b.req.max_components,
+                            b.req.max_component};
+  };
+  EXPECT_EQ(limits(Rule::kNo), (std::vector<int>{1, 0, 1, 6}));
+  EXPECT_EQ(limits(Rule::kCo), (std::vector<int>{0, 0, 3, 6}));
+  EXPECT_EQ(limits(Rule::kRco), (std::vector<int>{0, 8, 3, 6}));
+  EXPECT_EQ(limits(Rule::kFco), (std::vector<int>{2, 8, 2, 6}));
+}
+
 }  // namespace
 }  // namespace mcb::sim

@@ -42,12 +42,12 @@ class ReducedStudy(unittest.TestCase):
     def test_every_sweep_is_valid_and_drawn(self):
         self.assertEqual(self.done.returncode, 0, self.done.stderr)
         self.assertIn("the trace is skipped", self.done.stdout)
-        self.assertEqual(self.done.stdout.count(": VALID"), 3 * 2 * 7, self.done.stdout)
+        self.assertEqual(self.done.stdout.count(": VALID"), 3 * 2 * 8, self.done.stdout)
         for mix in ("poisson", "ensflow", "mixed"):
             for system in ("homogeneous", "heterogeneous"):
                 path = os.path.join(self.out, f"moldable-{mix}-{system}.png")
                 self.assertGreater(os.path.getsize(path), 1000, path)
-        self.assertEqual(len(self.rows("moldable.csv")), 3 * 2 * 7 * 2)
+        self.assertEqual(len(self.rows("moldable.csv")), 3 * 2 * 8 * 2)
         self.assertEqual(len(self.rows("winners.csv")), 3 * 2 * 2)
 
     def test_power_and_idle_selection_agree_on_a_homogeneous_system(self):
