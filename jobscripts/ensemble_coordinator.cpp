@@ -80,6 +80,8 @@ EnsembleCoordinator::EnsembleCoordinator(const EnsembleSpec& spec, std::string d
     record({{"event", "resumed"}, {"day", state_.day}});
   }
   adopt_orphans();
+  // Killed between journaling a segment and writing its go: the same go again.
+  if (state_.running && !fs::exists(go_file(*state_.running))) write_go(*state_.running);
 }
 
 const EnsembleQueue& EnsembleCoordinator::queue(const std::string& name) const {
@@ -101,6 +103,10 @@ void EnsembleCoordinator::adopt_orphans() {
 
 std::string EnsembleCoordinator::restart_file(const std::string& queue, int day) const {
   return dir_ + "/sites/" + queue + "/day-" + std::to_string(day) + ".rst";
+}
+
+std::string EnsembleCoordinator::go_file(const EnsembleSegment& s) const {
+  return pilots_dir(dir_) + "/" + s.tag + ".go." + std::to_string(s.go);
 }
 
 std::string EnsembleCoordinator::record_file(int n) const {
@@ -264,7 +270,7 @@ void EnsembleCoordinator::write_go(const EnsembleSegment& s) const {
      << "cd " << shell_quote(dir_) << " || exit 2\n"
      << shell_words(argv) << " >"
      << shell_quote(dir_ + "/logs/segment-" + std::to_string(s.n) + ".log") << " 2>&1\n";
-  write_file_atomically(pilots_dir(dir_) + "/" + s.tag + ".go." + std::to_string(s.go), go.str());
+  write_file_atomically(go_file(s), go.str());
 }
 
 void EnsembleCoordinator::finish() {

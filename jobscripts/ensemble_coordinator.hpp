@@ -66,6 +66,7 @@ class EnsembleCoordinator {
   void write_go(const EnsembleSegment& s) const;
   std::string restart_file(const std::string& queue, int day) const;
   std::string record_file(int n) const;
+  std::string go_file(const EnsembleSegment& s) const;
   bool committed(const EnsembleSegment& s) const;
   const EnsembleQueue& queue(const std::string& name) const;
 
