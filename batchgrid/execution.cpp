@@ -38,19 +38,28 @@ ExecutionResult execute(const ExecutionSpec& spec, std::vector<Event>* events) {
   cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
 
   std::vector<Event> log;
-  std::vector<int> capacity(queues), previous_capacity(queues, -1);
+  // Which submission holds each queue (-1: none). A rescheduling point is any change of it, not
+  // only of the processors: a submission killed at its limit whose successor starts at the same
+  // instant in the same queue still ends the application's run there, which dumps and restarts
+  // (section 2: rescheduled "upon the corresponding submission reaching its execution time
+  // limit").
+  std::vector<int> capacity(queues), holder(queues), previous_holder(queues, -2);
   Schedule current, last;  // last: where the restart files are
   for (size_t k = 0; k + 1 < cuts.size(); ++k) {
     const double t0 = cuts[k], t1 = cuts[k + 1];
     for (size_t q = 0; q < queues; ++q) {
       capacity[q] = 0;
+      holder[q] = -1;
       for (const AppSubmission& s : spec.runs[q]) {
-        if (s.start >= 0 && s.start <= t0 && t0 < s.end) capacity[q] = spec.requests[q];
+        if (s.start >= 0 && s.start <= t0 && t0 < s.end) {
+          capacity[q] = spec.requests[q];
+          holder[q] = s.number;
+        }
       }
     }
     double restart = 0;
-    if (capacity != previous_capacity) {
-      previous_capacity = capacity;
+    if (holder != previous_holder) {
+      previous_holder = holder;
       current = best_schedule(spec.model, spec.base, capacity, last, spec.bandwidth);
       nlohmann::json active = nlohmann::json::array();
       for (size_t q = 0; q < queues; ++q) {

@@ -46,6 +46,10 @@ RelayService::RelayService(MPI_Comm comm, const ClusterMap& map, LinkClock* cloc
   void* value = nullptr;
   int found = 0;
   MPI_Comm_get_attr(comm, MPI_TAG_UB, &value, &found);
+  // A communicator made by MPI_Intercomm_merge (a joined run) carries no attributes, and the
+  // standard's floor of 32767 is too low for the encoded tags. The bound is the
+  // implementation's, which MPI_COMM_WORLD always carries.
+  if (!found) MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &value, &found);
   tag_limit_ = found ? *static_cast<int*>(value) : 32767;
   MPI_Comm_dup(comm, &forward_);
   MPI_Comm_dup(comm, &deliver_);

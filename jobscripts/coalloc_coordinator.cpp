@@ -255,27 +255,33 @@ bool CoallocCoordinator::status_due(const std::string& tag) {
   return true;
 }
 
-// Pilots that report active bind their component (the first one) or are redundant; copies
-// whose job ended before it started are lost.
-void CoallocCoordinator::watch_copies(RequestState& r) {
-  for (std::size_t i = 0; i < r.copies.size(); ++i) {
-    CopyState& c = r.copies[i];
+// Pilots that report active bind their component (the first one) or are redundant. Reads only
+// the pilots' files, so that a request's go never waits for a queue command.
+void CoallocCoordinator::notice_starts(RequestState& r) {
+  for (CopyState& c : r.copies) {
     if (c.gone || c.job.empty() || c.started) continue;
     const std::vector<std::string> active = words_of(dir_ + "/" + c.tag + ".active");
     const std::optional<double> started = active.empty() ? std::nullopt : number(active[0]);
-    if (started) {
-      const bool bind = r.bound(c.component) == nullptr;
-      record({{"event", "active"},
-              {"request", r.request.id},
-              {"tag", c.tag},
-              {"started", *started},
-              {"nodes", active.size() > 1 ? active[1] : ""},
-              {"bound", bind}});
-      CopyState& now = r.copies[i];
-      if (!bind) {
-        cancel_copy(r, now,
-                    "redundant: component " + std::to_string(now.component) + " was already bound");
-        continue;
+    if (!started) continue;
+    record({{"event", "active"},
+            {"request", r.request.id},
+            {"tag", c.tag},
+            {"started", *started},
+            {"nodes", active.size() > 1 ? active[1] : ""},
+            {"bound", r.bound(c.component) == nullptr}});
+  }
+}
+
+// Copies that started after their component was bound are cancelled; copies whose job ended
+// before their pilot started are lost.
+void CoallocCoordinator::watch_copies(RequestState& r) {
+  for (std::size_t i = 0; i < r.copies.size(); ++i) {
+    CopyState& c = r.copies[i];
+    if (c.gone || c.job.empty()) continue;
+    if (c.started) {
+      if (!c.bound) {
+        cancel_copy(r, c,
+                    "redundant: component " + std::to_string(c.component) + " was already bound");
       }
       continue;
     }
@@ -386,18 +392,31 @@ void CoallocCoordinator::watch_launched(RequestState& r) {
   }
 }
 
+bool RequestState::all_bound() const {
+  for (std::size_t k = 0; k < request.ranks.size(); ++k) {
+    if (!bound(static_cast<int>(k))) return false;
+  }
+  return true;
+}
+
 void CoallocCoordinator::step() {
+  // The go first: a request whose last component has just started is launched before this
+  // look's slower work for every request (queue queries and cancels, each command 0.5-1 s on a
+  // busy host), which would otherwise lie between that start and the joint start.
+  for (auto& [id, r] : requests_) {
+    if (r.phase != RequestPhase::allocating) continue;
+    notice_starts(r);
+    if (!r.all_bound()) continue;
+    hooks_.launch(r);
+    record({{"event", "go"}, {"request", id}});
+  }
   for (auto& [id, r] : requests_) {
     if (r.phase == RequestPhase::allocating) {
       watch_copies(r);
       const int components = static_cast<int>(r.request.ranks.size());
-      int bound = 0;
       std::string missing;
       for (int k = 0; k < components; ++k) {
-        if (r.bound(k)) {
-          ++bound;
-          continue;
-        }
+        if (r.bound(k)) continue;
         missing += (missing.empty() ? "" : ", ") + std::to_string(k);
         const bool live = std::any_of(r.copies.begin(), r.copies.end(), [&](const CopyState& c) {
           return c.component == k && !c.gone;
@@ -412,12 +431,6 @@ void CoallocCoordinator::step() {
         }
       }
       if (r.phase != RequestPhase::allocating) continue;
-      if (bound == components) {
-        hooks_.launch(r);
-        record({{"event", "go"}, {"request", id}});
-        cancel_twins(r);
-        continue;
-      }
       cancel_twins(r);
       if (utc_now() - r.first_submitted > settings_.timeout) {
         for (CopyState& c : r.copies) {

@@ -71,6 +71,8 @@ struct RequestState {
 
   /// @brief The bound copy of component @p k, or nullptr.
   const CopyState* bound(int k) const;
+  /// @brief Every component has its bound copy: the request is ready for its go.
+  bool all_bound() const;
   CopyState* find(const std::string& tag);
 };
 
@@ -108,6 +110,7 @@ class CoallocCoordinator {
   void submit_component(RequestState& r, int component);
   void cancel_copy(RequestState& r, CopyState& c, const std::string& why);
   void adopt_orphans();
+  void notice_starts(RequestState& r);
   void watch_copies(RequestState& r);
   void synchronize(RequestState& r);
   void cancel_twins(RequestState& r);

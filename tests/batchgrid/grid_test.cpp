@@ -260,5 +260,31 @@ TEST(Swf, GeneratedRecordsReadBackExactly) {
   EXPECT_THROW(sim::swf_header({{"Bad key", "x"}}), std::invalid_argument);
 }
 
+TEST(Execution, AKillWhoseSuccessorStartsAtOnceStillRestarts) {
+  // One queue of 8, limit 400: submission 1 runs [0, 400), is killed, and submission 2 starts at
+  // once in the empty queue, [400, 1000). The application's run ended at the kill, so it dumps
+  // and restarts there (section 2) although the active set is the same before and after:
+  //   0-400: 4 days at 100 s/day (the first start has no restart);
+  //   400: remap onto the same queue, restart 60 s, no move; then (600 - 60) / 100 = 5.4 days.
+  ExecutionSpec spec;
+  spec.model = one_component(1e6);
+  spec.requests = {8};
+  spec.runs = {{{1, 0, 0, 400}, {2, 400, 400, 1000}}};
+  spec.base = {8};
+  spec.bandwidth = 1e8;
+  spec.horizon = 1000;
+  std::vector<Event> events;
+  const ExecutionResult r = execute(spec, &events);
+  EXPECT_EQ(r.reschedulings, 2);
+  EXPECT_NEAR(r.restart_seconds, 60, 1e-9);
+  EXPECT_NEAR(r.simulated_days, 4 + (600 - 60) / 100.0, 1e-9);
+  EXPECT_NEAR(r.rar, 8.0, 1e-9);
+  std::vector<std::string> at_kill;
+  for (const Event& e : events) {
+    if (e.t == 400) at_kill.push_back(e.event + std::to_string(e.queue));
+  }
+  EXPECT_EQ(at_kill, (std::vector<std::string>{"kill0", "submit0", "activate0", "remap-1"}));
+}
+
 }  // namespace
 }  // namespace mcb::batchgrid

@@ -164,6 +164,28 @@ TEST_F(Join, TwoComponentPoissonSolvesAsOneMpirunWithTheSameClusterMap) {
   EXPECT_GE(join["seconds"].get<double>(), 0.0);
 }
 
+// Components that cannot reach each other send through the gateway relay: each component's
+// rank 0 forwards its cluster's wide-area messages. On the joined communicator (which carries no
+// MPI attributes) the relay must still find the implementation's tag bound, or the tree
+// collectives' tags are refused on the gateways and the run hangs.
+TEST_F(Join, TwoComponentPoissonThroughTheGatewayRelaySolvesAsOneMpirun) {
+  const std::string out = dir_ / "joined.jsonl";
+  const std::string single_out = dir_ / "single.jsonl";
+  const auto joined =
+      run_joined(*server_, "poisson-relay", {{2, ""}, {2, ""}},
+                 quote(bin("mcb-poisson")) + kPoisson + " --relay --output " + quote(out));
+  const auto single = run_command(mpirun(4) + quote(bin("mcb-poisson")) + kPoisson +
+                                  " --clusters 2 --relay --output " + quote(single_out));
+  const auto [one, two] = single_and_joined(joined, single, out, single_out);
+  ASSERT_FALSE(two.is_null());
+  EXPECT_EQ(two["status"], "valid");
+  EXPECT_EQ(two["config"]["relay"]["gateways"], json({0, 2}));
+  EXPECT_EQ(two["config"]["relay"], one["config"]["relay"]);
+  EXPECT_EQ(two["result"]["iterations"], one["result"]["iterations"]);
+  EXPECT_EQ(two["result"]["global_error"], one["result"]["global_error"]);
+  EXPECT_EQ(two["verdict"]["residual"], one["verdict"]["residual"]);
+}
+
 TEST_F(Join, ThreeUnequalComponentsMergeInComponentOrder) {
   const std::string out = dir_ / "joined.jsonl";
   const std::string single_out = dir_ / "single.jsonl";
