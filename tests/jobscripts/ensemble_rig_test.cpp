@@ -46,7 +46,7 @@ struct Queue {
 
 fs::path write_spec(const std::string& name, const std::vector<Queue>& queues, int horizon,
                     int every, const fs::path& systems) {
-  const fs::path dir = state().dir / ("ensemble-" + name);
+  fs::path dir = state().dir / ("ensemble-" + name);
   fs::create_directories(dir);
   std::ofstream out(dir / "spec.ini");
   out << "[ensemble]\nsystems = " << systems.string()
