@@ -68,7 +68,7 @@ class GridPolicy final : public sim::Policy {
       Group& g = state_.groups()[static_cast<size_t>(job.id)];
       const bool coalloc = state_.config().sync != Sync::none;
       if (job.line == 0) {
-        rank(coalloc ? g.upper / 2 : job.req.total);
+        rank({coalloc ? g.upper / 2 : job.req.total, job.price.requested, job.price.runtime});
         if (coalloc) choose_part(g);
       }
       // A resubmitted or woken part (line -1) goes back to its own site.
@@ -84,7 +84,7 @@ class GridPolicy final : public sim::Policy {
 
  private:
   /// Eligible sites (large enough), best first; ties broken at random.
-  void rank(int size) const;
+  void rank(const RankedJob& job) const;
   /// Processors per part, from the idle processors of the two best-ranked sites.
   void choose_part(Group& g) const;
   /// A co-allocated copy asks for its group's part, its runtime scaled to it.
@@ -113,7 +113,7 @@ class GridPolicy final : public sim::Policy {
   std::vector<std::pair<size_t, int>> wakes_;
 };
 
-void GridPolicy::rank(int size) const {
+void GridPolicy::rank(const RankedJob& job) const {
   struct Entry {
     double score, tie;
     int site;
@@ -121,8 +121,8 @@ void GridPolicy::rank(int size) const {
   std::vector<Entry> entries;
   const auto& sites = state_.config().sites;
   for (int s = 0; s < static_cast<int>(sites.size()); ++s) {
-    if (sites[static_cast<size_t>(s)] < size) continue;
-    entries.push_back({ranker_.score(*sim_, state_, s, size), ties_.uniform(), s});
+    if (sites[static_cast<size_t>(s)] < job.size) continue;
+    entries.push_back({ranker_.score(*sim_, state_, s, job), ties_.uniform(), s});
   }
   std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
     return a.score != b.score ? a.score < b.score : a.tie < b.tie;

@@ -9,8 +9,9 @@ namespace {
 class EstQtRanker final : public Ranker {
  public:
   std::string_view name() const override { return "est-qt"; }
-  double score(const sim::Sim& sim, const GridState& state, int site, int size) override {
-    return forecast_wait(sim, state, site, size, false);
+  double score(const sim::Sim& sim, const GridState& state, int site,
+               const RankedJob& job) override {
+    return forecast_wait(sim, state, site, job, false);
   }
 };
 

@@ -10,8 +10,9 @@ namespace {
 class IdealMinRanker final : public Ranker {
  public:
   std::string_view name() const override { return "ideal-min"; }
-  double score(const sim::Sim& sim, const GridState& state, int site, int size) override {
-    return forecast_wait(sim, state, site, size, true);
+  double score(const sim::Sim& sim, const GridState& state, int site,
+               const RankedJob& job) override {
+    return forecast_wait(sim, state, site, job, true);
   }
 };
 

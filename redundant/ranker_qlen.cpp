@@ -9,7 +9,7 @@ namespace {
 class QlenRanker final : public Ranker {
  public:
   std::string_view name() const override { return "qlen"; }
-  double score(const sim::Sim& sim, const GridState&, int site, int) override {
+  double score(const sim::Sim& sim, const GridState&, int site, const RankedJob&) override {
     return static_cast<double>(sim.queue(site).size());
   }
 };

@@ -9,7 +9,9 @@ class RandomRanker final : public Ranker {
  public:
   explicit RandomRanker(std::uint64_t seed) : rng_(seed) {}
   std::string_view name() const override { return "random"; }
-  double score(const sim::Sim&, const GridState&, int, int) override { return rng_.uniform(); }
+  double score(const sim::Sim&, const GridState&, int, const RankedJob&) override {
+    return rng_.uniform();
+  }
 
  private:
   Rng rng_;

@@ -10,7 +10,7 @@ namespace {
 class WorkloadRanker final : public Ranker {
  public:
   std::string_view name() const override { return "workload"; }
-  double score(const sim::Sim& sim, const GridState& state, int site, int) override {
+  double score(const sim::Sim& sim, const GridState& state, int site, const RankedJob&) override {
     int running = 0;
     const auto s = static_cast<size_t>(site);
     for (const sim::JobId id : sim.running()) {

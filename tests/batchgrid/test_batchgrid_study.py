@@ -59,6 +59,40 @@ class StudyBatchgrid(unittest.TestCase):
         self.assertIn("verdict INVALID", run.stderr)
         self.assertEqual(sorted(os.listdir(broken)), ["study.csv", "study.json"])
 
+    def test_statements_over_seeds_come_with_their_interval(self):
+        # The same tiny study twice stands for two seeds: every value repeats, so each interval
+        # is 0 and each statement's verdict is the same in both folders.
+        seeds = subprocess.run(["/usr/bin/python3", os.path.join(SOURCE, "analysis",
+                                                                 "batchgrid_seeds.py"),
+                                self.out, self.out], capture_output=True, text=True)
+        self.assertEqual(seeds.returncode, 0, seeds.stderr)
+        lines = seeds.stdout.splitlines()
+        self.assertTrue(lines[0].startswith("| statement | study | study | mean ± 95% | robust |"))
+        rows = {line.split(" | ")[0].lstrip("| "): line for line in lines[2:]}
+        self.assertIn("throughput gain at 100 Mbit/s (%), paper 55", rows)
+        for name, line in rows.items():
+            cells = line.strip("|").split(" | ")
+            self.assertEqual(cells[1], cells[2], name)
+            self.assertTrue(cells[3].endswith("± 0") or cells[1] == "nan", line)
+            self.assertIn(cells[4].strip(), ("yes", "no: fails in every folder"), line)
+
+    def test_statements_over_seeds_refuse_an_invalid_study(self):
+        broken = os.path.join(self.tmp.name, "broken-seeds")
+        os.makedirs(broken, exist_ok=True)
+        shutil.copy(os.path.join(self.out, "study.csv"), broken)
+        with open(os.path.join(self.out, "study.json"), encoding="utf-8") as f:
+            meta = json.load(f)
+        meta["verdict"] = "INVALID"
+        with open(os.path.join(broken, "study.json"), "w", encoding="utf-8") as f:
+            json.dump(meta, f)
+        run = subprocess.run(["/usr/bin/python3", os.path.join(SOURCE, "analysis",
+                                                               "batchgrid_seeds.py"),
+                              self.out, broken], capture_output=True, text=True)
+        self.assertEqual(run.returncode, 2, run.stderr)
+        self.assertEqual(len(run.stderr.strip().splitlines()), 1, run.stderr)
+        self.assertIn("verdict INVALID", run.stderr)
+        self.assertEqual(run.stdout, "")
+
 
 if __name__ == "__main__":
     sys.exit(unittest.main())

@@ -134,6 +134,46 @@ TEST(Rankers, ForecastReplaysTheSiteDiscipline) {
   }
 }
 
+// A conservative site reserves a job for its requested time, so a hole too short for the job
+// is no start. Site 0 (4 processors) runs a 2-processor job until 20 and has a 4-processor job
+// reserved at [20, 30); site 1 is full until 10. A 2-processor job of 50 s arriving at 1
+// would fit site 0's 2 free processors for a moment only: it is reserved there at 30 (wait
+// 29), so Ideal Min and Est. QT send it to site 1 (wait 9). Under FCFS it would wait for the
+// 4-processor job at site 0 as well.
+TEST(Rankers, AConservativeForecastNeedsAHoleAsLongAsTheJob) {
+  for (const bool backfilling : {false, true}) {
+    for (const std::string ranker : {"ideal-min", "est-qt"}) {
+      std::vector<CopyRecord> copies;
+      const auto r = run_listed(
+          config({4, 4}, backfilling, ranker, 0),
+          {local(0, 0, 2, 20), local(0, 0, 4, 10), local(0, 1, 4, 10), global(1, 2, 50)}, &copies);
+      ASSERT_TRUE(r.valid) << r.verdict;
+      EXPECT_EQ(copy_of(copies, 3, 1).start, 10) << ranker << " backfilling " << backfilling;
+      EXPECT_DOUBLE_EQ(r.global_wait_mean, 9) << ranker << " backfilling " << backfilling;
+    }
+  }
+}
+
+// Ideal Min under conservative backfilling is the start the job really gets, not the plan a
+// site would make had it known the actual runtimes. Site 0 (4 processors) runs a 2-processor
+// job that ends at 10 though it asked for 100, with a 4-processor job of 10 s queued; site 1
+// is full until 10. A 2-processor job of 20 s arriving at 1:
+// - at site 0 the site reserves the 4-processor job at [100, 110) (the running job's request),
+//   so the new job fits beside the running one at once: it starts at 1 (wait 0); when the
+//   running job ends at 10 the queued one moves to 21;
+// - a plan with the actual runtimes would put the queued job at [10, 20) and the new one after
+//   it, at 20 (wait 19), and send it to site 1 (wait 9).
+TEST(Rankers, IdealMinPlaysConservativeBackfillingForward) {
+  std::vector<CopyRecord> copies;
+  const auto r = run_listed(
+      config({4, 4}, true, "ideal-min", 0),
+      {local(0, 0, 2, 10, 100), local(0, 0, 4, 10), local(0, 1, 4, 10), global(1, 2, 20)}, &copies);
+  ASSERT_TRUE(r.valid) << r.verdict;
+  EXPECT_EQ(copy_of(copies, 3, 0).start, 1);
+  EXPECT_EQ(copy_of(copies, 1, 0).start, 21);
+  EXPECT_DOUBLE_EQ(r.global_wait_mean, 0);
+}
+
 // A synthetic run verifies itself and repeats bit for bit from its seed.
 TEST(Grid, SyntheticRunIsValidAndRepeatable) {
   GridConfig c = config(std::vector<int>(8, 64), true, "qlen", 2);
