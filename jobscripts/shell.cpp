@@ -95,4 +95,9 @@ const std::string& coalloc_pilot_template() {
   return text;
 }
 
+const std::string& ensemble_pilot_template() {
+  static const std::string text(templates::kEnsemblePilot);
+  return text;
+}
+
 }  // namespace mcb::campaign

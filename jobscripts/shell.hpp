@@ -34,5 +34,8 @@ const std::string& pbs_template();
 const std::string& run_section_template();
 /// @brief The pilot of a co-allocated run's component (jobscripts/templates/coalloc-pilot.sh).
 const std::string& coalloc_pilot_template();
+/// @brief The pilot of one queue of a multi-queue ensemble run
+/// (jobscripts/templates/ensemble-pilot.sh).
+const std::string& ensemble_pilot_template();
 
 }  // namespace mcb::campaign

@@ -1,0 +1,78 @@
+#include "jobscripts/ensemble_state.hpp"
+
+namespace mcb::campaign {
+using nlohmann::json;
+
+namespace {
+
+EnsembleSegment segment_of(const json& e) {
+  EnsembleSegment s;
+  s.n = e.at("n").get<int>();
+  s.queue = e.at("queue").get<std::string>();
+  s.tag = e.at("tag").get<std::string>();
+  s.go = e.at("go").get<int>();
+  s.from = e.at("from").get<int>();
+  s.to = e.at("to").get<int>();
+  s.began = e.at("t").get<double>();
+  s.predicted = e.value("predicted", 0.0);
+  return s;
+}
+
+}  // namespace
+
+void EnsembleState::apply(const json& e) {
+  const std::string kind = e.value("event", "");
+  if (kind == "begin") {
+    begun = true;
+    spec_text = e.at("spec").get<std::string>();
+  } else if (kind == "submit") {
+    EnsemblePilot p;
+    p.queue = e.at("queue").get<std::string>();
+    p.tag = e.at("tag").get<std::string>();
+    p.submitted = e.at("t").get<double>();
+    current[p.queue] = p.tag;
+    ++submissions[p.queue];
+    pilots[p.tag] = p;
+  } else if (kind == "submitted") {
+    pilots.at(e.at("tag").get<std::string>()).job = e.at("job").get<std::string>();
+  } else if (kind == "active") {
+    pilots.at(e.at("tag").get<std::string>()).started = e.at("started").get<double>();
+  } else if (kind == "gone" || kind == "orphan") {
+    EnsemblePilot& p = pilots.at(e.at("tag").get<std::string>());
+    p.gone = true;
+    p.gone_why = e.value("why", kind);
+  } else if (kind == "active-set") {
+    active = e.at("queues").get<std::vector<std::string>>();
+  } else if (kind == "remap") {
+    ++remaps;
+  } else if (kind == "segment") {
+    running = segment_of(e);
+    ++pilots.at(running->tag).gos;
+    segments = std::max(segments, running->n);
+  } else if (kind == "segment-end") {
+    const std::string outcome = e.at("outcome").get<std::string>();
+    if (outcome == "done") {
+      day = running->to;
+      site = running->queue;
+      failures = 0;
+    } else if (outcome == "killed") {
+      ++kills;
+    } else {
+      ++failures;
+    }
+    running.reset();
+  } else if (kind == "finished") {
+    finished = true;
+  } else if (kind == "gave-up") {
+    gave_up = e.at("why").get<std::string>();
+  }
+}
+
+const EnsemblePilot* EnsembleState::live_pilot(const std::string& queue) const {
+  const auto it = current.find(queue);
+  if (it == current.end()) return nullptr;
+  const EnsemblePilot& p = pilots.at(it->second);
+  return p.gone ? nullptr : &p;
+}
+
+}  // namespace mcb::campaign

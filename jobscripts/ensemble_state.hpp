@@ -1,0 +1,67 @@
+#pragma once
+/// @file
+/// @brief The multi-queue ensemble runner's state: a fold over its event log (an append-only
+/// JSON Lines journal, coalloc_journal.hpp, written through common/jsonl's owner). Every
+/// decision is journaled before it is acted on where acting twice would harm (a submission, a
+/// segment's go) and after where the act can be checked again, so a runner killed at any moment
+/// and started again on the same folder carries on: no pilot submitted twice, no model day lost
+/// or computed twice.
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mcb::campaign {
+
+/// @brief One pilot job: a submission to one queue.
+struct EnsemblePilot {
+  std::string queue;
+  std::string tag;  //!< "<queue>-<k>": names its files in the pilots folder
+  std::string job;  //!< "" until the submission returned its id
+  double submitted = 0;
+  std::optional<double> started;  //!< the pilot's own time of start
+  bool gone = false;              //!< ended (time limit, failure, cancel) or never submitted
+  std::string gone_why;
+  int gos = 0;  //!< segments given to it
+};
+
+/// @brief A segment of model days run by one pilot: mcb-ensflow from the restart file of day
+/// `from` (none at 0) to `to`, stopped there with a restart file.
+struct EnsembleSegment {
+  int n = 0;
+  std::string queue;
+  std::string tag;
+  int go = 0;  //!< the pilot's go number (TAG.go.N)
+  int from = 0;
+  int to = 0;
+  double began = 0;
+  double predicted = 0;  //!< s: a + b/P per day, plus the restart file's transfer
+};
+
+struct EnsembleState {
+  bool begun = false;
+  std::string spec_text;
+  std::map<std::string, EnsemblePilot> pilots;  //!< by tag
+  std::map<std::string, std::string> current;   //!< queue -> tag of its newest pilot
+  std::map<std::string, int> submissions;       //!< queue -> pilots submitted
+  int day = 0;                                  //!< last model day done (committed)
+  std::string site;                             //!< queue whose folder holds day's restart file
+  std::optional<EnsembleSegment> running;
+  int segments = 0;
+  int failures = 0;                 //!< segments in a row that failed (a kill is no failure)
+  std::vector<std::string> active;  //!< the active set as last journaled
+  int remaps = 0;
+  int kills = 0;
+  bool finished = false;
+  std::string gave_up;
+
+  /// @brief Folds one journaled event into the state.
+  void apply(const nlohmann::json& event);
+  /// @brief The queue's newest pilot while it is not gone, else nullptr.
+  const EnsemblePilot* live_pilot(const std::string& queue) const;
+};
+
+}  // namespace mcb::campaign

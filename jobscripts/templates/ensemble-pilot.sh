@@ -1,0 +1,40 @@
+#!/bin/bash
+# Pilot of one queue of a multi-queue ensemble run, written by mcb-ensemble into its state
+# folder and submitted to the queue again and again:
+#   ensemble-pilot.sh DIR TAG
+# It reports its allocation active through the shared file system (DIR/TAG.active: the time it
+# started and its hosts), then runs the segments the coordinator gives it, one after another:
+# DIR/TAG.go.1, DIR/TAG.go.2, ... each leaving its exit code in DIR/TAG.done.N, until the queue's
+# time limit ends the job or the coordinator writes DIR/TAG.cancel.
+dir=$1
+tag=$2
+[ -n "$dir" ] && [ -n "$tag" ] || { echo "usage: ensemble-pilot.sh DIR TAG" >&2; exit 2; }
+# Cancelled before it started (a pilot whose id the coordinator never learnt, or the run ended).
+[ -e "$dir/$tag.cancel" ] && exit 0
+
+hosts=
+if [ -n "${SLURM_JOB_NODELIST:-}" ] && command -v scontrol >/dev/null; then
+  hosts=$(scontrol show hostnames "$SLURM_JOB_NODELIST" 2>/dev/null | paste -sd, -)
+elif [ -n "${PE_HOSTFILE:-}" ] && [ -r "$PE_HOSTFILE" ]; then
+  hosts=$(awk '{print $1}' "$PE_HOSTFILE" | paste -sd, -)
+elif [ -n "${PBS_NODEFILE:-}" ] && [ -r "$PBS_NODEFILE" ]; then
+  hosts=$(sort -u "$PBS_NODEFILE" | paste -sd, -)
+fi
+[ -n "$hosts" ] || hosts=$(hostname -s)
+
+# Written whole, then renamed: the coordinator never reads half a line.
+printf '%s %s\n' "$(date +%s.%N)" "$hosts" >"$dir/$tag.active.tmp.$$"
+mv -f "$dir/$tag.active.tmp.$$" "$dir/$tag.active"
+
+n=1
+while :; do
+  while [ ! -e "$dir/$tag.go.$n" ]; do
+    [ -e "$dir/$tag.cancel" ] && exit 0
+    sleep 0.05
+  done
+  bash "$dir/$tag.go.$n"
+  code=$?
+  printf '%s %s\n' "$code" "$(date +%s.%N)" >"$dir/$tag.done.$n.tmp.$$"
+  mv -f "$dir/$tag.done.$n.tmp.$$" "$dir/$tag.done.$n"
+  n=$((n + 1))
+done

@@ -1,0 +1,225 @@
+// mcb-ensemble against the real rig (two Slurm instances, a Grid Engine cell;
+// tests/jobscripts/rig_support.hpp), with a small Ensflow run (12 members, 15x15 basin): a pilot
+// ended by Grid Engine's h_rt is resubmitted and the run carries on from the newest restart
+// file; the run remaps when a second, faster queue becomes active (a blocker the test cancels
+// decides when); a runner killed with kill -9 resumes; a bad spec exits 2 with one line. Every
+// check reads the runner's event log: the model days of the segments that were done must be
+// 1..horizon, each once.
+#include "common/jsonl.hpp"
+#include "jobscripts/queue.hpp"
+#include "tests/jobscripts/rig_support.hpp"
+#include "tests/support/command.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <signal.h>
+#include <sys/stat.h>
+
+#include <fstream>
+#include <future>
+
+namespace {
+
+using namespace mcb::campaign;
+using mcb::testing::CommandResult;
+using mcb::testing::quote;
+using mcb::testing::run_command;
+using mcb::testing::rig::RigTest;
+using mcb::testing::rig::state;
+using mcb::testing::rig::wait_for;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+// program_test's small experiment; analyses every second day.
+constexpr const char* kOptions =
+    "[options]\nmembers = 12\ngrid = 15\nobservations = 30\ninitial-length = 300\n"
+    "counters = \"\"\ndeformation-radius = 0\nlocalisation = 250\nanalysis-every = 2\n"
+    "spinup-days = 5\nquiet = true\nno-free-run = true\n";
+
+struct Queue {
+  std::string name, system;
+  int processors;
+  std::string limit;
+  double b;  // predicted seconds per model day: b / processors
+};
+
+fs::path write_spec(const std::string& name, const std::vector<Queue>& queues, int horizon,
+                    int every, const fs::path& systems) {
+  fs::path dir = state().dir / ("ensemble-" + name);
+  fs::create_directories(dir);
+  std::ofstream out(dir / "spec.ini");
+  out << "[ensemble]\nsystems = " << systems.string()
+      << "\nbinary = " << mcb::testing::bin("mcb-ensflow") << "\nhorizon = " << horizon
+      << "\ncheckpoint-every = " << every << "\npoll = 100ms\nstatus-every = 500ms\n"
+      << "[link]\nbandwidth = 100Mbit/s\nlatency = 5ms\n";
+  for (const Queue& q : queues) {
+    out << "[queue." << q.name << "]\nsystem = " << q.system << "\nprocessors = " << q.processors
+        << "\ntime-limit = " << q.limit << "\na = 0\nb = " << q.b << "\n";
+  }
+  out << kOptions;
+  return dir;
+}
+
+fs::path rig_systems() { return state().dir / "rig.env"; }
+
+std::string command(const fs::path& dir) {
+  return quote(mcb::testing::bin("mcb-ensemble")) + " --spec " +
+         quote((dir / "spec.ini").string()) + " --state " + quote((dir / "state").string());
+}
+
+std::future<CommandResult> in_background(const fs::path& dir) {
+  return std::async(std::launch::async, [dir] {
+    return run_command(
+        "sh -c " + quote("echo $$ >" + quote((dir / "pid").string()) + "; exec " + command(dir)));
+  });
+}
+
+std::vector<json> events(const fs::path& dir, const std::string& kind = "") {
+  std::vector<json> found;
+  const fs::path log = dir / "state/events.jsonl";
+  if (!fs::exists(log)) return found;
+  for (const auto& line : mcb::jsonl::read(log.string(), {}, true).lines) {
+    if (kind.empty() || line.doc.at("event") == kind) found.push_back(line.doc);
+  }
+  return found;
+}
+
+std::vector<json> done_segments(const fs::path& dir) {
+  std::vector<json> done;
+  for (const json& e : events(dir, "segment-end")) {
+    if (e.at("outcome") == "done") done.push_back(e);
+  }
+  return done;
+}
+
+// The segments that were done cover days 1..horizon, in order, each day once.
+void expect_each_day_once(const fs::path& dir, int horizon) {
+  int day = 0;
+  for (const json& e : done_segments(dir)) {
+    EXPECT_EQ(e.at("from").get<int>(), day) << e.dump();
+    day = e.at("to").get<int>();
+  }
+  EXPECT_EQ(day, horizon);
+  ASSERT_EQ(events(dir, "finished").size(), 1u);
+  EXPECT_EQ(events(dir, "finished")[0].at("day"), horizon);
+}
+
+const QueueConfig& system_named(const std::string& name) {
+  for (const QueueConfig& c : state().systems) {
+    if (c.name == name) return c;
+  }
+  throw std::logic_error(name);
+}
+
+std::string blocker(const QueueConfig& config) {
+  const fs::path work = state().dir / ("blocker-" + config.name);
+  fs::create_directories(work);
+  std::ofstream(work / "block.sh") << "#!/bin/sh\nsleep 600\n";
+  ::chmod((work / "block.sh").c_str(), 0755);
+  JobRequest r;
+  r.script = (work / "block.sh").string();
+  r.name = "blocker";
+  r.processors = 4;
+  r.time_limit_s = 900;
+  r.workdir = work.string();
+  const auto queue = make_queue(config);
+  std::string id = queue->submit(r);
+  EXPECT_TRUE(wait_for([&] { return queue->status(id).phase == JobPhase::running; }, 60));
+  return id;
+}
+
+TEST(EnsembleSpec, ABadSpecExitsTwoWithOneLine) {
+  const fs::path dir =
+      fs::temp_directory_path() / ("mcb-ensemble-spec-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "rig.env") << "[slurm-a]\nkind = slurm\n";
+  std::ofstream(dir / "spec.ini") << "[ensemble]\nsystems = rig.env\nbinary = "
+                                  << mcb::testing::bin("mcb-ensflow")
+                                  << "\nhorizon = 10\ncheckpoint-every = 2\n"
+                                  << "[queue.a]\nsystem = slurm-a\nprocessors = two\n"
+                                  << "time-limit = 1min\na = 0\nb = 1\n";
+  const CommandResult r = run_command(command(dir));
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_EQ(r.err_lines().size(), 1u) << r.err;
+  EXPECT_NE(r.err.find("spec.ini:8: processors: 'two' is not a whole number"), std::string::npos)
+      << r.err;
+  EXPECT_FALSE(fs::exists(dir / "state")) << "nothing written";
+  // An option mcb-ensflow refuses, in its own words.
+  std::ofstream(dir / "spec.ini", std::ios::app) << "[options]\nmembers = 7\n";
+  const CommandResult bad = run_command("sed -i 's/= two/= 2/' " +
+                                        quote((dir / "spec.ini").string()) + " && " + command(dir));
+  EXPECT_EQ(bad.exit_code, 2) << bad.out << bad.err;
+  EXPECT_EQ(bad.err_lines().size(), 1u) << bad.err;
+  EXPECT_NE(bad.err.find("[options] at 2 processes: "), std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find("--members"), std::string::npos) << bad.err;
+  fs::remove_all(dir);
+}
+
+TEST_F(RigTest, AJobEndedAtItsTimeLimitIsResubmittedAndTheRunResumes) {
+  // Grid Engine's h_rt of 12 s ends pilots while the runner, told a model day takes 5 ms, keeps
+  // giving them segments (each a few seconds of mpirun).
+  const fs::path dir =
+      write_spec("limit", {{"ge", "gridengine", 2, "12s", 0.01}}, 16, 2, rig_systems());
+  const CommandResult r = run_command(command(dir));
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  std::vector<std::string> pilots;
+  for (const json& e : events(dir, "submit")) pilots.push_back(e.at("tag"));
+  ASSERT_GE(pilots.size(), 2u) << "a second pilot after the first reached its limit";
+  const auto gone = events(dir, "gone");
+  ASSERT_FALSE(gone.empty());
+  EXPECT_EQ(gone[0].at("tag"), pilots[0]);
+  // The second pilot ran segments: the run went on after the limit.
+  bool second_ran = false;
+  for (const json& e : events(dir, "segment")) second_ran = second_ran || e.at("tag") == pilots[1];
+  EXPECT_TRUE(second_ran);
+  expect_each_day_once(dir, 16);
+}
+
+TEST_F(RigTest, ASecondQueueBecomingActiveRemapsTheRun) {
+  const std::string block = blocker(system_named("slurm-b"));
+  // slurm-b's 4 processors are predicted twice as fast as slurm-a's 2.
+  const fs::path dir = write_spec(
+      "remap", {{"small", "slurm-a", 2, "10min", 2.0}, {"large", "slurm-b", 4, "10min", 2.0}}, 12,
+      2, rig_systems());
+  auto run = in_background(dir);
+  ASSERT_TRUE(wait_for([&] { return !done_segments(dir).empty(); }, 120));
+  EXPECT_TRUE(events(dir, "remap").empty());
+  make_queue(system_named("slurm-b"))->cancel(block);
+  const CommandResult r = run.get();
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const auto remaps = events(dir, "remap");
+  ASSERT_EQ(remaps.size(), 1u);
+  EXPECT_EQ(remaps[0].at("from"), "small");
+  EXPECT_EQ(remaps[0].at("to"), "large");
+  const auto transfers = events(dir, "transfer");
+  ASSERT_EQ(transfers.size(), 1u);
+  EXPECT_GT(transfers[0].at("bytes").get<double>(), 0);
+  bool both_active = false;
+  for (const json& e : events(dir, "active-set")) {
+    both_active = both_active || e.at("queues") == json({"small", "large"});
+  }
+  EXPECT_TRUE(both_active);
+  EXPECT_EQ(done_segments(dir).back().at("queue"), "large");
+  expect_each_day_once(dir, 12);
+}
+
+TEST_F(RigTest, ARunnerKilledWithKill9Resumes) {
+  const fs::path dir =
+      write_spec("kill9", {{"small", "slurm-a", 2, "10min", 2.0}}, 12, 2, rig_systems());
+  auto run = in_background(dir);
+  ASSERT_TRUE(wait_for([&] { return done_segments(dir).size() >= 2; }, 120));
+  const pid_t pid = std::stoi(mcb::testing::slurp(dir / "pid"));
+  ASSERT_EQ(::kill(pid, SIGKILL), 0);
+  EXPECT_EQ(run.get().exit_code, 128 + SIGKILL) << "killed";
+  const CommandResult r = run_command(command(dir));
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(events(dir, "begin").size(), 1u);
+  EXPECT_EQ(events(dir, "resumed").size(), 1u);
+  EXPECT_EQ(events(dir, "submit").size(), 1u) << "the pilot was adopted, not submitted again";
+  expect_each_day_once(dir, 12);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) { return mcb::testing::rig::main(argc, argv); }

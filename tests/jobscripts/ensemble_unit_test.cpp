@@ -1,0 +1,133 @@
+// mcb-ensemble's parts that need no batch system: the coordinator's choice of queue by
+// predicted time (a + b/P per model day, the restart file's transfer, the pilot's time left)
+// and the spec's one-line refusals.
+#include "common/errors.hpp"
+#include "jobscripts/ensemble_coordinator.hpp"
+#include "jobscripts/ensemble_spec.hpp"
+
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace {
+
+using namespace mcb::campaign;
+namespace fs = std::filesystem;
+
+EnsembleQueue queue(const std::string& name, int processors, double limit, double b) {
+  EnsembleQueue q;
+  q.name = name;
+  q.processors = processors;
+  q.time_limit = limit;
+  q.b = b;
+  return q;
+}
+
+// Two queues: small (2 processors, 1 s a day) and large (4 processors, 0.5 s a day), both
+// started at time 0, the run at day 6 with its restart file on small's site.
+struct Setting {
+  EnsembleSpec spec;
+  EnsembleState state;
+  Setting() {
+    spec.horizon = 20;
+    spec.checkpoint_every = 4;
+    spec.queues = {queue("small", 2, 600, 2), queue("large", 4, 600, 2)};
+    state.day = 6;
+    state.site = "small";
+    for (const char* name : {"small", "large"}) {
+      EnsemblePilot p;
+      p.queue = name;
+      p.tag = std::string(name) + "-1";
+      p.job = "1";
+      p.started = 0;
+      state.pilots[p.tag] = p;
+      state.current[name] = p.tag;
+    }
+  }
+};
+
+TEST(EnsembleChoice, TheFasterActiveQueueWinsWhenTheTransferIsCheap) {
+  Setting s;
+  s.spec.link_bandwidth = 12.5e6;  // 100 Mbit/s
+  s.spec.link_latency = 0.005;
+  const SegmentChoice c = choose_queue(s.spec, s.state, {"small", "large"}, 1.25e6, 10);
+  ASSERT_NE(c.queue, nullptr);
+  EXPECT_EQ(c.queue->name, "large");
+  EXPECT_EQ(c.days, 4);
+  EXPECT_DOUBLE_EQ(c.transfer, 0.105);  // 5 ms + 1.25 MB at 12.5 MB/s
+  EXPECT_DOUBLE_EQ(c.predicted, 2.105);
+  // Only small active: it is the choice, with no transfer.
+  const SegmentChoice alone = choose_queue(s.spec, s.state, {"small"}, 1.25e6, 10);
+  ASSERT_NE(alone.queue, nullptr);
+  EXPECT_EQ(alone.queue->name, "small");
+  EXPECT_DOUBLE_EQ(alone.transfer, 0);
+}
+
+TEST(EnsembleChoice, ASlowLinkKeepsTheRunWhereItsRestartFileIs) {
+  Setting s;
+  s.spec.link_bandwidth = 1e5;  // 1.25 MB takes 12.5 s: more than the 2 s large would save
+  const SegmentChoice c = choose_queue(s.spec, s.state, {"small", "large"}, 1.25e6, 10);
+  ASSERT_NE(c.queue, nullptr);
+  EXPECT_EQ(c.queue->name, "small");
+}
+
+TEST(EnsembleChoice, ASegmentIsCutToThePilotsTimeLeftAndAFullPilotIsSkipped) {
+  Setting s;
+  s.spec.queues[1].time_limit = 11.5;  // large: 1.5 s left at time 10, three model days
+  SegmentChoice c = choose_queue(s.spec, s.state, {"small", "large"}, 0, 10);
+  ASSERT_NE(c.queue, nullptr);
+  EXPECT_EQ(c.queue->name, "large");
+  EXPECT_EQ(c.days, 3);
+  s.spec.queues[1].time_limit = 10.4;  // not one day left on large
+  s.spec.queues[0].time_limit = 10.4;
+  c = choose_queue(s.spec, s.state, {"small", "large"}, 0, 10);
+  EXPECT_EQ(c.queue, nullptr);
+  // The last segment ends at the horizon.
+  s.spec.queues[0].time_limit = 600;
+  s.state.day = 18;
+  c = choose_queue(s.spec, s.state, {"small"}, 0, 10);
+  ASSERT_NE(c.queue, nullptr);
+  EXPECT_EQ(c.days, 2);
+}
+
+class EnsembleSpecFile : public ::testing::Test {
+ protected:
+  fs::path dir_ = fs::temp_directory_path() / ("mcb-ensemble-unit-" + std::to_string(::getpid()));
+  void SetUp() override {
+    fs::create_directories(dir_);
+    std::ofstream(dir_ / "rig.env") << "[slurm-a]\nkind = slurm\n";
+    std::ofstream(dir_ / "ensflow") << "";
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string refusal(const std::string& extra) {
+    std::ofstream(dir_ / "spec.ini") << "[ensemble]\nsystems = rig.env\nbinary = ensflow\n"
+                                     << "horizon = 10\ncheckpoint-every = 2\n"
+                                     << "[queue.a]\nsystem = slurm-a\ntime-limit = 1min\n"
+                                     << "a = 0\nb = 1\n"
+                                     << extra;
+    try {
+      read_ensemble_spec((dir_ / "spec.ini").string());
+    } catch (const mcb::UsageError& e) {
+      return e.what();
+    }
+    return "";
+  }
+};
+
+TEST_F(EnsembleSpecFile, RefusesWithTheLineAndTheValue) {
+  EXPECT_EQ(refusal(""), "");
+  EXPECT_NE(refusal("[options]\ndays = 4\n").find("spec.ini:12: days: set by mcb-ensemble"),
+            std::string::npos);
+  const std::string unknown = refusal("[queue.b]\nsystem = slurm-c\n");
+  EXPECT_NE(unknown.find("spec.ini:12: system: 'slurm-c' is not"), std::string::npos) << unknown;
+  EXPECT_NE(refusal("[queue.b]\nsystem = slurm-a\n").find("[queue.b]: a: missing"),
+            std::string::npos);
+  const std::string rate = refusal("[link]\nbandwidth = fast\n");
+  EXPECT_NE(rate.find("spec.ini:12: bandwidth: "), std::string::npos) << rate;
+  EXPECT_NE(refusal("[ensemble2]\nx = 1\n").find("unknown section [ensemble2]"), std::string::npos);
+}
+
+}  // namespace
