@@ -24,7 +24,8 @@ if [ "${1:-}" = "--inputs" ]; then
   shift
   targets=(common_unit_test input_dialect_test campaign_unit_test sim_unit_tests sim_e2e_tests
            hostile_parsers_test bad_input_matrix_test hostile_campaign_test calibration_unit_test
-           calibration_cli_test calibration_e2e_test chain_e2e_test load_unit_test)
+           calibration_cli_test calibration_e2e_test chain_e2e_test load_unit_test
+           ensemble_unit_test)
   select=(-L inputs)  # the tests labelled so (tests/CMakeLists.txt)
 fi
 [ $# -gt 0 ] && [ "${targets[0]}" = all ] && select=()
