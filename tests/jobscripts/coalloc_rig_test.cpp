@@ -27,6 +27,7 @@ using namespace mcb::campaign;
 using mcb::testing::CommandResult;
 using mcb::testing::quote;
 using mcb::testing::run_command;
+using mcb::testing::rig::blocker;
 using mcb::testing::rig::RigTest;
 using mcb::testing::rig::state;
 using mcb::testing::rig::wait_for;
@@ -106,24 +107,6 @@ bool active_on(const fs::path& dir, const std::string& system) {
     if (systems.at(e.at("tag")) == system) return true;
   }
   return false;
-}
-
-// A job that fills a system until the test cancels it.
-std::string blocker(const QueueConfig& config) {
-  const fs::path work = state().dir / ("blocker-" + config.name);
-  fs::create_directories(work);
-  std::ofstream(work / "block.sh") << "#!/bin/sh\nsleep 600\n";
-  ::chmod((work / "block.sh").c_str(), 0755);
-  JobRequest r;
-  r.script = (work / "block.sh").string();
-  r.name = "blocker";
-  r.processors = 4;
-  r.time_limit_s = 900;
-  r.workdir = work.string();
-  const auto queue = make_queue(config);
-  std::string id = queue->submit(r);
-  EXPECT_TRUE(wait_for([&] { return queue->status(id).phase == JobPhase::running; }, 60));
-  return id;
 }
 
 const QueueConfig& system_named(const std::string& name) {

@@ -9,10 +9,12 @@
 #include <gtest/gtest.h>
 
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <string>
 #include <thread>
@@ -108,6 +110,24 @@ class RigTest : public ::testing::Test {
 };
 
 // main() of a rig test program: 77 when every test was skipped.
+// A job that fills a system until the test cancels it.
+inline std::string blocker(const campaign::QueueConfig& config) {
+  const fs::path work = state().dir / ("blocker-" + config.name);
+  fs::create_directories(work);
+  std::ofstream(work / "block.sh") << "#!/bin/sh\nsleep 600\n";
+  ::chmod((work / "block.sh").c_str(), 0755);
+  campaign::JobRequest r;
+  r.script = (work / "block.sh").string();
+  r.name = "blocker";
+  r.processors = 4;
+  r.time_limit_s = 900;
+  r.workdir = work.string();
+  const auto queue = campaign::make_queue(config);
+  std::string id = queue->submit(r);
+  EXPECT_TRUE(wait_for([&] { return queue->status(id).phase == campaign::JobPhase::running; }, 60));
+  return id;
+}
+
 inline int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
   ::testing::AddGlobalTestEnvironment(new Rig);  // NOLINT: gtest owns it
