@@ -1,5 +1,6 @@
 #include "batchgrid/grid.hpp"
 
+#include "common/cli.hpp"
 #include "common/errors.hpp"
 #include "common/rng.hpp"
 #include "common/text.hpp"
@@ -7,6 +8,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <numeric>
 
 namespace mcb::batchgrid {
@@ -43,8 +45,9 @@ std::vector<QueueConfig> parse_queues(const std::string& text) {
     }
     QueueConfig q;
     const double size = parse_number("--queues", parts[0]);
-    if (size < 1 || size != static_cast<int>(size)) {
-      throw UsageError("--queues: size '" + parts[0] + "' is not a positive whole number");
+    // Range first: converting a double past INT_MAX to int is undefined.
+    if (!(size >= 1 && size <= cli::kMaxCount) || size != std::floor(size)) {
+      throw UsageError("--queues: size '" + parts[0] + "' is not a whole number from 1 to 1e9");
     }
     q.size = static_cast<int>(size);
     const auto discipline = sim::find_discipline(parts[1]);
