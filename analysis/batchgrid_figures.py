@@ -48,6 +48,14 @@ def load(study):
     return frame, meta
 
 
+def load_valid(study):
+    """load(), refusing a study whose verdict is not VALID: invalid runs feed no table."""
+    frame, meta = load(study)
+    if meta["verdict"] != "VALID":
+        raise BadInput(f"{study}/study.json: verdict {meta['verdict']}; invalid runs feed no table")
+    return frame, meta
+
+
 def per_experiment(frame):
     """One row per experiment (waits and RAR do not depend on the bandwidth)."""
     one = frame[frame.bandwidth_mbps == frame.bandwidth_mbps.min()].copy()
@@ -221,9 +229,7 @@ def main(argv):
     a = p.parse_args(argv)
     out = a.output or a.study
     cli.check_output_dir("--output", out)
-    frame, meta = load(a.study)
-    if meta["verdict"] != "VALID":
-        raise BadInput(f"{a.study}/study.json: verdict {meta['verdict']}; invalid runs feed no table")
+    frame, meta = load_valid(a.study)
     os.makedirs(out, exist_ok=True)
     paths = draw(frame, out)
     text = markdown(frame, meta)

@@ -20,10 +20,9 @@ from mcb_analysis.requirements import require  # noqa: E402
 
 require(os.path.basename(__file__))
 
-from batchgrid_figures import load, per_experiment, summary  # noqa: E402
+from batchgrid_figures import load_valid, per_experiment, summary  # noqa: E402
 from mcb_analysis import cli  # noqa: E402
 from mcb_analysis.fig5_claims import interval  # noqa: E402
-from mcb_analysis.inputs import BadInput  # noqa: E402
 
 PROG = "batchgrid_seeds.py"
 
@@ -78,15 +77,8 @@ def statements(frame):
     return rows
 
 
-def valid_frame(folder):
-    frame, meta = load(folder)
-    if meta["verdict"] != "VALID":
-        raise BadInput(f"{folder}/study.json: verdict {meta['verdict']}; invalid runs feed no table")
-    return frame
-
-
 def table(folders):
-    per = [statements(valid_frame(f)) for f in folders]
+    per = [statements(load_valid(f)[0]) for f in folders]
     names = [name for name, _, _ in per[0]]
     lines = ["| statement | " + " | ".join(os.path.basename(os.path.normpath(f)) for f in folders)
              + " | mean ± 95% | robust |", "|---|" + "---|" * len(folders) + "---|---|"]

@@ -31,6 +31,18 @@ class StudyBatchgrid(unittest.TestCase):
     def tearDownClass(cls):
         cls.tmp.cleanup()
 
+    def invalid_copy(self, name):
+        """The study's folder copied as NAME with its verdict set to INVALID."""
+        broken = os.path.join(self.tmp.name, name)
+        os.makedirs(broken)
+        shutil.copy(os.path.join(self.out, "study.csv"), broken)
+        with open(os.path.join(self.out, "study.json"), encoding="utf-8") as f:
+            meta = json.load(f)
+        meta["verdict"] = "INVALID"
+        with open(os.path.join(broken, "study.json"), "w", encoding="utf-8") as f:
+            json.dump(meta, f)
+        return broken
+
     def test_study_succeeds_and_draws_the_figures(self):
         self.assertEqual(self.result.returncode, 0, self.result.stderr)
         for name in FIGURES:
@@ -43,14 +55,7 @@ class StudyBatchgrid(unittest.TestCase):
         self.assertIn("| measure | paper (section 4.2) | this study |", text)
 
     def test_an_invalid_study_is_refused_in_one_line(self):
-        broken = os.path.join(self.tmp.name, "broken")
-        os.makedirs(broken)
-        shutil.copy(os.path.join(self.out, "study.csv"), broken)
-        with open(os.path.join(self.out, "study.json"), encoding="utf-8") as f:
-            meta = json.load(f)
-        meta["verdict"] = "INVALID"
-        with open(os.path.join(broken, "study.json"), "w", encoding="utf-8") as f:
-            json.dump(meta, f)
+        broken = self.invalid_copy("broken")
         run = subprocess.run(["/usr/bin/python3", os.path.join(SOURCE, "analysis",
                                                                "batchgrid_figures.py"), broken],
                              capture_output=True, text=True)
@@ -77,14 +82,7 @@ class StudyBatchgrid(unittest.TestCase):
             self.assertIn(cells[4].strip(), ("yes", "no: fails in every folder"), line)
 
     def test_statements_over_seeds_refuse_an_invalid_study(self):
-        broken = os.path.join(self.tmp.name, "broken-seeds")
-        os.makedirs(broken, exist_ok=True)
-        shutil.copy(os.path.join(self.out, "study.csv"), broken)
-        with open(os.path.join(self.out, "study.json"), encoding="utf-8") as f:
-            meta = json.load(f)
-        meta["verdict"] = "INVALID"
-        with open(os.path.join(broken, "study.json"), "w", encoding="utf-8") as f:
-            json.dump(meta, f)
+        broken = self.invalid_copy("broken-seeds")
         run = subprocess.run(["/usr/bin/python3", os.path.join(SOURCE, "analysis",
                                                                "batchgrid_seeds.py"),
                               self.out, broken], capture_output=True, text=True)
