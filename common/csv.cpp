@@ -3,6 +3,7 @@
 #include "common/errors.hpp"
 #include "common/text.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -133,15 +134,27 @@ std::string join(const std::vector<std::string>& fields) {
   return line;
 }
 
-std::string exact(double value) {
-  if (std::isnan(value)) return "";
-  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
-  char buf[32];
+namespace {
+
+// exact()'s text into @p buf (at least 32 characters); returns its end.
+char* exact_chars(double value, char* buf) {
+  if (std::isnan(value)) return buf;
+  if (std::isinf(value)) {
+    const std::string_view s = value > 0 ? "inf" : "-inf";
+    return std::copy(s.begin(), s.end(), buf);
+  }
   // The shortest text that reads back the same; whole numbers always in fixed notation.
   auto [end, ec] = whole_in_fixed_range(value)
-                       ? std::to_chars(buf, buf + sizeof buf, value, std::chars_format::fixed)
-                       : std::to_chars(buf, buf + sizeof buf, value);
-  return std::string(buf, end);
+                       ? std::to_chars(buf, buf + 32, value, std::chars_format::fixed)
+                       : std::to_chars(buf, buf + 32, value);
+  return end;
+}
+
+}  // namespace
+
+std::string exact(double value) {
+  char buf[32];
+  return std::string(buf, exact_chars(value, buf));
 }
 
 StreamWriter::StreamWriter(std::ostream& out, const std::vector<std::string>& header)
@@ -149,6 +162,7 @@ StreamWriter::StreamWriter(std::ostream& out, const std::vector<std::string>& he
   line_ = join(header);
   line_ += '\n';
   out_.write(line_.data(), static_cast<std::streamsize>(line_.size()));
+  line_.clear();
 }
 
 void StreamWriter::row(const std::vector<std::string>& fields) {
@@ -159,6 +173,50 @@ void StreamWriter::row(const std::vector<std::string>& fields) {
   line_ = join(fields);
   line_ += '\n';
   out_.write(line_.data(), static_cast<std::streamsize>(line_.size()));
+}
+
+void StreamWriter::separate() {
+  if (pending_++ > 0) line_ += ',';
+}
+
+StreamWriter& StreamWriter::text(std::string_view value) {
+  separate();
+  const bool needs_quotes =
+      value.find_first_of(",\"\r\n") != std::string_view::npos ||
+      (!value.empty() && (value.front() == '#' || blank(value.front()) || blank(value.back())));
+  if (needs_quotes) {
+    line_ += field(value);
+  } else {
+    line_ += value;
+  }
+  return *this;
+}
+
+StreamWriter& StreamWriter::exact(double value) {
+  separate();
+  char buf[32];
+  line_.append(buf, exact_chars(value, buf));
+  return *this;
+}
+
+StreamWriter& StreamWriter::integer(long long value) {
+  separate();
+  char buf[24];
+  line_.append(buf, std::to_chars(buf, buf + sizeof buf, value).ptr);
+  return *this;
+}
+
+void StreamWriter::end_row() {
+  const std::size_t width = pending_;
+  pending_ = 0;
+  if (width != columns_) {
+    line_.clear();
+    throw std::logic_error("CSV row with " + std::to_string(width) + " fields, header has " +
+                           std::to_string(columns_));
+  }
+  line_ += '\n';
+  out_.write(line_.data(), static_cast<std::streamsize>(line_.size()));
+  line_.clear();
 }
 
 Writer::Writer(const std::vector<std::string>& header)

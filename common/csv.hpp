@@ -56,6 +56,9 @@ class Writer {
 };
 
 /// @brief Writes CSV lines to a stream as they come (per-job tables are never held whole).
+/// A row is given whole (row()) or field by field (text(), exact(), integer(), then end_row()):
+/// the latter formats straight into one reused line, with the same text as field(), exact()
+/// and std::to_string, for tables of millions of rows.
 class StreamWriter {
  public:
   /// Writes the header line.
@@ -63,9 +66,22 @@ class StreamWriter {
   /// @throws std::logic_error when the row's width differs from the header's.
   void row(const std::vector<std::string>& fields);
 
+  /// The next field of the current row, quoted as field() does.
+  StreamWriter& text(std::string_view value);
+  /// The next field as exact() writes it.
+  StreamWriter& exact(double value);
+  /// The next field, a whole number.
+  StreamWriter& integer(long long value);
+  /// Ends the current row and writes it. @throws std::logic_error when its width differs from
+  /// the header's.
+  void end_row();
+
  private:
+  void separate();
+
   std::ostream& out_;
   std::size_t columns_;
+  std::size_t pending_ = 0;  //!< fields in the current row
   std::string line_;
 };
 

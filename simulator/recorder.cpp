@@ -1,6 +1,7 @@
 #include "simulator/recorder.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <limits>
 
@@ -214,32 +215,35 @@ RunSummary Recorder::finish(const RunEnd& end) {
 }
 
 void Recorder::write_line(const Job& job, const Sim& /*sim*/) {
-  std::vector<std::string>& f = fields_;
-  f.clear();
-  f.push_back(std::to_string(job.id));
-  f.push_back(config_.app_names[static_cast<size_t>(job.app)]);
+  // Field by field into one reused line: this table has a line per job.
+  csv::StreamWriter& w = *csv_;
+  w.integer(job.id).text(config_.app_names[static_cast<size_t>(job.app)]);
   for (double v :
        {job.submit, job.start, job.end, job.start - job.submit, job.end - job.submit,
         std::max(1.0, (job.end - job.submit) / std::max(job.service, config_.bsld_threshold))}) {
-    f.push_back(format_number(v));
+    w.exact(v);
   }
-  f.push_back(std::to_string(held(job)));
-  f.push_back(std::to_string(job.components_run));
-  std::string clusters;  // "cluster:processors" of each cluster used, ';'-separated
+  w.integer(held(job)).integer(job.components_run);
+  std::string& clusters = clusters_;  // "cluster:processors" of each cluster used, ';'-separated
+  clusters.clear();
+  char buf[24];
   for (size_t c = 0; c < job.alloc.size(); ++c) {
     if (job.alloc[c] == 0) continue;
     if (!clusters.empty()) clusters += ';';
-    clusters += std::to_string(c) + ':' + std::to_string(job.alloc[c]);
+    clusters.append(buf, std::to_chars(buf, buf + sizeof buf, c).ptr);
+    clusters += ':';
+    clusters.append(buf, std::to_chars(buf, buf + sizeof buf, job.alloc[c]).ptr);
   }
-  f.push_back(std::move(clusters));
-  f.push_back(config_.queue_names[static_cast<size_t>(job.queue)]);
-  f.push_back(format_number(job.service));
-  f.push_back(format_number(job.net_service));
-  f.push_back(format_number(job.expected_end - job.start));
-  f.push_back(job.first_reservation != kNever ? format_number(job.first_reservation) : "");
-  f.push_back(job.measured ? "1" : "0");
-  f.push_back(std::to_string(config_.replication));
-  csv_->row(f);
+  w.text(clusters);
+  w.text(config_.queue_names[static_cast<size_t>(job.queue)]);
+  w.exact(job.service).exact(job.net_service).exact(job.expected_end - job.start);
+  if (job.first_reservation != kNever) {
+    w.exact(job.first_reservation);
+  } else {
+    w.text("");
+  }
+  w.integer(job.measured ? 1 : 0).integer(config_.replication);
+  w.end_row();
 }
 
 }  // namespace mcb::sim

@@ -83,7 +83,7 @@ class Recorder final : public Observer {
 
   RecorderConfig config_;
   std::optional<csv::StreamWriter> csv_;
-  std::vector<std::string> fields_;
+  std::string clusters_;  //!< write_line(): the clusters field, reused
   RunSummary s_;
   bool open_ = false, closed_ = false;
   Time last_ = 0;
