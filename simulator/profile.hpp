@@ -67,6 +67,26 @@ class Profile {
     return kNever;
   }
 
+  /// @brief earliest() for one cluster and a placement that fits when @p need processors are
+  /// free: the same answer, without the window minima. A segment short of @p need rules out
+  /// every candidate up to it (their windows all reach it), so the next candidate is the
+  /// breakpoint after it: one look at each segment up to the answer.
+  Time earliest_one(Time from, Time length, Time until, int need) const {
+    const size_t n = times_.size();
+    size_t i = segment(from);
+    Time t = from;
+    while (t <= until) {
+      const Time end = t + length;
+      size_t k = i;
+      while (k < n && (k == i || times_[k] < end) && at(k)[0] >= need) ++k;
+      if (k == n || (k > i && !(times_[k] < end))) return t;
+      i = k + 1;  // segment k is short: the next candidate is after it
+      if (i >= n) break;
+      t = times_[i];
+    }
+    return kNever;
+  }
+
   size_t breakpoints() const { return times_.size(); }
   int clusters() const { return clusters_; }
 

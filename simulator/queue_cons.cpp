@@ -51,13 +51,13 @@ class Conservative final : public QueueDiscipline {
     std::erase(unplaced_, id);
     if (j.end > j.expected_end) overruns_.push_back({id, false, kNever});
     if (j.res_start <= sim.now()) {  // at (or after) its reservation, as planned
-      if (j.expected_end < j.res_end) profile_.release(j.expected_end, j.res_end, j.alloc);
+      if (j.expected_end < j.res_end) give_back(j.expected_end, j.res_end, j.alloc);
       return;
     }
     // Started by the policy before its reservation (on processors a preemption freed): the
     // plan may now overlap it and is made again.
     prepare(sim);
-    profile_.release(std::max(sim.now(), j.res_start), j.res_end, j.res_alloc);
+    give_back(std::max(sim.now(), j.res_start), j.res_end, j.res_alloc);
     profile_.reserve(sim.now(), j.expected_end, j.alloc);
     replan_ = true;
   }
@@ -65,7 +65,7 @@ class Conservative final : public QueueDiscipline {
   void on_preempt(Sim& sim, JobId id) override {
     prepare(sim);
     const Job& j = sim.job(id);
-    profile_.release(sim.now(), j.expected_end, j.alloc);
+    give_back(sim.now(), j.expected_end, j.alloc);
     suspended_.push_back(id);
     replan_ = true;
   }
@@ -73,7 +73,7 @@ class Conservative final : public QueueDiscipline {
   void on_departure(Sim& sim, JobId id) override {
     const Job& j = sim.job(id);
     if (j.end < j.expected_end) {
-      profile_.release(sim.now(), j.expected_end, j.alloc);
+      give_back(sim.now(), j.expected_end, j.alloc);
       compress_ = true;
     }
     if (at_ == CompressAt::kEveryEnd) compress_ = true;
@@ -81,7 +81,7 @@ class Conservative final : public QueueDiscipline {
                                  [&](const Overrun& o) { return o.id == id; });
     if (it == overruns_.end()) return;
     if (it->held && it->until > sim.now()) {  // ended before its end was seen
-      profile_.release(sim.now(), it->until, j.alloc);
+      give_back(sim.now(), it->until, j.alloc);
       compress_ = true;
     }
     overruns_.erase(it);
@@ -95,7 +95,7 @@ class Conservative final : public QueueDiscipline {
       const Key key = *plan_.begin();
       plan_.erase(plan_.begin());
       Job& j = sim.job(key.id);
-      profile_.release(sim.now(), j.res_end, j.res_alloc);
+      give_back(sim.now(), j.res_end, j.res_alloc);
       place(sim, key.id);
     }
   }
@@ -127,9 +127,61 @@ class Conservative final : public QueueDiscipline {
     if (!started_) {
       started_ = true;
       profile_.reset(sim.now(), sim.machine().idle());
+      rigid_single_ = sim.machine().clusters() == 1 && sim.placement().name() != "link-aware";
     }
     profile_.advance(sim.now());
     hold_overruns(sim);
+  }
+
+  /// @brief Gives processors back to the plan and notes the gain: a reservation can only move
+  /// earlier where the plan gained processors since it was made (movable()).
+  void give_back(Time t0, Time t1, std::span<const int> procs) {
+    if (!(t1 > t0)) return;
+    profile_.release(t0, t1, procs);
+    ++gain_stamp_;
+    // Suffix minima of the gains' starts: a gain hidden by a later one starting no later is
+    // never the earliest start after any stamp.
+    while (!gains_.empty() && gains_.back().from >= t0) gains_.pop_back();
+    gains_.push_back({gain_stamp_, t0});
+    if (gains_.size() > kMaxGains) forget_gains(gain_stamp_);  // memory stays bounded
+  }
+
+  /// @brief Forgets the gains up to @p stamp: a job checked before it counts as movable.
+  void forget_gains(std::uint64_t stamp) {
+    gains_.erase(gains_.begin(),
+                 std::upper_bound(gains_.begin(), gains_.end(), stamp,
+                                  [](std::uint64_t s, const Gain& g) { return s < g.stamp; }));
+    gain_floor_ = stamp;
+  }
+
+  /// @brief Whether re-inserting a waiting job may give it another reservation. With one
+  /// cluster and a rigid request a placement is the job's size, and whether it fits only grows
+  /// with the free processors; the job's reservation is the earliest start that fitted when it
+  /// was last placed (or checked), and the plan has since only lost processors before its end
+  /// unless a gain starting before then came after that: without one, re-inserting it puts it
+  /// back where it is.
+  bool movable(const Sim& sim, JobId id) const {
+    const Job& j = sim.job(id);
+    if (!by_size(j) || j.res_alloc.size() != 1 || j.res_alloc[0] != j.req.total) return true;
+    const std::uint64_t checked = id < checked_.size() ? checked_[id] : 0;
+    if (checked < gain_floor_) return true;
+    const auto after = std::upper_bound(
+        gains_.begin(), gains_.end(), checked,
+        [](std::uint64_t stamp, const Gain& g) { return stamp < g.stamp; });
+    return after != gains_.end() && after->from < j.res_end;
+  }
+
+  /// @brief Whether @p j fits exactly when its size is free: one cluster it may use, a rule
+  /// that places by counts, and one component of a rigid request.
+  bool by_size(const Job& j) const {
+    return rigid_single_ && (j.allowed & 1) && j.req.sizes.size() == 1 &&
+           (j.req.type == RequestType::kUnordered || j.req.type == RequestType::kNonFixed);
+  }
+
+  /// Notes that @p id's reservation is the one re-inserting would give it now.
+  void mark_checked(JobId id) {
+    if (id >= checked_.size()) checked_.resize(static_cast<size_t>(id) + 1, 0);
+    checked_[id] = gain_stamp_;
   }
 
   /// @brief A running job past its planned end (a holding part) keeps its processors: the
@@ -148,7 +200,7 @@ class Conservative final : public QueueDiscipline {
         replan_ = true;  // reservations may lie on those processors
       } else if (o.held && o.until == kNever && j.end != kNever) {
         o.until = std::max(now, j.end);
-        profile_.release(o.until, kNever, j.alloc);
+        give_back(o.until, kNever, j.alloc);
         compress_ = true;
       }
     }
@@ -183,7 +235,7 @@ class Conservative final : public QueueDiscipline {
     const std::vector<Key> order(plan_.begin(), plan_.end());
     for (const Key& key : order) {
       const Job& j = sim.job(key.id);
-      profile_.release(std::max(sim.now(), j.res_start), j.res_end, j.res_alloc);
+      give_back(std::max(sim.now(), j.res_start), j.res_end, j.res_alloc);
     }
     plan_.clear();
     // The last suspended is at the head of its queue.
@@ -199,6 +251,13 @@ class Conservative final : public QueueDiscipline {
     const size_t clusters = static_cast<size_t>(sim.machine().clusters());
     int buf[kMaxClusters];
     std::span<int> alloc(buf, clusters);
+    if (by_size(j)) {
+      const Time t = profile_.earliest_one(from, j.plan, until, j.req.total);
+      if (t == kNever) return false;
+      j.res_alloc.assign(1, j.req.total);
+      put(sim, id, t);
+      return true;
+    }
     const Time t = profile_.earliest(from, j.plan, until, [&](std::span<int> w) {
       for (size_t c = 0; c < clusters; ++c) {
         if (!(j.allowed >> c & 1)) w[c] = 0;
@@ -218,6 +277,7 @@ class Conservative final : public QueueDiscipline {
     if (j.first_reservation == kNever) j.first_reservation = t;
     profile_.reserve(t, j.res_end, j.res_alloc);
     plan_.insert(Key{t, j.seq, id});
+    mark_checked(id);
   }
 
   void compress_pending(Sim& sim) {
@@ -235,10 +295,15 @@ class Conservative final : public QueueDiscipline {
                 [](const Key& a, const Key& b) { return a.seq < b.seq; });
     }
     const Time now = sim.now();
+    const std::uint64_t first = gain_stamp_;  // every job in the plan is checked after it
     for (const Key& key : order) {
       Job& j = sim.job(key.id);
+      if (j.res_start >= now && !movable(sim, key.id)) {  // it would be put back where it is
+        mark_checked(key.id);
+        continue;
+      }
       plan_.erase(key);
-      profile_.release(std::max(now, j.res_start), j.res_end, j.res_alloc);
+      give_back(std::max(now, j.res_start), j.res_end, j.res_alloc);
       const Time old_start = j.res_start;
       if (old_start < now) {  // due earlier but held back by the policy: plan it again
         place(sim, key.id);
@@ -256,6 +321,7 @@ class Conservative final : public QueueDiscipline {
       j.res_alloc = old_alloc;
       put(sim, key.id, t);
     }
+    forget_gains(first);
     place_unplaced(sim);
   }
 
@@ -275,6 +341,17 @@ class Conservative final : public QueueDiscipline {
   bool compress_ = false;
   bool replan_ = false;
   bool started_ = false;
+  bool rigid_single_ = false;  //!< one cluster, placed by size: movable() can rule jobs out
+  /// A gain of processors in the plan from a time on, numbered in order (give_back()).
+  struct Gain {
+    std::uint64_t stamp;
+    Time from;
+  };
+  std::vector<Gain> gains_;  //!< suffix minima of the gains' starts, stamps increasing
+  std::uint64_t gain_stamp_ = 0;
+  std::uint64_t gain_floor_ = 0;  //!< gains up to it are forgotten
+  static constexpr size_t kMaxGains = 4096;
+  std::vector<std::uint64_t> checked_;  //!< by job: the last gain when it was placed or checked
 };
 
 }  // namespace
