@@ -3,6 +3,7 @@
 #include "common/errors.hpp"
 #include "common/text.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <stdexcept>
@@ -63,6 +64,10 @@ JobListReader::JobListReader(const std::string& path)
       }
       col_[header[i]] = i;
     }
+    for (size_t k = 0; k < std::size(kColumns); ++k) {
+      const auto it = col_.find(kColumns[k]);
+      index_[k] = it == col_.end() ? kNoColumn : it->second;
+    }
     for (const char* need : {"submit", "components"}) {
       if (!col_.count(need)) {
         throw UsageError("--trace: " + path + ":" + std::to_string(header_line) +
@@ -75,18 +80,21 @@ JobListReader::JobListReader(const std::string& path)
 }
 
 bool JobListReader::next(ListRecord& r) {
-  csv::Record record;
+  csv::Record& record = record_;
   if (!reader_.next(record)) return false;
   const long line = static_cast<long>(record.line);
-  const std::string where = "--trace: " + path_ + ":" + std::to_string(line) + ": ";
+  // Built only for a refusal: most lines have none.
+  const auto where = [&] { return "--trace: " + path_ + ":" + std::to_string(line) + ": "; };
   const auto& cells = record.fields;
   if (cells.size() != columns_) {
-    throw UsageError(where + std::to_string(cells.size()) + " cells, the header has " +
+    throw UsageError(where() + std::to_string(cells.size()) + " cells, the header has " +
                      std::to_string(columns_));
   }
-  const auto cell = [&](const char* name) -> std::string {
-    auto it = col_.find(name);
-    return it == col_.end() ? std::string() : cells[it->second];
+  static const std::string kAbsent;
+  const auto cell = [&](const char* name) -> const std::string& {
+    size_t k = 0;
+    while (std::string_view(kColumns[k]) != name) ++k;
+    return index_[k] == kNoColumn ? kAbsent : cells[index_[k]];
   };
   const auto number = [&](const std::string& name, const std::string& v, bool integer,
                           double lowest) {
@@ -94,22 +102,26 @@ bool JobListReader::next(ListRecord& r) {
     auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
     if (ec != std::errc() || p != v.data() + v.size() || !std::isfinite(x) || x < lowest ||
         (integer && x != std::floor(x))) {
-      throw UsageError(where + "column '" + name + "': '" + v + "' is not " +
+      throw UsageError(where() + "column '" + name + "': '" + v + "' is not " +
                        (integer ? "an integer" : "a number") +
                        " >= " + std::to_string(static_cast<long long>(lowest)));
     }
     // Counts and cluster numbers become int, ids int64, times seconds added to one another.
     const double most = !integer ? kLatestTime : name == "id" ? kLargestId : kLargestCount;
     if (x > most) {
-      throw UsageError(where + "column '" + name + "': '" + v + "' is out of range (at most " +
+      throw UsageError(where() + "column '" + name + "': '" + v + "' is out of range (at most " +
                        std::to_string(static_cast<long long>(most)) + ")");
     }
     return x;
   };
   const auto list = [&](const char* name, double lowest) {
     std::vector<int> out;
-    const std::string v = cell(name);
+    const std::string& v = cell(name);
     if (v.empty()) return out;
+    if (std::all_of(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+      out.push_back(static_cast<int>(number(name, v, true, lowest)));  // one part, as most are
+      return out;
+    }
     for (const auto& part : split_plus(v))
       out.push_back(static_cast<int>(number(name, part, true, lowest)));
     return out;
@@ -125,11 +137,11 @@ bool JobListReader::next(ListRecord& r) {
     try {
       r.type = parse_request_type(cell("type"));
     } catch (const std::invalid_argument& e) {
-      throw UsageError(where + "column 'type': " + e.what());
+      throw UsageError(where() + "column 'type': " + e.what());
     }
   }
   r.sizes = list("components", 1);
-  if (r.sizes.empty()) throw UsageError(where + "column 'components' is empty");
+  if (r.sizes.empty()) throw UsageError(where() + "column 'components' is empty");
   r.clusters = list("clusters", 0);
   if (!cell("home").empty()) r.home = static_cast<int>(number("home", cell("home"), true, 0));
   if (!cell("min_component").empty()) {
@@ -146,7 +158,7 @@ bool JobListReader::next(ListRecord& r) {
     long long size = 0;  // at most 1e9 a component: the sum cannot overflow
     for (int s : r.sizes) size += s;
     if (r.min_size > size) {
-      throw UsageError(where + "column 'min_size': '" + cell("min_size") +
+      throw UsageError(where() + "column 'min_size': '" + cell("min_size") +
                        "' is above the job's size " + std::to_string(size));
     }
   }

@@ -9,6 +9,7 @@
 #include "common/csv.hpp"
 #include "simulator/types.hpp"
 
+#include <array>
 #include <fstream>
 #include <map>
 #include <optional>
@@ -51,6 +52,9 @@ class JobListReader {
   csv::Reader reader_;  //!< reads from in_
   std::map<std::string, size_t> col_;
   size_t columns_ = 0;
+  static constexpr size_t kNoColumn = ~size_t{0};
+  std::array<size_t, 13> index_{};  //!< cell of each known column (kColumns' order), or kNoColumn
+  csv::Record record_;              //!< the last line read, reused
 };
 
 }  // namespace mcb::sim

@@ -92,8 +92,9 @@ bool TraceSource::read(Job& job, Rng* rng, std::map<std::string, std::uint64_t>*
     job.id = rec.job;
     stated_id_ = true;
     job.line = line;
-    app_name = "trace";
-    job.app = app_index_.count(app_name) ? app_index_[app_name] : 0;
+    if (app_name != "trace") app_name = "trace";
+    const auto app = app_index_.find(app_name);
+    job.app = app == app_index_.end() ? 0 : app->second;
     job.home =
         rec.partition >= 1 && rec.partition <= clusters ? static_cast<int>(rec.partition - 1) : -1;
     job.price.runtime = rec.run;
@@ -131,15 +132,19 @@ bool TraceSource::read(Job& job, Rng* rng, std::map<std::string, std::uint64_t>*
     if (!list_reader_->next(rec)) return false;
     line = rec.line;
     raw_submit = rec.submit;
-    const std::string w = where(spec_.path, line);
+    const auto w = [&] { return where(spec_.path, line); };  // only for a refusal
     job.id = rec.id >= 0 ? rec.id : ++count_;
     stated_id_ = rec.id >= 0;
     job.line = line;
-    app_name = rec.app.empty() ? std::string("job") : rec.app;
+    if (rec.app.empty()) {
+      if (app_name != "job") app_name = "job";
+    } else {
+      app_name.swap(rec.app);
+    }
     auto it = app_index_.find(app_name);
     job.app = it == app_index_.end() ? 0 : it->second;
     if (rec.home >= clusters) {
-      throw UsageError(w + "home " + std::to_string(rec.home) + " is not a cluster (0.." +
+      throw UsageError(w() + "home " + std::to_string(rec.home) + " is not a cluster (0.." +
                        std::to_string(clusters - 1) + ")");
     }
     job.home = rec.home;
@@ -147,7 +152,7 @@ bool TraceSource::read(Job& job, Rng* rng, std::map<std::string, std::uint64_t>*
     long long total = 0;  // components are at most 1e9 each: a long long sum cannot overflow
     for (int s : rec.sizes) total += s;
     if (total > spec_.machine.total()) {
-      throw UsageError(w + "job " + std::to_string(job.id) + " needs " + std::to_string(total) +
+      throw UsageError(w() + "job " + std::to_string(job.id) + " needs " + std::to_string(total) +
                        " processors; the system has " + std::to_string(spec_.machine.total()) +
                        " (--clusters " + spec_.machine.describe() + ")");
     }
@@ -161,13 +166,13 @@ bool TraceSource::read(Job& job, Rng* rng, std::map<std::string, std::uint64_t>*
                      {rec.max_components, rec.max_component}, rec.min_component);
     } else if (r.type == RequestType::kFixed) {
       if (rec.clusters.size() != rec.sizes.size()) {
-        throw UsageError(w + "a fixed request needs one cluster per component (" +
+        throw UsageError(w() + "a fixed request needs one cluster per component (" +
                          std::to_string(rec.sizes.size()) + " components, " +
                          std::to_string(rec.clusters.size()) + " clusters)");
       }
       for (int c : rec.clusters) {
         if (c >= clusters) {
-          throw UsageError(w + "cluster " + std::to_string(c) + " is not a cluster (0.." +
+          throw UsageError(w() + "cluster " + std::to_string(c) + " is not a cluster (0.." +
                            std::to_string(clusters - 1) + ")");
         }
       }
@@ -228,16 +233,16 @@ TraceScan TraceSource::scan(TraceSpec spec, const Policy& policy, const Placemen
   bool first = true;
   std::unordered_map<std::int64_t, long> seen;  // job id -> line (ids the file states)
   while (source.read(job, nullptr, &scan.skipped, line, raw, app)) {
-    const std::string w = where(spec.path, line);
+    const auto w = [&] { return where(spec.path, line); };  // only for a refusal
     if (source.stated_id_) {
       const auto [it, fresh] = seen.emplace(job.id, line);
       if (!fresh) {
-        throw UsageError(w + "job id " + std::to_string(job.id) + " is already used on line " +
+        throw UsageError(w() + "job id " + std::to_string(job.id) + " is already used on line " +
                          std::to_string(it->second));
       }
     }
     if (raw < previous) {
-      throw UsageError(w + "submit time " + std::to_string(raw) + " is before the previous job's " +
+      throw UsageError(w() + "submit time " + std::to_string(raw) + " is before the previous job's " +
                        std::to_string(previous) + " (traces must be in submit order)");
     }
     previous = raw;
@@ -259,7 +264,7 @@ TraceScan TraceSource::scan(TraceSpec spec, const Policy& policy, const Placemen
     const std::string why = policy.never_runs(job.req, job.home, spec.machine, placement);
     if (!why.empty()) {
       throw UsageError(
-          w + "job " + std::to_string(job.id) + " with components " + describe(job.req) +
+          w() + "job " + std::to_string(job.id) + " with components " + describe(job.req) +
           " can never run under --rule " + std::string(to_string(spec.rule)) + " --policy " +
           std::string(policy.name()) + " on --clusters " + spec.machine.describe() + ": " + why);
     }
