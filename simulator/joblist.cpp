@@ -7,14 +7,28 @@
 #include <charconv>
 #include <cmath>
 #include <stdexcept>
+#include <string_view>
 
 namespace mcb::sim {
 namespace {
 
-const char* const kColumns[] = {"id",        "submit",        "app",           "runtime",
-                                "requested", "type",          "components",    "clusters",
-                                "home",      "min_component", "max_component", "max_components",
-                                "min_size"};
+constexpr std::array<std::string_view, 13> kColumns = {
+    "id",         "submit",   "app",  "runtime",       "requested",     "type",
+    "components", "clusters", "home", "min_component", "max_component", "max_components",
+    "min_size"};
+
+// A known column's place in kColumns, found at compile time.
+consteval size_t column(std::string_view name) {
+  size_t k = 0;
+  while (kColumns[k] != name) ++k;
+  return k;
+}
+constexpr size_t kId = column("id"), kSubmit = column("submit"), kApp = column("app"),
+                 kRuntime = column("runtime"), kRequested = column("requested"),
+                 kType = column("type"), kComponents = column("components"),
+                 kClusters = column("clusters"), kHome = column("home"),
+                 kMinComponent = column("min_component"), kMaxComponent = column("max_component"),
+                 kMaxComponents = column("max_components"), kMinSize = column("min_size");
 
 // Largest count (components, clusters, limits): fits an int with room for sums of a few.
 constexpr double kLargestCount = 1e9;
@@ -51,7 +65,7 @@ JobListReader::JobListReader(const std::string& path)
     columns_ = header.size();
     for (size_t i = 0; i < header.size(); ++i) {
       bool known = false;
-      for (const char* c : kColumns) known = known || header[i] == c;
+      for (const std::string_view c : kColumns) known = known || header[i] == c;
       if (!known) {
         throw UsageError("--trace: " + path + ":" + std::to_string(header_line) +
                          ": unknown column '" + header[i] + "'");
@@ -64,8 +78,8 @@ JobListReader::JobListReader(const std::string& path)
       }
       col_[header[i]] = i;
     }
-    for (size_t k = 0; k < std::size(kColumns); ++k) {
-      const auto it = col_.find(kColumns[k]);
+    for (size_t k = 0; k < kColumns.size(); ++k) {
+      const auto it = col_.find(std::string(kColumns[k]));
       index_[k] = it == col_.end() ? kNoColumn : it->second;
     }
     for (const char* need : {"submit", "components"}) {
@@ -91,32 +105,32 @@ bool JobListReader::next(ListRecord& r) {
                      std::to_string(columns_));
   }
   static const std::string kAbsent;
-  const auto cell = [&](const char* name) -> const std::string& {
-    size_t k = 0;
-    while (std::string_view(kColumns[k]) != name) ++k;
+  const auto cell = [&](size_t k) -> const std::string& {
     return index_[k] == kNoColumn ? kAbsent : cells[index_[k]];
   };
-  const auto number = [&](const std::string& name, const std::string& v, bool integer,
+  const auto number = [&](std::string_view name, const std::string& v, bool integer,
                           double lowest) {
     double x = 0;
     auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
     if (ec != std::errc() || p != v.data() + v.size() || !std::isfinite(x) || x < lowest ||
         (integer && x != std::floor(x))) {
-      throw UsageError(where() + "column '" + name + "': '" + v + "' is not " +
+      throw UsageError(where() + "column '" + std::string(name) + "': '" + v + "' is not " +
                        (integer ? "an integer" : "a number") +
                        " >= " + std::to_string(static_cast<long long>(lowest)));
     }
     // Counts and cluster numbers become int, ids int64, times seconds added to one another.
     const double most = !integer ? kLatestTime : name == "id" ? kLargestId : kLargestCount;
     if (x > most) {
-      throw UsageError(where() + "column '" + name + "': '" + v + "' is out of range (at most " +
+      throw UsageError(where() + "column '" + std::string(name) + "': '" + v +
+                       "' is out of range (at most " +
                        std::to_string(static_cast<long long>(most)) + ")");
     }
     return x;
   };
-  const auto list = [&](const char* name, double lowest) {
+  const auto list = [&](size_t k, double lowest) {
     std::vector<int> out;
-    const std::string& v = cell(name);
+    const std::string_view name = kColumns[k];
+    const std::string& v = cell(k);
     if (v.empty()) return out;
     if (std::all_of(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; })) {
       out.push_back(static_cast<int>(number(name, v, true, lowest)));  // one part, as most are
@@ -128,37 +142,37 @@ bool JobListReader::next(ListRecord& r) {
   };
   r = ListRecord{};
   r.line = line;
-  if (!cell("id").empty()) r.id = static_cast<std::int64_t>(number("id", cell("id"), true, 0));
-  r.submit = number("submit", cell("submit"), false, 0);
-  r.app = cell("app");
-  if (!cell("runtime").empty()) r.runtime = number("runtime", cell("runtime"), false, 0);
-  if (!cell("requested").empty()) r.requested = number("requested", cell("requested"), false, 0);
-  if (!cell("type").empty()) {
+  if (!cell(kId).empty()) r.id = static_cast<std::int64_t>(number("id", cell(kId), true, 0));
+  r.submit = number("submit", cell(kSubmit), false, 0);
+  r.app = cell(kApp);
+  if (!cell(kRuntime).empty()) r.runtime = number("runtime", cell(kRuntime), false, 0);
+  if (!cell(kRequested).empty()) r.requested = number("requested", cell(kRequested), false, 0);
+  if (!cell(kType).empty()) {
     try {
-      r.type = parse_request_type(cell("type"));
+      r.type = parse_request_type(cell(kType));
     } catch (const std::invalid_argument& e) {
       throw UsageError(where() + "column 'type': " + e.what());
     }
   }
-  r.sizes = list("components", 1);
+  r.sizes = list(kComponents, 1);
   if (r.sizes.empty()) throw UsageError(where() + "column 'components' is empty");
-  r.clusters = list("clusters", 0);
-  if (!cell("home").empty()) r.home = static_cast<int>(number("home", cell("home"), true, 0));
-  if (!cell("min_component").empty()) {
-    r.min_component = static_cast<int>(number("min_component", cell("min_component"), true, 1));
+  r.clusters = list(kClusters, 0);
+  if (!cell(kHome).empty()) r.home = static_cast<int>(number("home", cell(kHome), true, 0));
+  if (!cell(kMinComponent).empty()) {
+    r.min_component = static_cast<int>(number("min_component", cell(kMinComponent), true, 1));
   }
-  if (!cell("max_component").empty()) {
-    r.max_component = static_cast<int>(number("max_component", cell("max_component"), true, 1));
+  if (!cell(kMaxComponent).empty()) {
+    r.max_component = static_cast<int>(number("max_component", cell(kMaxComponent), true, 1));
   }
-  if (!cell("max_components").empty()) {
-    r.max_components = static_cast<int>(number("max_components", cell("max_components"), true, 1));
+  if (!cell(kMaxComponents).empty()) {
+    r.max_components = static_cast<int>(number("max_components", cell(kMaxComponents), true, 1));
   }
-  if (!cell("min_size").empty()) {
-    r.min_size = static_cast<int>(number("min_size", cell("min_size"), true, 1));
+  if (!cell(kMinSize).empty()) {
+    r.min_size = static_cast<int>(number("min_size", cell(kMinSize), true, 1));
     long long size = 0;  // at most 1e9 a component: the sum cannot overflow
     for (int s : r.sizes) size += s;
     if (r.min_size > size) {
-      throw UsageError(where() + "column 'min_size': '" + cell("min_size") +
+      throw UsageError(where() + "column 'min_size': '" + cell(kMinSize) +
                        "' is above the job's size " + std::to_string(size));
     }
   }
