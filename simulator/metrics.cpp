@@ -82,11 +82,14 @@ double Quantiles::quantile(double p) const {
   const auto rank = static_cast<std::uint64_t>(std::ceil(p * static_cast<double>(count_)));
   std::uint64_t seen = zeros_;
   if (rank <= seen) return 0.0;
-  for (const auto& [bucket, n] : histogram_) {
+  std::vector<std::pair<std::int64_t, std::uint64_t>> buckets(histogram_.begin(),
+                                                               histogram_.end());
+  std::sort(buckets.begin(), buckets.end());
+  for (const auto& [bucket, n] : buckets) {
     seen += n;
     if (seen >= rank) return std::pow(kBucketRatio, static_cast<double>(bucket) + 0.5);
   }
-  return std::pow(kBucketRatio, static_cast<double>(histogram_.rbegin()->first) + 0.5);
+  return std::pow(kBucketRatio, static_cast<double>(buckets.back().first) + 0.5);
 }
 
 void BatchMeans::add(double v) {

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <unordered_map>
 #include <vector>
 
 namespace mcb::sim {
@@ -50,7 +51,9 @@ class Quantiles {
   std::uint64_t count_ = 0;
   mutable std::vector<double> values_;
   mutable bool sorted_ = true;
-  std::map<std::int64_t, std::uint64_t> histogram_;  //!< positive values by log bucket
+  /// Positive values by log bucket; hashed, as a stream of millions of values adds to it (the
+  /// buckets are sorted when a quantile is asked for).
+  std::unordered_map<std::int64_t, std::uint64_t> histogram_;
   std::uint64_t zeros_ = 0;                          //!< values <= 0 once folded
   bool folded_ = false;
 };
