@@ -42,6 +42,7 @@ class Easy final : public QueueDiscipline {
       idle_total += sim.machine().idle(c);
       idle_max = std::max(idle_max, sim.machine().idle(c));
     }
+    const bool single = sim.machine().clusters() == 1;
     failed_.clear();
     const std::uint64_t depth = sim.limits().backfill_depth;
     std::uint64_t tried = 0;
@@ -49,8 +50,9 @@ class Easy final : public QueueDiscipline {
          j = sim.job(j).next, ++tried) {
       const Job& job = sim.job(j);
       const bool moldable = job.req.type == RequestType::kMoldable;
-      if (smallest_size(job.req) > idle_total) continue;
-      if (job.req.type != RequestType::kFlexible &&
+      if ((moldable ? job.req.min_size : job.req.total) > idle_total) continue;  // smallest_size
+      // With one cluster the idle maximum is the total, and no component exceeds the job.
+      if (!single && job.req.type != RequestType::kFlexible &&
           (moldable ? job.req.min_size : job.req.sizes.front()) > idle_max) {
         continue;
       }
