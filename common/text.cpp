@@ -28,6 +28,10 @@ std::string text_problem(std::string_view text) {
   size_t i = 0;
   while (i < text.size()) {
     const auto c = static_cast<unsigned char>(text[i]);
+    if (c != 0 && c < 0x80) {  // ASCII, most of every input: nothing to decode
+      ++i;
+      continue;
+    }
     if (c == 0) return "a NUL byte" + at(i);
     // Length of the UTF-8 sequence led by c, and the smallest code point it may encode.
     const size_t n = c < 0x80           ? 1

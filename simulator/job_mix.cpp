@@ -4,6 +4,7 @@
 #include "common/ini.hpp"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <filesystem>
@@ -65,11 +66,16 @@ void near_equal(int n, int k, std::vector<int>& out) {
 
 bool fits_distinct(const std::vector<int>& sizes, const MachineSpec& machine) {
   if (sizes.size() > machine.sizes.size()) return false;
-  std::vector<int> s = sizes, c = machine.sizes;
-  std::sort(s.begin(), s.end(), std::greater<>());
-  std::sort(c.begin(), c.end(), std::greater<>());
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] > c[i]) return false;
+  // On the stack (machines have at most kMaxClusters clusters): trace readers ask for every job.
+  std::array<int, kMaxClusters> s{}, c{};
+  if (machine.sizes.size() > c.size()) throw std::logic_error("more clusters than kMaxClusters");
+  const auto ns = static_cast<long>(sizes.size()), nc = static_cast<long>(machine.sizes.size());
+  std::copy(sizes.begin(), sizes.end(), s.begin());
+  std::copy(machine.sizes.begin(), machine.sizes.end(), c.begin());
+  std::sort(s.begin(), s.begin() + ns, std::greater<>());
+  std::sort(c.begin(), c.begin() + nc, std::greater<>());
+  for (long i = 0; i < ns; ++i) {
+    if (s[static_cast<size_t>(i)] > c[static_cast<size_t>(i)]) return false;
   }
   return true;
 }
