@@ -125,7 +125,9 @@ std::ostream& OutputSet::open(const std::string& name) {
   auto file = std::make_unique<File>();
   file->name = name;
   file->path = (fs::path(stage_) / name).string();
-  file->buffer = std::make_unique<char[]>(kBuffer);
+  // Not zeroed: clearing 1 MiB per file, and faulting its pages in, was a fifth of the CPU time
+  // of a short mcb-sim run.
+  file->buffer = std::make_unique_for_overwrite<char[]>(kBuffer);
   file->out.rdbuf()->pubsetbuf(file->buffer.get(), static_cast<std::streamsize>(kBuffer));
   file->out.open(file->path, std::ios::out | std::ios::trunc | std::ios::binary);
   if (!file->out) throw std::runtime_error("cannot open '" + file->path + "': " + errno_text());
