@@ -73,6 +73,24 @@ TEST(Csv, ExactNumbersReadBackTheSameAndStreamRowsKeepTheirWidth) {
   EXPECT_THROW(writer.row({"3"}), std::logic_error);
 }
 
+TEST(Csv, RowsGivenFieldByFieldAreTheRowsGivenWhole) {
+  const double values[] = {0.1 + 0.2, 900000, 1.5e-7, NAN, -INFINITY, 1e16, -0.0};
+  const std::string texts[] = {"plain", "a,b", "say \"hi\"", " padded", "#hash", "", "x;0:64"};
+  std::ostringstream whole, by_field;
+  csv::StreamWriter a(whole, {"n", "number", "text"}), b(by_field, {"n", "number", "text"});
+  for (size_t i = 0; i < std::size(values); ++i) {
+    a.row({std::to_string(-42 * static_cast<long long>(i)), csv::exact(values[i]), texts[i]});
+    b.integer(-42 * static_cast<long long>(i)).exact(values[i]).text(texts[i]);
+    b.end_row();
+  }
+  EXPECT_EQ(by_field.str(), whole.str());
+  b.integer(1).text("short");
+  EXPECT_THROW(b.end_row(), std::logic_error);
+  b.integer(2).exact(3).text("next");  // the refused row is dropped, not written
+  b.end_row();
+  EXPECT_EQ(by_field.str(), whole.str() + "2,3,next\n");
+}
+
 TEST(Csv, WholeNumbersAreWrittenWithEveryDigit) {
   // A reader of integer fields (Python's int(), C's %d) refuses or misreads "9e+05".
   EXPECT_EQ(csv::exact(900000), "900000");
