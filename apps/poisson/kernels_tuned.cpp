@@ -189,8 +189,8 @@ double sweep_colour_border_tuned(Field& u, const Field& h2f, const Subdomain& s,
     const int first = s.first_of_colour(j, colour);
     for (int i : {1, s.nx}) {
       if ((i - first) % 2 != 0 || (i == s.nx && s.nx == 1)) continue;
-      max_delta = std::max(max_delta, update_row(u.row(j), u.row(j - 1), u.row(j + 1), h2f.row(j),
-                                                 i, i, omega));
+      max_delta = std::max(
+          max_delta, update_row(u.row(j), u.row(j - 1), u.row(j + 1), h2f.row(j), i, i, omega));
     }
   }
   return max_delta;

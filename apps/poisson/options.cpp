@@ -193,8 +193,9 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
   s.sweep_rate = o.sweep_rate;
   s.tuned = o.kernel == Kernel::tuned;
   if (s.halo == HaloMode::overlap && !s.tuned) {
-    throw UsageError("--kernel: 'reference' is frozen as one whole sweep per colour, and --halo "
-                     "overlap splits each colour into interior and border: use --kernel tuned");
+    throw UsageError(
+        "--kernel: 'reference' is frozen as one whole sweep per colour, and --halo "
+        "overlap splits each colour into interior and border: use --kernel tuned");
   }
   s.instrumented = !o.no_instrument;
   if (o.omega.automatic()) {

@@ -103,10 +103,9 @@ TEST(PoissonProgram, OverlapRunsOverTheWideAreaWithExactModesSolution) {
   TempDir dir;
   const std::string out = dir / "runs.jsonl";
   for (const char* halo : {"exact", "overlap"}) {
-    const auto r = run_command(mpirun(4) + bin("mcb-poisson") +
-                               " --grid 40 --procs 2x2 --clusters 2 --wan-latency 1ms " +
-                               "--wan-bandwidth 100Mbit/s --quiet --halo " + halo + " --output " +
-                               quote(out));
+    const auto r = run_command(
+        mpirun(4) + bin("mcb-poisson") + " --grid 40 --procs 2x2 --clusters 2 --wan-latency 1ms " +
+        "--wan-bandwidth 100Mbit/s --quiet --halo " + halo + " --output " + quote(out));
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(r.out.rfind("VALID", 0), 0u) << r.out;
   }
