@@ -82,8 +82,7 @@ double Quantiles::quantile(double p) const {
   const auto rank = static_cast<std::uint64_t>(std::ceil(p * static_cast<double>(count_)));
   std::uint64_t seen = zeros_;
   if (rank <= seen) return 0.0;
-  std::vector<std::pair<std::int64_t, std::uint64_t>> buckets(histogram_.begin(),
-                                                               histogram_.end());
+  std::vector<std::pair<std::int64_t, std::uint64_t>> buckets(histogram_.begin(), histogram_.end());
   std::sort(buckets.begin(), buckets.end());
   for (const auto& [bucket, n] : buckets) {
     seen += n;

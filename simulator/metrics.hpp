@@ -54,7 +54,7 @@ class Quantiles {
   /// Positive values by log bucket; hashed, as a stream of millions of values adds to it (the
   /// buckets are sorted when a quantile is asked for).
   std::unordered_map<std::int64_t, std::uint64_t> histogram_;
-  std::uint64_t zeros_ = 0;                          //!< values <= 0 once folded
+  std::uint64_t zeros_ = 0;  //!< values <= 0 once folded
   bool folded_ = false;
 };
 

@@ -165,9 +165,9 @@ class Conservative final : public QueueDiscipline {
     if (!by_size(j) || j.res_alloc.size() != 1 || j.res_alloc[0] != j.req.total) return true;
     const std::uint64_t checked = id < checked_.size() ? checked_[id] : 0;
     if (checked < gain_floor_) return true;
-    const auto after = std::upper_bound(
-        gains_.begin(), gains_.end(), checked,
-        [](std::uint64_t stamp, const Gain& g) { return stamp < g.stamp; });
+    const auto after =
+        std::upper_bound(gains_.begin(), gains_.end(), checked,
+                         [](std::uint64_t stamp, const Gain& g) { return stamp < g.stamp; });
     return after != gains_.end() && after->from < j.res_end;
   }
 

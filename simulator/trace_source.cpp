@@ -242,8 +242,9 @@ TraceScan TraceSource::scan(TraceSpec spec, const Policy& policy, const Placemen
       }
     }
     if (raw < previous) {
-      throw UsageError(w() + "submit time " + std::to_string(raw) + " is before the previous job's " +
-                       std::to_string(previous) + " (traces must be in submit order)");
+      throw UsageError(w() + "submit time " + std::to_string(raw) +
+                       " is before the previous job's " + std::to_string(previous) +
+                       " (traces must be in submit order)");
     }
     previous = raw;
     if (first) scan.first_submit = raw;
