@@ -230,6 +230,37 @@ TEST(Conservative, EveryEndNeverDelaysAReservationEither) {
   EXPECT_GT(differ, 0) << "the workload must leave gaps that only every-end fills";
 }
 
+TEST(Conservative, OneClusterShortcutsGiveTheSchedulesOfTheGeneralPlan) {
+  // On one cluster an unordered one-component request takes the shortcuts (one scan of the
+  // plan for its start; no re-insertion in a compression when the plan gained nothing before
+  // its end), a fixed request on cluster 0 fits exactly where it does but takes the general
+  // path: every start and every first reservation must be the same.
+  auto unordered = random_jobs(11, 800, 1.0 / 60, true);  // about 90% load
+  auto fixed = unordered;
+  for (size_t i = 0; i < unordered.size(); ++i) {
+    unordered[i].home = fixed[i].home = -1;
+    unordered[i].sizes[0] = fixed[i].sizes[0] = 1 + static_cast<int>(i * 7919 % 32);
+    fixed[i].type = RequestType::kFixed;
+    fixed[i].clusters = {0};
+  }
+  for (const auto order : {Compression::kArrival, Compression::kReservation}) {
+    for (const auto at : {CompressAt::kEarlyEnd, CompressAt::kEveryEnd}) {
+      const Scenario s{.clusters = "32", .queue = "cons", .compression = order, .compress_at = at};
+      const auto fast = simulate(s, unordered);
+      const auto general = simulate(s, fixed);
+      ASSERT_EQ(fast.jobs.size(), unordered.size());
+      ASSERT_EQ(general.jobs.size(), unordered.size());
+      int moved = 0;
+      for (const auto& [id, o] : general.jobs) {
+        ASSERT_EQ(fast.jobs.at(id).start, o.start) << "job " << id;
+        ASSERT_EQ(fast.jobs.at(id).reserved, o.reserved) << "job " << id;
+        moved += o.start < o.reserved;
+      }
+      EXPECT_GT(moved, 100) << "compressions must move jobs for the test to bite";
+    }
+  }
+}
+
 TEST(Backfilling, NeverOverlapsProcessors) {
   // Every instant, the jobs running on a cluster use at most its processors.
   for (const char* q : {"fcfs", "easy", "cons"}) {
