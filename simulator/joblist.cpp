@@ -104,9 +104,9 @@ bool JobListReader::next(ListRecord& r) {
     throw UsageError(where() + std::to_string(cells.size()) + " cells, the header has " +
                      std::to_string(columns_));
   }
-  static const std::string kAbsent;
+  static const std::string absent;  // the cell of a column the list lacks
   const auto cell = [&](size_t k) -> const std::string& {
-    return index_[k] == kNoColumn ? kAbsent : cells[index_[k]];
+    return index_[k] == kNoColumn ? absent : cells[index_[k]];
   };
   const auto number = [&](std::string_view name, const std::string& v, bool integer,
                           double lowest) {
