@@ -16,19 +16,5 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from mcb_analysis import cli  # noqa: E402
 from mcb_analysis.study_wan import analyse  # noqa: E402
 
-PROG = "study_wan.py"
-
-
-def main(argv):
-    p = cli.parser(PROG, __doc__)
-    p.add_argument("--records", action="append", required=True, metavar="FILE",
-                   help="run records (JSON Lines); repeatable")
-    p.add_argument("--output", required=True, metavar="DIR", help="folder of the tables")
-    args = p.parse_args(argv)
-    cli.check_output_dir("--output", args.output)
-    analyse(args.records, args.output)
-    return 0
-
-
 if __name__ == "__main__":
-    cli.run(PROG, main)
+    cli.run_records_to_folder("study_wan.py", __doc__, analyse)

@@ -2,7 +2,8 @@
 # Seed 001 sections IV.B, V and VI as one study: independent clusters, the load-sharing grid
 # (site by idle processors or by free computing power), co-allocation (flexible requests, [co],
 # Worst Fit and Flexible Cluster Minimization) and adaptive allocation of moldable jobs, on a
-# homogeneous system and on one with speeds 1,1,0.5,0.5, for the DAS-2 paper's synthetic mixes
+# homogeneous system, on one with speeds 1,1,0.5,0.5, and (section VI's methods) on a homogeneous
+# system whose sites have unequal local loads (arrival rates 4,2,1,1), for the DAS-2 paper's synthetic mixes
 # (Poisson, Ensflow and their 50/50 mix on 4x32, priced by the DAS-2 runtime tables) and the
 # DAS2-fs1 trace (4x64: four clusters of fs1's 64 processors). Then analysis/moldable_figures.py writes the comparison table and the
 # figures (response time and utilization against the offered load).
@@ -39,7 +40,16 @@ methods=(
   "adaptive-idle|--policy grid --request moldable --site-select idle"
   "adaptive-power|--policy grid --request moldable --site-select power"
 )
-systems=("homogeneous|1" "heterogeneous|1,1,0.5,0.5")
+# The trace is priced by its runtime, so a wide-area cost by number of clusters matters there
+# only: the DAS-2 Poisson tables' mean k-cluster/1-cluster ratios (2: 1.15, 4: 1.21; 3
+# interpolated), against the flat 1.25 of co-wf and co-fcm.
+trace_methods=(
+  "co-wf-bycount|--policy gs --request flexible --rule co --placement wf --coalloc-factor 2:1.15,3:1.18,4:1.21"
+  "co-fcm-bycount|--policy gs --request flexible --rule co --placement fcm --coalloc-factor 2:1.15,3:1.18,4:1.21"
+)
+# system|speeds|extra options|methods (all: every method; else section VI's, where homes matter)
+systems=("homogeneous|1||all" "heterogeneous|1,1,0.5,0.5||all"
+  "unequal-load|1|--site-rates 4,2,1,1|ic grid-idle grid-power adaptive-idle adaptive-power")
 
 workloads=()
 for mix in poisson ensflow mixed; do
@@ -53,11 +63,15 @@ fi
 
 start=$(date +%s.%N)
 for w in "${workloads[@]}"; do
+  all=("${methods[@]}")
+  [ "${w%%|*}" = das2-fs1 ] && all+=("${trace_methods[@]}")
   for s in "${systems[@]}"; do
-    for m in "${methods[@]}"; do
-      dir="$out/${w%%|*}/${s%%|*}/${m%%|*}"
+    IFS='|' read -r system speeds extra chosen <<<"$s"
+    for m in "${all[@]}"; do
+      [ "$chosen" = all ] || [[ " $chosen " == *" ${m%%|*} "* ]] || continue
+      dir="$out/${w%%|*}/$system/${m%%|*}"
       # shellcheck disable=SC2086  # the option strings are word lists
-      "$sim" ${w#*|} --speeds "${s#*|}" ${m#*|} --utilization "$loads" --no-jobs-csv \
+      "$sim" ${w#*|} --speeds "$speeds" $extra ${m#*|} --utilization "$loads" --no-jobs-csv \
         --output "$dir" "$@" >/dev/null
     done
   done

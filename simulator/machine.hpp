@@ -15,6 +15,8 @@ namespace mcb::sim {
 struct MachineSpec {
   std::vector<int> sizes;
   std::vector<double> speeds;  //!< same length as sizes
+  /// Relative arrival rate of jobs by home cluster (001 VI); empty: in proportion to size.
+  std::vector<double> home_rates;
 
   int clusters() const { return static_cast<int>(sizes.size()); }
   /// Every cluster, as a mask of the clusters a job may use.

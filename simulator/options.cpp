@@ -3,6 +3,7 @@
 #include "common/cli.hpp"
 #include "common/errors.hpp"
 #include "common/option_types.hpp"
+#include "common/text.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -71,6 +72,9 @@ po::options_description system_options(Options& o) {
       "home", po::value(&o.home)->default_value(o.home)->value_name("random|turn"),
       "home cluster (LS/LP local queue) of a job without one: random, proportional to size, or "
       "in turn")(
+      "site-rates", po::value(&o.site_rates)->value_name("R0,R1,..."),
+      "relative arrival rate of jobs by home cluster, one per cluster (001 VI: unequal local "
+      "loads); default: in proportion to cluster size")(
       "lp-global-visit",
       po::value(&o.lp_global_visit)->default_value(o.lp_global_visit)->value_name("WHEN"),
       "LP: when the global queue, enabled as a local queue gets empty during a round, is "
@@ -128,7 +132,8 @@ po::options_description service_options(Options& o) {
       "requested time = F x service time where the workload gives none (backfilling)")(
       "coalloc-factor",
       po::value(&o.coalloc_factor)->default_value(o.coalloc_factor)->value_name("F"),
-      "trace jobs spread over several clusters run F x their runtime");
+      "jobs priced by their trace runtime run F x it when spread over clusters; "
+      "2:F2,3:F3,... gives each number of clusters its own factor");
   return d;
 }
 
@@ -265,6 +270,78 @@ std::vector<double> parse_values(const std::string& option, const std::string& t
   }
   for (const auto& item : split_list(option, text)) out.push_back(number(item));
   return out;
+}
+
+}  // namespace mcb::sim
+
+namespace mcb::sim {
+
+namespace {
+
+// A finite number >= 0 (> 0 when @p positive) from a list item, or exit 2 naming the option.
+double listed_number(const std::string& option, const std::string& s, bool positive) {
+  double v = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || p != s.data() + s.size() || !std::isfinite(v) || v < 0 ||
+      (positive && v == 0)) {
+    throw UsageError("--" + option + ": '" + s + "' is not a number " +
+                     (positive ? "> 0" : ">= 0"));
+  }
+  return v;
+}
+
+}  // namespace
+
+std::vector<double> parse_coalloc_factors(const std::string& text, int clusters) {
+  const auto slots = static_cast<size_t>(std::max(clusters, 2)) + 1;  // index 2 always there
+  if (text.find(':') == std::string::npos) {
+    const std::vector<std::string> one = split_list("coalloc-factor", text);
+    if (one.size() != 1) {
+      throw UsageError("--coalloc-factor: '" + text + "' is neither F nor K:F,...");
+    }
+    std::vector<double> by_count(slots, listed_number("coalloc-factor", one.front(), true));
+    by_count[0] = by_count[1] = 1.0;
+    return by_count;
+  }
+  std::vector<double> by_count(slots, 0.0);
+  for (const std::string& part : split_list("coalloc-factor", text)) {
+    const auto colon = part.find(':');
+    const auto k = colon == std::string::npos ? std::nullopt : whole_number(part.substr(0, colon));
+    if (!k || *k < 2 || *k > clusters) {
+      throw UsageError("--coalloc-factor: '" + part +
+                       "' is not K:F with K a number of clusters from 2 to " +
+                       std::to_string(clusters));
+    }
+    double& slot = by_count[static_cast<size_t>(*k)];
+    if (slot > 0) {
+      throw UsageError("--coalloc-factor: '" + text + "' gives " + std::to_string(*k) +
+                       " clusters twice");
+    }
+    slot = listed_number("coalloc-factor", part.substr(colon + 1), true);
+  }
+  for (int k = 2; k <= clusters; ++k) {
+    if (by_count[static_cast<size_t>(k)] == 0) {
+      throw UsageError("--coalloc-factor: '" + text + "' gives no factor for " + std::to_string(k) +
+                       " clusters");
+    }
+  }
+  by_count[0] = by_count[1] = 1.0;
+  return by_count;
+}
+
+std::vector<double> parse_site_rates(const std::string& text, int clusters) {
+  std::vector<double> rates;
+  for (const std::string& part : split_list("site-rates", text)) {
+    rates.push_back(listed_number("site-rates", part, false));
+  }
+  if (rates.size() != static_cast<size_t>(clusters)) {
+    throw UsageError("--site-rates: '" + text + "' gives " + std::to_string(rates.size()) +
+                     " rates for " + std::to_string(clusters) + " clusters");
+  }
+  if (std::none_of(rates.begin(), rates.end(), [](double r) { return r > 0; })) {
+    throw UsageError("--site-rates: '" + text + "' has no rate > 0");
+  }
+  return rates;
 }
 
 }  // namespace mcb::sim

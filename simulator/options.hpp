@@ -38,7 +38,8 @@ struct Options {
   std::string compression = "arrival";  //!< cons: re-insertion order, arrival|reservation
   CompressAt compress_at = CompressAt::kEarlyEnd;  //!< cons: which ends compress the plan
   std::string arrival_pass = "yes";                //!< an arrival triggers a scheduling pass
-  std::string home = "random";                 //!< home cluster of jobs without one: random|turn
+  std::string home = "random";  //!< home cluster of jobs without one: random|turn
+  std::string site_rates;       //!< relative arrival rate per home cluster (empty: by cluster size)
   std::string lp_global_visit = "next-round";  //!< LP: global queue enabled mid-round
   // Link-aware placement (seed 002, matching/).
   std::string platform;             //!< platform file: nodes' power, links' bandwidth
@@ -56,8 +57,8 @@ struct Options {
   std::string statistic = "avg";
   std::vector<std::string> problems;  //!< app=problem
   std::string system;
-  double estimate_factor = 1.0;  //!< requested time = factor x service time (tables)
-  double coalloc_factor = 1.25;  //!< trace runtimes x factor when spread over clusters
+  double estimate_factor = 1.0;         //!< requested time = factor x service time (tables)
+  std::string coalloc_factor = "1.25";  //!< trace runtimes x factor when spread: F or K:F,...
   // Statistics.
   std::int64_t seed = 1;  //!< signed so that '-1' is refused, not wrapped to 2^64-1
   int replications = 1;
@@ -100,5 +101,14 @@ std::vector<std::string> split_list(const std::string& option, const std::string
 /// @brief Parses "0.5", "0.3,0.5" or "0.1:0.9:0.1" (inclusive) into positive numbers.
 /// @throws UsageError naming @p option.
 std::vector<double> parse_values(const std::string& option, const std::string& text);
+
+/// @brief Parses --coalloc-factor: "F" (every k >= 2 clusters) or "2:F2,3:F3,..." (each k from
+/// 2 to @p clusters once). Returns the factor by number of clusters, index k (1 for k = 0, 1).
+/// @throws UsageError naming --coalloc-factor.
+std::vector<double> parse_coalloc_factors(const std::string& text, int clusters);
+
+/// @brief Parses --site-rates "R0,R1,...": one relative arrival rate >= 0 per cluster, at least
+/// one > 0. @throws UsageError naming --site-rates.
+std::vector<double> parse_site_rates(const std::string& text, int clusters);
 
 }  // namespace mcb::sim

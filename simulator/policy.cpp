@@ -88,6 +88,27 @@ void make_one_component(Request& req) {
 }
 
 int draw_home(const MachineSpec& machine, int need, Rng& rng) {
+  if (!machine.home_rates.empty()) {
+    // Among the clusters that hold the job, by the sites' own arrival rates; a job that only
+    // sites without arrivals can hold falls back to the clusters' sizes.
+    double weight = 0;
+    for (int c = 0; c < machine.clusters(); ++c) {
+      if (machine.sizes[static_cast<size_t>(c)] >= need)
+        weight += machine.home_rates[static_cast<size_t>(c)];
+    }
+    if (weight > 0) {
+      double pick = rng.uniform() * weight;
+      int last = -1;
+      for (int c = 0; c < machine.clusters(); ++c) {
+        const double r = machine.home_rates[static_cast<size_t>(c)];
+        if (machine.sizes[static_cast<size_t>(c)] < need || r <= 0) continue;
+        if (pick < r) return c;
+        pick -= r;
+        last = c;
+      }
+      return last;  // pick landed on the sum's rounding edge
+    }
+  }
   long long weight = 0;
   for (int s : machine.sizes) weight += s >= need ? s : 0;
   if (weight == 0) return -1;

@@ -42,14 +42,14 @@ double ServiceModel::base(const Job& job, int k) const {
     throw std::logic_error("no price for job " + std::to_string(job.id) + " on " +
                            std::to_string(k) + " clusters");
   }
-  return job.price.runtime * (k > 1 ? coalloc_ : 1.0);
+  return job.price.runtime * coalloc_factor(k);
 }
 
 double ServiceModel::requested_base(const Job& job, int k) const {
   if (job.price.table) return estimate_ * base(job, k);
   const double single = job.price.requested > 0 ? std::max(job.price.requested, job.price.runtime)
                                                 : estimate_ * job.price.runtime;
-  return single * (k > 1 ? coalloc_ : 1.0);
+  return single * coalloc_factor(k);
 }
 
 double ServiceModel::plan(const Job& job, const Machine& machine) const {

@@ -8,8 +8,10 @@
 #include "simulator/machine.hpp"
 #include "simulator/moldable.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
+#include <vector>
 
 namespace mcb::sim {
 
@@ -22,7 +24,11 @@ class ServiceModel {
   /// @param coalloc_factor runtime multiplier for a trace job spread over several clusters
   /// @param estimate_factor requested time = factor x service time where the workload gives none
   ServiceModel(double coalloc_factor, double estimate_factor)
-      : coalloc_(coalloc_factor), estimate_(estimate_factor) {}
+      : coalloc_(kMaxClusters + 1, coalloc_factor), estimate_(estimate_factor) {}
+  /// @param by_count runtime multiplier by the number of clusters used, index k (from
+  /// parse_coalloc_factors; entries 0 and 1 are not used)
+  ServiceModel(std::vector<double> by_count, double estimate_factor)
+      : coalloc_(std::move(by_count)), estimate_(estimate_factor) {}
 
   /// Service time at speed 1 on k clusters. Table prices without an entry for k use the next
   /// larger tabulated count (only non-fixed requests can get there).
@@ -41,11 +47,15 @@ class ServiceModel {
   /// 1 for other requests.
   double stretch(const Job& job, std::span<const int> alloc) const;
 
-  double coalloc_factor() const { return coalloc_; }
+  /// Runtime multiplier of a trace-priced job on k clusters (1 on one cluster).
+  double coalloc_factor(int k) const {
+    return k > 1 ? coalloc_[static_cast<size_t>(std::min(k, static_cast<int>(coalloc_.size()) - 1))]
+                 : 1.0;
+  }
   double estimate_factor() const { return estimate_; }
 
  private:
-  double coalloc_;
+  std::vector<double> coalloc_;  //!< index k: factor on k clusters
   double estimate_;
   SpeedupModel speedup_;
 };

@@ -252,7 +252,7 @@ void Study::make_points(const Lists& lists) {
 }
 
 ServiceModel Study::service_model() const {
-  ServiceModel model(o_.coalloc_factor, o_.estimate_factor);
+  ServiceModel model(coalloc_factors_, o_.estimate_factor);
   model.set_speedup(moldable_.speedup);
   return model;
 }
@@ -409,6 +409,7 @@ nlohmann::json Study::config_json() const {
   c["flex_max_components"] = o_.flex_max_components;
   c["arrival_pass"] = o_.arrival_pass;
   c["home"] = o_.home;
+  if (!machine_.home_rates.empty()) c["site_rates"] = machine_.home_rates;
   c["lp_global_visit"] = o_.lp_global_visit;
   if (clusters_from_header_) c["clusters"]["from"] = "trace MaxProcs header";
   if (book_) {
@@ -419,7 +420,16 @@ nlohmann::json Study::config_json() const {
     c["tables"] = {{"files", book_->source()}, {"statistic", o_.statistic}, {"chosen", chosen}};
   }
   c["estimate_factor"] = o_.estimate_factor;
-  c["coalloc_factor"] = o_.coalloc_factor;
+  // One number when every count has the same factor (the single-number form), else by count.
+  const bool flat = std::all_of(coalloc_factors_.begin() + 2, coalloc_factors_.end(),
+                                [&](double f) { return f == coalloc_factors_[2]; });
+  if (flat) {
+    c["coalloc_factor"] = coalloc_factors_[2];
+  } else {
+    for (size_t k = 2; k < coalloc_factors_.size(); ++k) {
+      c["coalloc_factor"][std::to_string(k)] = coalloc_factors_[k];
+    }
+  }
   c["warmup_jobs"] = warmup_jobs_;
   c["batches"] = o_.batches;
   c["bsld_threshold"] = bsld_threshold_;

@@ -105,6 +105,7 @@ class Study {
   RequestType request_ = RequestType::kUnordered;
   MoldableModel moldable_;  //!< --request moldable: speedup and smallest-size rule
   int component_limit_ = 1;
+  std::vector<double> coalloc_factors_;  //!< --coalloc-factor by number of clusters
   double bsld_threshold_ = 10;
   std::uint64_t warmup_jobs_ = 0;
   std::uint64_t max_in_system_ = 0;

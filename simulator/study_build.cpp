@@ -70,9 +70,6 @@ void check_numbers(const Options& o) {
     throw UsageError("--estimate-factor: '" + csv::exact(o.estimate_factor) +
                      "' must be >= 1 (requested times cover the service time)");
   }
-  if (!(o.coalloc_factor > 0) || !std::isfinite(o.coalloc_factor)) {
-    throw UsageError("--coalloc-factor: '" + csv::exact(o.coalloc_factor) + "' must be > 0");
-  }
   if (!(o.saturation_backlog >= 0)) {
     throw UsageError("--saturation-backlog: '" + csv::exact(o.saturation_backlog) +
                      "' must be >= 0");
@@ -99,6 +96,10 @@ void check_numbers(const Options& o) {
   }
   if (o.home != "random" && o.home != "turn") {
     throw UsageError("--home: '" + o.home + "' is not random or turn");
+  }
+  if (o.home == "turn" && !o.site_rates.empty()) {
+    throw UsageError("--site-rates: '" + o.site_rates +
+                     "' draws homes by rate, and --home turn gives them in turn: give one");
   }
   try {
     parse_global_visit(o.lp_global_visit);
@@ -251,6 +252,10 @@ Study Study::build(const Options& o) {
   s.clusters_from_header_ = !s.synthetic_ && !o.was_given("clusters") &&
                             s.machine_.describe() != parse_clusters(o.clusters).describe();
   if (!o.speeds.empty()) s.machine_.speeds = parse_speeds(o.speeds, s.machine_.clusters());
+  if (!o.site_rates.empty()) {
+    s.machine_.home_rates = parse_site_rates(o.site_rates, s.machine_.clusters());
+  }
+  s.coalloc_factors_ = parse_coalloc_factors(o.coalloc_factor, s.machine_.clusters());
   try {
     s.request_ = parse_request_type(o.request);
   } catch (const std::invalid_argument& e) {

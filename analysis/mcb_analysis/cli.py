@@ -85,3 +85,19 @@ def check_output_dir(option, path):
         raise BadInput(f"{option}: empty path")
     if os.path.exists(path) and not os.path.isdir(path):
         raise BadInput(f"{option}: '{path}' exists and is not a folder")
+
+
+def run_records_to_folder(prog, description, analyse):
+    """The whole main of an analysis that reads run records and writes its tables into a folder:
+    `--records FILE` (repeatable, in order) and `--output DIR`, then analyse(files, folder)."""
+    def main(argv):
+        p = parser(prog, description)
+        p.add_argument("--records", action="append", required=True, metavar="FILE",
+                       help="run records (JSON Lines); repeatable")
+        p.add_argument("--output", required=True, metavar="DIR", help="folder of the tables")
+        args = p.parse_args(argv)
+        check_output_dir("--output", args.output)
+        analyse(args.records, args.output)
+        return 0
+
+    run(prog, main)

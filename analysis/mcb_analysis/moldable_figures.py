@@ -21,18 +21,27 @@ import pandas as pd  # noqa: E402
 from .cli import BadInput, save_png  # noqa: E402
 from .sweeps import Sweep  # noqa: E402
 
+FLAT = 1.25
+BY_COUNT = {"2": 1.15, "3": 1.18, "4": 1.21}  # scripts/study-moldable.sh's trace_methods
 METHODS = {  # method -> what its sweep must say: policy, request, site selection, placement, rule,
-    # and the user's bounds on flexible requests (smallest component, most components; 0: none)
-    "ic": ("ic", "unordered", "idle", "wf", "no", 1, 0),
-    "grid-idle": ("grid", "unordered", "idle", "wf", "no", 1, 0),
-    "grid-power": ("grid", "unordered", "power", "wf", "no", 1, 0),
-    "co-wf": ("gs", "flexible", "idle", "wf", "co", 1, 0),
-    "co-fcm": ("gs", "flexible", "idle", "fcm", "co", 1, 0),
-    "co-wf-bounded": ("gs", "flexible", "idle", "wf", "co", 8, 2),
-    "adaptive-idle": ("grid", "moldable", "idle", "wf", "no", 1, 0),
-    "adaptive-power": ("grid", "moldable", "power", "wf", "no", 1, 0),
+    # the user's bounds on flexible requests (smallest component, most components; 0: none),
+    # and the wide-area factor (one number, or by number of clusters)
+    "ic": ("ic", "unordered", "idle", "wf", "no", 1, 0, FLAT),
+    "grid-idle": ("grid", "unordered", "idle", "wf", "no", 1, 0, FLAT),
+    "grid-power": ("grid", "unordered", "power", "wf", "no", 1, 0, FLAT),
+    "co-wf": ("gs", "flexible", "idle", "wf", "co", 1, 0, FLAT),
+    "co-fcm": ("gs", "flexible", "idle", "fcm", "co", 1, 0, FLAT),
+    "co-wf-bounded": ("gs", "flexible", "idle", "wf", "co", 8, 2, FLAT),
+    "adaptive-idle": ("grid", "moldable", "idle", "wf", "no", 1, 0, FLAT),
+    "adaptive-power": ("grid", "moldable", "power", "wf", "no", 1, 0, FLAT),
+    "co-wf-bycount": ("gs", "flexible", "idle", "wf", "co", 1, 0, BY_COUNT),
+    "co-fcm-bycount": ("gs", "flexible", "idle", "fcm", "co", 1, 0, BY_COUNT),
 }
-SYSTEMS = {"homogeneous": None, "heterogeneous": [1, 1, 0.5, 0.5]}
+SYSTEMS = {  # system -> (speeds, None: all 1; relative arrival rates by home site, None: by size)
+    "homogeneous": (None, None),
+    "heterogeneous": ([1, 1, 0.5, 0.5], None),
+    "unequal-load": (None, [4, 2, 1, 1]),
+}
 TIE = 0.01
 
 
@@ -41,13 +50,16 @@ def _check(sweep, method, system):
     c = sweep.doc["config"]
     got = (",".join(c.get("policy") or []), c.get("request"), c.get("site_selection"),
            ",".join(c.get("placement") or []), ",".join(c.get("rule") or []),
-           c.get("flex_min_component", 1), c.get("flex_max_components", 0))
+           c.get("flex_min_component", 1), c.get("flex_max_components", 0),
+           c.get("coalloc_factor", FLAT))
     if got != METHODS[method]:
         return f"config {got} is not {method}'s {METHODS[method]}"
     speeds = (c.get("clusters") or {}).get("speeds") or []
-    want = SYSTEMS[system]
+    want, rates = SYSTEMS[system]
     if (want is None and any(s != 1 for s in speeds)) or (want is not None and speeds != want):
         return f"speeds {speeds} are not the {system} system's"
+    if c.get("site_rates") != rates:
+        return f"site rates {c.get('site_rates')} are not the {system} system's"
     rows = sweep.rows
     empty = rows[(rows["saturated"] == 0) & (rows["measured_completed"] <= 0)]
     if len(empty):

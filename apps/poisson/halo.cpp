@@ -146,6 +146,19 @@ void HaloExchange::exchange(harness::InstrumentedComm& comm, Field& u, int colou
     exchange_persistent(comm, u, staged);
     return;
   }
+  post(comm, u, colour, staged);
+  finish(comm, u, colour, staged);
+}
+
+void HaloExchange::post_colour(harness::InstrumentedComm& comm, Field& u, int colour) {
+  post(comm, u, colour, false);
+}
+
+void HaloExchange::complete_colour(harness::InstrumentedComm& comm, Field& u, int colour) {
+  finish(comm, u, colour, false);
+}
+
+void HaloExchange::post(harness::InstrumentedComm& comm, Field& u, int colour, bool staged) {
   // Receives first, so that no message waits for its buffer.
   for (int d = 0; d < harness::kDirections; ++d) {
     const auto dir = static_cast<Direction>(d);
@@ -165,6 +178,9 @@ void HaloExchange::exchange(harness::InstrumentedComm& comm, Field& u, int colou
     comm.post_send(d, sends_[static_cast<size_t>(d)], send,
                    sizeof(double) * static_cast<size_t>(count), dest, kHaloTag + d);
   }
+}
+
+void HaloExchange::finish(harness::InstrumentedComm& comm, Field& u, int colour, bool staged) {
   // Completed and booked direction by direction: each receive is booked to the class of its
   // source, each send (done by then unless the message is large) to that of its destination.
   for (int d = 0; d < harness::kDirections; ++d) {

@@ -39,6 +39,14 @@ class HaloExchange {
   /// @brief Only the border points of @p colour (exact mode, after that colour's update).
   void exchange_colour(harness::InstrumentedComm& comm, Field& u, int colour);
 
+  /// @brief The same exchange in two halves, so that computation can run between them
+  /// (--halo overlap): post_colour() posts the receives and sends the border points of
+  /// @p colour as they are now; complete_colour() waits, books the waits as exchange_colour()
+  /// does, and writes the received points into the halo. Nothing may read the halo, change
+  /// the border, or post another exchange in between.
+  void post_colour(harness::InstrumentedComm& comm, Field& u, int colour);
+  void complete_colour(harness::InstrumentedComm& comm, Field& u, int colour);
+
   /// @brief Staged columns (paper mode with the tuned sweep): the left and right borders travel
   /// between contiguous buffers that the sweep fills and reads (see ColumnBorders), so no
   /// strided packing is left in the exchange. Call stage_columns() once after the halos are
@@ -56,6 +64,8 @@ class HaloExchange {
   // Posts every direction's receive and send, then completes them (colour < 0: all points;
   // staged: the columns travel between the staged buffers).
   void exchange(harness::InstrumentedComm& comm, Field& u, int colour, bool staged);
+  void post(harness::InstrumentedComm& comm, Field& u, int colour, bool staged);
+  void finish(harness::InstrumentedComm& comm, Field& u, int colour, bool staged);
   // The buffer each direction receives into and sends from (count: the points sent), packing
   // the send when it must.
   double* receive_buffer(Field& u, harness::Direction d, int colour, bool staged);

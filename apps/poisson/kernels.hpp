@@ -25,6 +25,16 @@ double sweep_both_reference(Field& u, const Field& h2f, const Subdomain& s, doub
 /// @brief Tuned sweep over one colour: unit work per point, no colour tests.
 double sweep_colour_tuned(Field& u, const Field& h2f, const Subdomain& s, int colour, double omega);
 
+/// @brief Tuned sweep over one colour's interior points, those with no halo neighbour
+/// (2 <= i <= nx - 1, 2 <= j <= ny - 1): it reads nothing a border exchange writes, so it can
+/// run while one is in flight (--halo overlap). With sweep_colour_border_tuned, the same
+/// updates as sweep_colour_tuned, bit for bit (a colour's points read only the other colour).
+double sweep_colour_interior_tuned(Field& u, const Field& h2f, const Subdomain& s, int colour,
+                                   double omega);
+/// @brief Tuned sweep over one colour's border points: rows 1 and ny, columns 1 and nx.
+double sweep_colour_border_tuned(Field& u, const Field& h2f, const Subdomain& s, int colour,
+                                 double omega);
+
 /// @brief The left and right borders of a rectangle in contiguous arrays (index j - 1 for local
 /// row j), so that exchanging them needs no strided gathers from the row-major field: the
 /// sweep writes each neighbour's incoming column into the halo just before it reaches that row

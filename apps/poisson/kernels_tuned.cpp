@@ -167,6 +167,35 @@ double sweep_colour_tuned(Field& u, const Field& h2f, const Subdomain& s, int co
   return max_delta;
 }
 
+double sweep_colour_interior_tuned(Field& u, const Field& h2f, const Subdomain& s, int colour,
+                                   double omega) {
+  double max_delta = 0.0;
+  if (s.nx < 3) return max_delta;  // every point touches a column halo
+  for (int j = 2; j < s.ny; ++j) {
+    // Columns 2..nx-1, as a row of nx - 2 points one column to the east: column 1 plays the
+    // halo, and the first point of the colour at or after column 2 is 1 or 2 there.
+    const int first = s.first_of_colour(j, colour) == 1 ? 2 : 1;
+    max_delta = std::max(max_delta, update_row(u.row(j) + 1, u.row(j - 1) + 1, u.row(j + 1) + 1,
+                                               h2f.row(j) + 1, first, s.nx - 2, omega));
+  }
+  return max_delta;
+}
+
+double sweep_colour_border_tuned(Field& u, const Field& h2f, const Subdomain& s, int colour,
+                                 double omega) {
+  double max_delta = update_row(u, h2f, s, 1, colour, omega);
+  if (s.ny > 1) max_delta = std::max(max_delta, update_row(u, h2f, s, s.ny, colour, omega));
+  for (int j = 2; j < s.ny; ++j) {
+    const int first = s.first_of_colour(j, colour);
+    for (int i : {1, s.nx}) {
+      if ((i - first) % 2 != 0 || (i == s.nx && s.nx == 1)) continue;
+      max_delta = std::max(
+          max_delta, update_row(u.row(j), u.row(j - 1), u.row(j + 1), h2f.row(j), i, i, omega));
+    }
+  }
+  return max_delta;
+}
+
 double sweep_both_tuned(Field& u, const Field& h2f, const Subdomain& s, double omega) {
   return sweep_both_tuned(u, h2f, s, omega, ColumnBorders{});
 }

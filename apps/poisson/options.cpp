@@ -69,12 +69,22 @@ harness::ProcessGrid default_process_grid(int ranks, int clusters) {
   return {ranks / squarest, squarest};
 }
 
-const char* name_of(HaloMode halo) { return halo == HaloMode::paper ? "paper" : "exact"; }
+const char* name_of(HaloMode halo) {
+  switch (halo) {
+    case HaloMode::paper:
+      return "paper";
+    case HaloMode::exact:
+      return "exact";
+    case HaloMode::overlap:
+      return "overlap";
+  }
+  return "?";
+}
 
 const char* name_of(Kernel kernel) { return kernel == Kernel::tuned ? "tuned" : "reference"; }
 
 void validate(boost::any& v, const std::vector<std::string>& values, HaloMode*, int) {
-  cli::validate_choice(v, values, {HaloMode::paper, HaloMode::exact},
+  cli::validate_choice(v, values, {HaloMode::paper, HaloMode::exact, HaloMode::overlap},
                        [](HaloMode h) { return name_of(h); });
 }
 
@@ -98,12 +108,13 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
        "interior grid points per side (the domain is the unit square)")
       ("procs", po::value(&o.procs)->value_name("HxV"),
        "process grid, H across and V up, ranks column-major (default: from the rank count)")
-      ("halo", po::value(&o.halo)->default_value(o.halo)->value_name("paper|exact"),
-       "paper: one border exchange per iteration; exact: each colour's border after its update")
+      ("halo", po::value(&o.halo)->default_value(o.halo)->value_name("paper|exact|overlap"),
+       "paper: one border exchange per iteration; exact: each colour's border after its update; "
+       "overlap: exact's exchanges, each hidden behind the next colour's interior update")
       ("sync", po::bool_switch(&o.sync), "synchronize (barrier) before every communication phase")
       ("omega", po::value(&o.omega)->default_value(o.omega)->value_name("W|auto"),
        "over-relaxation factor in (0, 2); 1 is plain Gauss-Seidel. auto: 2 / (1 + sin(pi h)) "
-       "with --halo exact; 1 with --halo paper, whose once-per-iteration exchange makes "
+       "with --halo exact or overlap; 1 with --halo paper, whose once-per-iteration exchange makes "
        "over-relaxation unstable on 2-D process grids")
       ("tolerance", po::value(&o.tolerance)->default_value(o.tolerance)->value_name("T"),
        "stop when the residual max-norm falls below T * max|f| (the global error limit)")
@@ -181,9 +192,14 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
   s.sample = o.sample;
   s.sweep_rate = o.sweep_rate;
   s.tuned = o.kernel == Kernel::tuned;
+  if (s.halo == HaloMode::overlap && !s.tuned) {
+    throw UsageError(
+        "--kernel: 'reference' is frozen as one whole sweep per colour, and --halo "
+        "overlap splits each colour into interior and border: use --kernel tuned");
+  }
   s.instrumented = !o.no_instrument;
   if (o.omega.automatic()) {
-    s.omega = s.halo == HaloMode::exact ? optimal_omega(1.0 / (o.grid + 1)) : 1.0;
+    s.omega = s.halo == HaloMode::paper ? 1.0 : optimal_omega(1.0 / (o.grid + 1));
   } else {
     s.omega = *o.omega.number;
     if (!(s.omega > 0 && s.omega < 2)) {

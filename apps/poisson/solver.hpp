@@ -7,7 +7,12 @@
 ///    measured; a process's red update sees its neighbours' black borders of the previous
 ///    iteration, so the iteration count depends on the decomposition);
 ///  - exact: each colour's border points exchanged right after that colour's update, which
-///    reproduces the single-process iteration exactly for every decomposition.
+///    reproduces the single-process iteration exactly for every decomposition;
+///  - overlap: exact's updates and messages, with the exchange hidden behind computation: the
+///    exchange of one colour's border is posted, the next colour's interior updated meanwhile,
+///    then the exchange completed and that colour's border updated. The same solution and
+///    iterations as exact, bit for bit (seed 000 expects such an application to suffer less
+///    from slow wide-area links).
 
 #include "apps/poisson/decomposition.hpp"
 #include "apps/poisson/halo.hpp"
@@ -20,7 +25,7 @@
 
 namespace mcb::poisson {
 
-enum class HaloMode { paper, exact };
+enum class HaloMode { paper, exact, overlap };
 
 struct SolverSettings {
   HaloMode halo = HaloMode::paper;

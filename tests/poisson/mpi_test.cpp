@@ -117,6 +117,36 @@ TEST(ExactMode, EveryDecompositionGivesTheSingleProcessResult) {
   }
 }
 
+// --halo overlap hides each exchange behind the next colour's interior: the same solution,
+// bit for bit, and the same iterations as exact mode on one process, on every decomposition.
+TEST(OverlapMode, EveryDecompositionGivesTheExactModeResult) {
+  const int n = 37;
+  SolverSettings exact;
+  exact.halo = HaloMode::exact;
+  exact.omega = optimal_omega(1.0 / (n + 1));
+  exact.tolerance = 1e-8;
+  Result serial = run(MPI_COMM_SELF, ProcessGrid(1, 1), ClusterMap::single(1), n, exact);
+  ASSERT_TRUE(serial.outcome.converged);
+  const std::vector<double> expected = gather_solution(MPI_COMM_SELF, serial.problem);
+
+  SolverSettings overlap = exact;
+  overlap.halo = HaloMode::overlap;
+  const int size = world_size();
+  for (int h = 1; h <= size; ++h) {
+    if (size % h != 0) continue;
+    const ProcessGrid grid(h, size / h);
+    Result r = run(MPI_COMM_WORLD, grid, ClusterMap::single(size), n, overlap);
+    EXPECT_EQ(r.outcome.iterations, serial.outcome.iterations) << "grid " << grid.to_string();
+    EXPECT_EQ(r.outcome.global_error, serial.outcome.global_error) << "grid " << grid.to_string();
+    const std::vector<double> got = gather_solution(MPI_COMM_WORLD, r.problem);
+    if (world_rank() == 0) {
+      ASSERT_EQ(got.size(), expected.size());
+      EXPECT_EQ(0, std::memcmp(got.data(), expected.data(), got.size() * sizeof(double)))
+          << "grid " << grid.to_string() << " differs from exact mode on 1x1";
+    }
+  }
+}
+
 TEST(PaperMode, SingleProcessEqualsExactMode) {
   const int n = 24;
   SolverSettings paper;

@@ -97,6 +97,29 @@ TEST(PoissonProgram, RecordsAreAppendedOneLineEach) {
   EXPECT_NE(records[0]["run_id"], records[1]["run_id"]);
 }
 
+// --halo overlap over two clusters joined by an emulated wide-area link: VALID, recorded as
+// overlap, with exact mode's iterations, error and residual.
+TEST(PoissonProgram, OverlapRunsOverTheWideAreaWithExactModesSolution) {
+  TempDir dir;
+  const std::string out = dir / "runs.jsonl";
+  for (const char* halo : {"exact", "overlap"}) {
+    const auto r = run_command(
+        mpirun(4) + bin("mcb-poisson") + " --grid 40 --procs 2x2 --clusters 2 --wan-latency 1ms " +
+        "--wan-bandwidth 100Mbit/s --quiet --halo " + halo + " --output " + quote(out));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out.rfind("VALID", 0), 0u) << r.out;
+  }
+  const auto records = read_records(out);
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_EQ(records[1]["config"]["halo"], "overlap");
+  for (const char* key : {"iterations", "global_error"}) {
+    EXPECT_EQ(records[0]["result"][key], records[1]["result"][key]) << key;
+  }
+  for (const char* key : {"error", "residual"}) {
+    EXPECT_EQ(records[0]["verdict"][key], records[1]["verdict"][key]) << key;
+  }
+}
+
 TEST(PoissonProgram, NonConvergedRunIsInvalidAndRecordedAsSuch) {
   TempDir dir;
   const std::string out = dir / "runs.jsonl";
@@ -121,6 +144,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"1|--grid 0", "--grid: '0'"}, BadInput{"1|--tolerance -1", "--tolerance: '-1'"},
         BadInput{"1|--max-iterations 0", "--max-iterations: '0'"},
         BadInput{"1|--halo sideways", "--halo: 'sideways'"},
+        BadInput{"1|--halo overlap --kernel reference", "--kernel: 'reference'"},
         BadInput{"1|--omega 2.5", "--omega: '2.5'"}, BadInput{"1|--procs 2by2", "--procs: '2by2'"},
         BadInput{"2|--frobnicate 3", "--frobnicate"}, BadInput{"1|--clusters 0", "--clusters: '0'"},
         BadInput{"2|--clusters 2 --cluster-map env:PATH",

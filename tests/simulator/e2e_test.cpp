@@ -9,6 +9,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -198,6 +200,19 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"UnknownSiteSelection", kSynth + "--site-select fast", {"--site-select", "'fast'"}},
         BadCase{"SpeedsForTooFewClusters", kSynth + "--speeds 1,1,0.5", {"--speeds", "'1,1,0.5'"}},
         BadCase{"UnknownOption", kSynth + "--bogus 1", {"bogus"}},
+        BadCase{"CoallocFactorMissingACount",
+                kSynth + "--coalloc-factor 2:1.1,3:1.2",
+                {"--coalloc-factor", "no factor for 4 clusters"}},
+        BadCase{"CoallocFactorCountOutsideTheSystem",
+                kSynth + "--coalloc-factor 2:1.1,5:1.2",
+                {"--coalloc-factor", "'5:1.2'"}},
+        BadCase{
+            "SiteRatesForTooFewClusters", kSynth + "--site-rates 1,2", {"--site-rates", "'1,2'"}},
+        BadCase{
+            "SiteRatesAllZero", kSynth + "--site-rates 0,0,0,0", {"--site-rates", "no rate > 0"}},
+        BadCase{"SiteRatesWithHomeInTurn",
+                kSynth + "--site-rates 1,1,1,1 --home turn",
+                {"--site-rates", "--home turn"}},
         BadCase{"NoTables", "--workload poisson --utilization 0.5", {"--tables"}},
         BadCase{"UnknownMix",
                 "--workload nosuchmix " + kTables + " --utilization 0.5",
@@ -472,6 +487,62 @@ TEST_F(E2e, FlexibleBoundsOfASyntheticMix) {
   const auto doc = nlohmann::json::parse(slurp(out("two/summary.json")));
   EXPECT_EQ(doc["config"]["flex_max_components"], 2);
   EXPECT_EQ(doc["config"]["flex_min_component"], 1);
+}
+
+// Seed 001 section VI's unequal local loads: with --site-rates 3,1,0,0 under LS, three jobs in
+// four have their home (local queue) on cluster 0 and none on clusters 2 and 3; summary.json
+// records the rates. Without the option the homes follow the clusters' sizes.
+TEST_F(E2e, SiteRatesSetTheShareOfJobsPerHomeCluster) {
+  const auto shares = [&](const std::string& extra, const std::string& dir) {
+    const auto r = run("--workload poisson " + kTables +
+                       " --policy ls --utilization 0.3 --jobs 2000 --warmup 0 " + extra +
+                       " --output " + out(dir));
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    std::map<std::string, int> count;
+    const auto rows = lines(slurp(out(dir + "/jobs.csv")));
+    for (size_t i = 1; i < rows.size(); ++i) ++count[cells(rows[i])[11]];
+    std::map<std::string, double> share;
+    for (const auto& [queue, n] : count) share[queue] = n / double(rows.size() - 1);
+    return share;
+  };
+  auto share = shares("--site-rates 3,1,0,0", "rates");
+  EXPECT_NEAR(share["local0"], 0.75, 0.04);
+  EXPECT_NEAR(share["local1"], 0.25, 0.04);
+  EXPECT_EQ(share.count("local2") + share.count("local3"), 0u);
+  const auto doc = nlohmann::json::parse(slurp(out("rates/summary.json")));
+  EXPECT_EQ(doc["config"]["site_rates"], nlohmann::json({3.0, 1.0, 0.0, 0.0}));
+  share = shares("", "sizes");
+  for (int c = 0; c < 4; ++c) EXPECT_NEAR(share["local" + std::to_string(c)], 0.25, 0.04) << c;
+}
+
+// 001 IV.A: trace jobs spread over k clusters pay the factor for k. A 32-processor SWF job
+// under [co] on 4x16 is split near-equally over 2, 3 or 4 clusters (drawn); each runs its
+// runtime times the factor of the count it got, and the summary records the factors by count.
+TEST_F(E2e, CoallocFactorByNumberOfClusters) {
+  const std::string list = out("spread.swf");
+  {
+    std::ofstream f(list);
+    for (int i = 1; i <= 40; ++i) {
+      f << i << " " << i * 1000 << " 0 100 32 -1 -1 32 100 -1 1 1 1 -1 1 -1 -1 -1\n";
+    }
+  }
+  const auto r = run("--trace " + list + " --clusters 4x16 --rule co --warmup 0 " +
+                     "--coalloc-factor 2:1.1,3:1.2,4:1.4 --output " + out("bycount"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto rows = lines(slurp(out("bycount/jobs.csv")));
+  ASSERT_EQ(rows.size(), 41u);
+  std::set<int> seen;
+  for (size_t i = 1; i < rows.size(); ++i) {
+    const auto c = cells(rows[i]);
+    const int k = std::stoi(c[9]);
+    seen.insert(k);
+    const double want = 100 * (k == 2 ? 1.1 : k == 3 ? 1.2 : 1.4);
+    EXPECT_NEAR(std::stod(c[12]), want, 1e-9) << rows[i];
+    EXPECT_NEAR(std::stod(c[13]), 100, 1e-9) << "net service: " << rows[i];
+  }
+  EXPECT_EQ(seen, (std::set<int>{2, 3, 4})) << "the draw covers every count";
+  const auto doc = nlohmann::json::parse(slurp(out("bycount/summary.json")));
+  EXPECT_EQ(doc["config"]["coalloc_factor"], nlohmann::json({{"2", 1.1}, {"3", 1.2}, {"4", 1.4}}));
 }
 
 TEST_F(E2e, MoldableSmallestSizeOfZeroIsRefused) {

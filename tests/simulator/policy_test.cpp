@@ -238,5 +238,30 @@ TEST(Engine, SlowestClusterSetsThePaceOfACoAllocatedJob) {
   EXPECT_DOUBLE_EQ(run.jobs.at(3).net, 10 / 0.5) << "net removes only the wide-area factor";
 }
 
+// 001 IV.A: the wide-area cost grows with the clusters a job spans. On 3x4 with factors 1.1 on
+// two clusters and 1.3 on three, a 2+2 job runs 10 x 1.1 and a 2+2+2 job 10 x 1.3; both have
+// the one-cluster net time of 10.
+TEST(Engine, WideAreaFactorByNumberOfClusters) {
+  const Scenario s{.clusters = "3x4", .coalloc_by_count = {1, 1, 1.1, 1.3}};
+  const auto run = simulate(s, {{1, 0, {2, 2}, 10}, {2, 100, {2, 2, 2}, 10}, {3, 200, {4}, 10}});
+  EXPECT_DOUBLE_EQ(run.jobs.at(1).service, 11);
+  EXPECT_DOUBLE_EQ(run.jobs.at(2).service, 13);
+  EXPECT_DOUBLE_EQ(run.jobs.at(3).service, 10) << "one cluster: no wide-area cost";
+  EXPECT_DOUBLE_EQ(run.jobs.at(2).net, 10);
+}
+
+// 001 VI: per-site arrival rates. With rates 1,0 every job's home (its LS local queue) is
+// cluster 0, whatever the draw; a job that only the rate-0 cluster can hold falls back to the
+// sizes and gets that cluster.
+TEST(Engine, SiteRatesDrawEveryHomeFromTheSitesWithArrivals) {
+  const Scenario s{.clusters = "4,6", .policy = "ls", .site_rates = {1, 0}};
+  std::vector<Spec> jobs;
+  for (int i = 1; i <= 20; ++i) jobs.push_back({i, 10.0 * i, {2}, 5});
+  jobs.push_back({21, 300, {6}, 5});
+  const auto run = simulate(s, jobs);
+  for (int i = 1; i <= 20; ++i) EXPECT_EQ(run.jobs.at(i).queue, 0) << "job " << i;
+  EXPECT_EQ(run.jobs.at(21).queue, 1) << "only cluster 1 holds 6 processors";
+}
+
 }  // namespace
 }  // namespace mcb::sim

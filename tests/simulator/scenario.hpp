@@ -76,6 +76,8 @@ struct Scenario {
   std::string placement = "wf";
   std::vector<double> speeds = {};
   double coalloc = 1.0;
+  std::vector<double> coalloc_by_count = {};  //!< overrides coalloc when given (index: clusters)
+  std::vector<double> site_rates = {};        //!< relative arrival rates by home cluster
   double estimate = 1.0;
   Compression compression = Compression::kArrival;
   CompressAt compress_at = CompressAt::kEarlyEnd;
@@ -89,12 +91,14 @@ struct Scenario {
 inline Capture simulate(const Scenario& s, std::vector<Spec> jobs) {
   MachineSpec m = parse_clusters(s.clusters);
   if (!s.speeds.empty()) m.speeds = s.speeds;
+  m.home_rates = s.site_rates;
   RunLimits limits;
   limits.arrival_pass = s.arrival_pass;
   limits.home_in_turn = s.home_in_turn;
   PlacementSettings settings;
   settings.site_selection = s.site;
-  ServiceModel service(s.coalloc, s.estimate);
+  ServiceModel service = s.coalloc_by_count.empty() ? ServiceModel(s.coalloc, s.estimate)
+                                                    : ServiceModel(s.coalloc_by_count, s.estimate);
   service.set_speedup(s.speedup);
   Sim sim(m, make_policy(s.policy, m.clusters(), s.global_visit),
           make_discipline(s.queue, s.compression, s.compress_at),

@@ -42,21 +42,32 @@ class ReducedStudy(unittest.TestCase):
     def test_every_sweep_is_valid_and_drawn(self):
         self.assertEqual(self.done.returncode, 0, self.done.stderr)
         self.assertIn("the trace is skipped", self.done.stdout)
-        self.assertEqual(self.done.stdout.count(": VALID"), 3 * 2 * 8, self.done.stdout)
+        # 8 methods on two systems, and section VI's 5 on the unequal-load system, per mix
+        sweeps = 3 * (2 * 8 + 5)
+        self.assertEqual(self.done.stdout.count(": VALID"), sweeps, self.done.stdout)
         for mix in ("poisson", "ensflow", "mixed"):
-            for system in ("homogeneous", "heterogeneous"):
+            for system in ("homogeneous", "heterogeneous", "unequal-load"):
                 path = os.path.join(self.out, f"moldable-{mix}-{system}.png")
                 self.assertGreater(os.path.getsize(path), 1000, path)
-        self.assertEqual(len(self.rows("moldable.csv")), 3 * 2 * 8 * 2)
-        self.assertEqual(len(self.rows("winners.csv")), 3 * 2 * 2)
+        self.assertEqual(len(self.rows("moldable.csv")), sweeps * 2)
+        self.assertEqual(len(self.rows("winners.csv")), 3 * 3 * 2)
 
-    def test_power_and_idle_selection_agree_on_a_homogeneous_system(self):
-        rows = [r for r in self.rows("moldable.csv") if r["system"] == "homogeneous"]
-        by = {(r["workload"], r["method"], r["offered_utilization"]): r["response_mean"]
-              for r in rows}
-        for (w, m, u), v in by.items():
-            if m.endswith("-power"):
-                self.assertEqual(v, by[(w, m.replace("-power", "-idle"), u)], (w, m, u))
+    def test_unequal_local_loads_hurt_independent_clusters_and_not_the_grid(self):
+        # Site 0 gets half the arrivals for a quarter of the processors (local load 0.8 at an
+        # offered 0.4): independent clusters wait far longer there than with equal local loads,
+        # while the load-sharing grid on equal speeds does not see where a job came from.
+        rows = {(r["workload"], r["system"], r["method"], r["offered_utilization"]): r
+                for r in self.rows("moldable.csv")}
+        for mix in ("poisson", "ensflow", "mixed"):
+            equal = rows[(mix, "homogeneous", "ic", "0.4")]
+            unequal = rows[(mix, "unequal-load", "ic", "0.4")]
+            self.assertEqual(float(equal["saturated"]), 0, (mix, equal))
+            self.assertTrue(float(unequal["saturated"]) == 1 or
+                            float(unequal["response_mean"]) > 2 * float(equal["response_mean"]),
+                            (mix, equal, unequal))
+            for load in ("0.4", "0.8"):
+                self.assertEqual(rows[(mix, "unequal-load", "grid-idle", load)]["response_mean"],
+                                 rows[(mix, "homogeneous", "grid-idle", load)]["response_mean"])
 
     def test_a_sweep_in_the_wrong_folder_is_invalid_and_left_out(self):
         study = os.path.join(self.tmp.name, "wrong")
@@ -67,6 +78,11 @@ class ReducedStudy(unittest.TestCase):
         done = figures(study)
         self.assertEqual(done.returncode, 0, done.stderr)
         self.assertIn("poisson/heterogeneous/adaptive-idle: INVALID: speeds", done.stdout)
+        target = os.path.join(study, "poisson", "unequal-load", "ic")
+        shutil.rmtree(target)
+        shutil.copytree(os.path.join(self.out, "poisson", "homogeneous", "ic"), target)
+        done = figures(study)
+        self.assertIn("poisson/unequal-load/ic: INVALID: site rates", done.stdout)
         with open(os.path.join(study, "moldable.csv"), newline="", encoding="utf-8") as f:
             kept = [(r["system"], r["method"]) for r in csv.DictReader(f)]
         self.assertNotIn(("heterogeneous", "adaptive-idle"), kept)
