@@ -196,20 +196,37 @@ int generate_command(int argc, const char* const* argv) {
 
 bool parse_run(int argc, const char* const* argv, RunOptions& r) {
   GridOptions& o = r.grid;
+  double restart_overhead = -1;  // applied after --app, whichever came first
   po::options_description d("run options");
   // clang-format off
   d.add_options()
       ("queues", po::value(&r.queues)->required()->notifier([&o](const std::string& text) {
          o.grid.queues = parse_queues(text);
        }),
-       "SIZE:DISCIPLINE[:m/s/l/n/w|trace=FILE], comma-separated")
+       "SIZE:DISCIPLINE[:m/s/l/n/w|trace=FILE][:limit=S], comma-separated")
       ("request", po::value(&o.grid.request)->default_value(o.grid.request),
        "processors the application asks of the largest queue alone (0: its single-system best "
        "schedule there)")
+      ("app", po::value(&r.app)->notifier([&o](const std::string& text) {
+         o.grid.model = parse_app(text);
+       }),
+       "A:B:BYTES: one component of a + b/P s per simulated day and a restart file of BYTES "
+       "(default: CCSM's four components)")
+      ("requests", po::value(&r.requests),
+       "P,P,...: processors of each queue's submission in the multiple batch execution "
+       "(default: the base allocation split over the queues)")
+      ("restart-overhead", po::value<double>()->notifier([&restart_overhead](double v) {
+         cli::require_non_negative("restart-overhead", v);
+         cli::require_at_most("restart-overhead", v, cli::kMaxSeconds);
+         restart_overhead = v;
+       }),
+       "seconds to dump and restart at each rescheduling (default 60)")
       ("output", po::value(&r.output)->required(), "folder for summary.json and events");
   // clang-format on
   add_grid_options(d, o);
   if (cli::parse(argc, argv, d, "mcb-batchgrid run [options]").help_printed) return false;
+  if (restart_overhead >= 0) o.grid.model.restart_overhead = restart_overhead;
+  if (!r.requests.empty()) o.grid.requests = parse_requests(r.requests, o.grid.queues);
   check_creatable_folder("output", r.output);
   return true;
 }
@@ -244,6 +261,8 @@ int run_command(int argc, const char* const* argv) {
                                {"config",
                                 {{"queues", queues},
                                  {"request", c.request},
+                                 {"app", r.app.empty() ? "ccsm" : r.app},
+                                 {"restart_overhead", g.model.restart_overhead},
                                  {"limit", g.limit},
                                  {"horizon", g.horizon},
                                  {"seed", g.seed},

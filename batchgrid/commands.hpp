@@ -30,7 +30,9 @@ struct GridOptions {
 /// @brief The options of run.
 struct RunOptions {
   GridOptions grid;
-  std::string queues;  //!< as given, for summary.json
+  std::string queues;    //!< as given, for summary.json
+  std::string app;       //!< --app A:B:BYTES as given; empty: CCSM's shape
+  std::string requests;  //!< --requests as given; empty: the base allocation split
   std::string output;
 };
 

@@ -39,11 +39,20 @@ std::vector<std::string> split_on(const std::string& text, char sep) {
 std::vector<QueueConfig> parse_queues(const std::string& text) {
   std::vector<QueueConfig> queues;
   for (const std::string& item : split_on(text, ',')) {
-    const auto parts = split_on(item, ':');
-    if (parts.size() < 2 || parts.size() > 3) {
-      throw UsageError("--queues: '" + item + "' is not SIZE:DISCIPLINE[:MIX|trace=FILE]");
-    }
+    auto parts = split_on(item, ':');
     QueueConfig q;
+    if (parts.size() >= 3 && parts.back().rfind("limit=", 0) == 0) {
+      const std::string text = parts.back().substr(6);
+      q.limit = parse_number("--queues", text);
+      if (!(q.limit > 0) || !std::isfinite(q.limit) || q.limit > cli::kMaxSeconds) {
+        throw UsageError("--queues: limit '" + text + "' is not a positive number of seconds");
+      }
+      parts.pop_back();
+    }
+    if (parts.size() < 2 || parts.size() > 3) {
+      throw UsageError("--queues: '" + item +
+                       "' is not SIZE:DISCIPLINE[:MIX|trace=FILE][:limit=S]");
+    }
     const double size = parse_number("--queues", parts[0]);
     // Range first: converting a double past INT_MAX to int is undefined.
     if (!(size >= 1 && size <= cli::kMaxCount) || size != std::floor(size)) {
@@ -73,6 +82,39 @@ std::vector<QueueConfig> parse_queues(const std::string& text) {
     queues.push_back(q);
   }
   return queues;
+}
+
+AppModel parse_app(const std::string& text) {
+  const auto parts = split_on(text, ':');
+  if (parts.size() != 3) throw UsageError("--app: '" + text + "' is not A:B:BYTES");
+  Component c{"app", parse_number("--app", parts[0]), parse_number("--app", parts[1]), 0,
+              0,     parse_number("--app", parts[2])};
+  if (!std::isfinite(c.a) || !std::isfinite(c.b) || !std::isfinite(c.restart_bytes) ||
+      !(c.a + c.b > 0)) {
+    throw UsageError("--app: '" + text + "' needs finite A, B, BYTES and A + B > 0");
+  }
+  AppModel m;
+  m.components = {c};
+  return m;
+}
+
+std::vector<int> parse_requests(const std::string& text, const std::vector<QueueConfig>& queues) {
+  const auto parts = split_on(text, ',');
+  if (parts.size() != queues.size()) {
+    throw UsageError("--requests: '" + text + "' has " + std::to_string(parts.size()) +
+                     " sizes for " + std::to_string(queues.size()) + " queues");
+  }
+  std::vector<int> out;
+  for (size_t q = 0; q < parts.size(); ++q) {
+    const double p = parse_number("--requests", parts[q]);
+    // Range first: converting a double past INT_MAX to int is undefined.
+    if (!(p >= 1 && p <= queues[q].size) || p != std::floor(p)) {
+      throw UsageError("--requests: '" + parts[q] + "' is not a whole number from 1 to queue " +
+                       std::to_string(q) + "'s size (" + std::to_string(queues[q].size) + ")");
+    }
+    out.push_back(static_cast<int>(p));
+  }
+  return out;
 }
 
 std::vector<ExternalJob> queue_workload(const QueueConfig& q, double interarrival,
@@ -169,7 +211,8 @@ Comparison compare(const GridSpec& spec, std::vector<Event>* multi_events,
   // queue; its processors are the single execution's request.
   c.base = best_single(spec.model, spec.request ? spec.request : largest_size).procs;
   c.request = spec.request ? spec.request : std::accumulate(c.base.begin(), c.base.end(), 0);
-  c.requests = split_request(c.base, qs);
+  c.requests = spec.requests.empty() ? split_request(c.base, qs) : spec.requests;
+  if (c.requests.size() != qs.size()) throw UsageError("--requests: not one size per queue");
 
   // The workloads run past the horizon by one limit, so the queues stay loaded to the end.
   std::vector<std::vector<AppSubmission>> multi(qs.size());
@@ -179,9 +222,9 @@ Comparison compare(const GridSpec& spec, std::vector<Event>* multi_events,
     run.name = std::to_string(q);
     run.size = qs[q].size;
     run.discipline = qs[q].discipline;
-    run.limit = spec.limit;
+    run.limit = qs[q].limit > 0 ? qs[q].limit : spec.limit;
     run.jobs = queue_workload(qs[q], spec.interarrival, derive_seed(spec.seed, q),
-                              spec.horizon + spec.limit);
+                              spec.horizon + run.limit);
     run.app_horizon = spec.horizon;
     run.app_request = c.requests[q];
     QueueRun r = run_queue(run);

@@ -23,10 +23,12 @@ struct QueueConfig {
   sim::Discipline discipline = sim::Discipline::kFcfs;
   std::array<double, kClasses> mix{1, 0, 0, 0, 0};
   std::string trace;  //!< SWF file; empty: Lublin-Feitelson with @ref mix
+  double limit = 0;   //!< this queue's maximum execution time (s); 0: the grid's
 };
 
-/// @brief Queues from "SIZE:DISCIPLINE[:MIX|:trace=FILE]" items, comma-separated; MIX is the
-/// m/s/l/n/w weights separated by '/', e.g. "256:easy:0/1/1/1/1,64:fcfs:trace=x.swf".
+/// @brief Queues from "SIZE:DISCIPLINE[:MIX|:trace=FILE][:limit=S]" items, comma-separated; MIX
+/// is the m/s/l/n/w weights separated by '/', e.g. "256:easy:0/1/1/1/1,64:fcfs:trace=x.swf";
+/// limit=S overrides --limit for that queue.
 /// @throws UsageError naming --queues and the bad item.
 std::vector<QueueConfig> parse_queues(const std::string& text);
 
@@ -42,7 +44,19 @@ struct GridSpec {
   std::vector<double> bandwidths{10e6, 100e6, 1e9};
   std::uint64_t seed = 1;
   AppModel model = ccsm_model();
+  /// Processors of each queue's submission in the multiple batch execution, as a real runner
+  /// (mcb-ensemble) asks them; empty: the base allocation split over the queues.
+  std::vector<int> requests;
 };
+
+/// @brief A one-component application from "A:B:BYTES": a + b / P seconds per simulated day
+/// and a restart file of BYTES (an Ensflow ensemble as mcb-ensemble runs it).
+/// @throws UsageError naming --app and the bad value.
+AppModel parse_app(const std::string& text);
+
+/// @brief Per-queue request sizes from "P,P,...", one per queue of @p queues, each from 1 to
+/// the queue's size. @throws UsageError naming --requests and the bad value.
+std::vector<int> parse_requests(const std::string& text, const std::vector<QueueConfig>& queues);
 
 /// @brief Single (largest queue) against multiple batch execution at one bandwidth.
 struct Outcome {

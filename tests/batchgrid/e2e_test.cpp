@@ -1,6 +1,7 @@
 // mcb-batchgrid as a user runs it: the generator's SWF replays in mcb-sim, a run writes its
 // event files and says VALID, and bad input ends with exit code 2 and one line.
 #include "batchgrid/events.hpp"
+#include "common/csv.hpp"
 #include "tests/support/command.hpp"
 #include "tests/support/records.hpp"
 
@@ -57,6 +58,54 @@ TEST(BatchgridE2e, ARunWritesItsEventsAndIsValid) {
   EXPECT_EQ(summary["config"]["seed"], 1);
 }
 
+TEST(BatchgridE2e, AOneComponentAppRunsWhereItIsPredictedFastest) {
+  // mcb-ensemble's setting: one component of 1 + 8/P s per day, a pilot of 4 processors in one
+  // empty queue and of 2 in another, 10-minute limits, 30 minutes. Alone on the 4 processors
+  // a day takes 3 s; the two kills at the limit cost 2 s each.
+  TempDir dir;
+  std::ofstream(dir / "empty.swf") << "; MaxProcs: 4\n";
+  const std::string trace = "trace=" + dir / "empty.swf";
+  const auto r = run_program(
+      "mcb-batchgrid",
+      {"run", "--queues", "4:fcfs:" + trace + ",2:fcfs:" + trace, "--app", "1:8:1000", "--requests",
+       "4,2", "--request", "4", "--restart-overhead", "2", "--limit", "600", "--horizon-days",
+       csv::number(1800.0 / 86400), "--bandwidths", "100", "--output", dir / "out"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto summary = nlohmann::json::parse(slurp(dir / "out/summary.json"));
+  EXPECT_EQ(summary["verdict"], "VALID");
+  EXPECT_EQ(summary["requests"], nlohmann::json({4, 2}));
+  EXPECT_EQ(summary["config"]["app"], "1:8:1000");
+  const auto& o = summary["outcomes"][0];
+  const double days_single = o["single_days_per_day"].get<double>() * 1800 / 86400;
+  EXPECT_LE(days_single, 600 + 1e-6);
+  EXPECT_GE(days_single, (1800 - 2 * 2 - 1e-6) / 3);
+  // Both pilots start at once: the run goes to the 4 processors, never to the 2.
+  const double days_multi = o["multi_days_per_day"].get<double>() * 1800 / 86400;
+  EXPECT_NEAR(days_multi, days_single, 1.0);
+  for (const auto& e : batchgrid::read_events(dir / "out/multi-events.jsonl")) {
+    if (e.event == "remap") {
+      EXPECT_EQ(e.detail["site"], nlohmann::json({0})) << e.detail.dump();
+    }
+  }
+  // The first queue's own limit of 5 minutes, under --limit's 10: twice the kills there.
+  auto kills = [&](const std::string& queues, const std::string& out) {
+    const auto k = run_program(
+        "mcb-batchgrid", {"run", "--queues", queues, "--app", "1:8:1000", "--requests", "4,2",
+                          "--request", "4", "--limit", "600", "--horizon-days",
+                          csv::number(1800.0 / 86400), "--bandwidths", "100", "--output", out});
+    EXPECT_EQ(k.exit_code, 0) << k.err;
+    int n = 0;
+    for (const auto& e : batchgrid::read_events(out + "/single-events.jsonl")) {
+      n += e.event == "kill";
+    }
+    return n;
+  };
+  const int at_600 = kills("4:fcfs:" + trace + ",2:fcfs:" + trace, dir / "k600");
+  const int at_300 = kills("4:fcfs:" + trace + ":limit=300,2:fcfs:" + trace, dir / "k300");
+  EXPECT_GE(at_600, 2);
+  EXPECT_GE(at_300, 2 * at_600);
+}
+
 TEST(BatchgridE2e, AStudyIsTheSameOnOneThreadAndOnThree) {
   TempDir dir;
   for (const char* threads : {"1", "3"}) {
@@ -80,6 +129,13 @@ TEST(BatchgridE2e, BadInputIsOneLineAndExitCode2) {
            {"1|run --queues 64:easy --request 128", "--request: '128'"},
            {"1|run --queues 64:easy --bandwidths 10,x", "--bandwidths: 'x'"},
            {"1|run --queues 64:easy:trace=/nonexistent.swf", "/nonexistent.swf"},
+           {"1|run --queues 64:easy --app 1:2", "--app: '1:2'"},
+           {"1|run --queues 64:easy:limit=0", "limit '0'"},
+           {"1|run --queues 64:easy:limit=x", "--queues: 'x'"},
+           {"1|run --queues 64:easy --app 1:x:3", "--app: 'x'"},
+           {"1|run --queues 64:easy,32:easy --requests 4", "--requests: '4' has 1 sizes"},
+           {"1|run --queues 64:easy --requests 65", "--requests: '65'"},
+           {"1|run --queues 64:easy --restart-overhead -1", "--restart-overhead"},
            {"1|study --experiments 0", "--experiments: '0'"},
            {"1|study --threads -1", "--threads: '-1'"},
            {"1|frobnicate", "command: 'frobnicate'"},

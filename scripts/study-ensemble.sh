@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# Issue 30's study in one command: on the rig of separate batch systems (started here and
+# stopped at the end), under a background load replayed into every system by mcb-load, the
+# Ensflow ensemble runs to its horizon with mcb-ensemble (a) over three queues (slurm-a at 2
+# processors, slurm-b and gridengine at 4) and (b) on the single largest queue (slurm-b) alone,
+# every pilot under the same time limit. Then each run's setting (the queues, the limit, the
+# background jobs as they ran, a + b/P measured from the runs' segments) is replayed in
+# mcb-batchgrid, and analysis/ensemble_study.py prints real against simulated: throughput
+# (model days per wall-clock hour), the pilots' queue wait, the resource availability rate,
+# remaps and their cost, and whether multiple queues beat the single largest on the rig.
+#
+#   scripts/study-ensemble.sh [--quick] [OUT_DIR]
+#
+# OUT_DIR defaults to results/study-ensemble (MCB_RESULTS_DIR); it must not hold a study yet.
+# --quick: a 16-day horizon, 20 s limits and 30 background jobs (the ctest study_ensemble_quick).
+# MCB_ENSEMBLE_DAYS (horizon, default 80), MCB_ENSEMBLE_LIMIT (seconds, default 40),
+# MCB_ENSEMBLE_LOAD_JOBS (default 150) and MCB_ENSEMBLE_FACTOR (time compression of the
+# background trace, default 300) size it.
+# Exit 0: the table is written; 1: a step failed; 77: this machine cannot run the rig.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="$(cd "${MCB_BUILD_DIR:-$root/build}" 2>/dev/null && pwd || echo "${MCB_BUILD_DIR:-$root/build}")"
+bin="$build/bin"
+quick=0
+if [ "${1:-}" = "--quick" ]; then
+  quick=1
+  shift
+fi
+out="${1:-${MCB_RESULTS_DIR:-$root/results/study-ensemble}}"
+say() { echo "study-ensemble: $*"; }
+fail() {
+  echo "study-ensemble: $*" >&2
+  exit 1
+}
+for p in mcb-rig mcb-load mcb-ensemble mcb-ensflow mcb-batchgrid; do
+  [ -x "$bin/$p" ] || fail "$bin/$p is not built"
+done
+if [ -e "$out/table.csv" ] || [ -d "$out/rig" ]; then fail "$out holds a study already"; fi
+if ! why="$("$bin/mcb-rig" check 2>&1)"; then
+  echo "study-ensemble: skipped: $why" >&2
+  exit 77
+fi
+if [ "$quick" = 1 ]; then
+  days="${MCB_ENSEMBLE_DAYS:-16}"
+  limit="${MCB_ENSEMBLE_LIMIT:-20}"
+  load_jobs="${MCB_ENSEMBLE_LOAD_JOBS:-30}"
+else
+  days="${MCB_ENSEMBLE_DAYS:-80}"
+  limit="${MCB_ENSEMBLE_LIMIT:-40}"
+  load_jobs="${MCB_ENSEMBLE_LOAD_JOBS:-150}"
+fi
+factor="${MCB_ENSEMBLE_FACTOR:-300}"
+
+mkdir -p "$out"
+out="$(cd "$out" && pwd)"
+rig="$out/rig"
+"$bin/mcb-rig" start "$rig" $$ > "$out/rig.log" 2>&1 || fail "the rig did not start (see $out/rig.log)"
+load_pid=""
+cleanup() {
+  if [ -n "$load_pid" ]; then kill -INT "$load_pid" 2> /dev/null || true; wait "$load_pid" || true; fi
+  "$bin/mcb-rig" stop "$rig" >> "$out/rig.log" 2>&1 || true
+}
+trap cleanup EXIT
+# shellcheck source=scripts/mpi-env.sh
+source "$root/scripts/mpi-env.sh"
+systems="slurm-a slurm-b gridengine"
+# Lublin-Feitelson jobs of a 16-processor machine (seed 003's model) at a quarter of their
+# processors (a system has 4), each to one system at random.
+"$bin/mcb-batchgrid" generate --size 16 --jobs "$load_jobs" --seed 30 --interarrival 1000 \
+  --output "$out/background.swf" > "$out/generate.log" || fail "mcb-batchgrid generate failed"
+
+queue() { # NAME SYSTEM PROCESSORS: one [queue.NAME] section; a + b/P is the runner's prior
+  printf '[queue.%s]\nsystem = %s\nprocessors = %s\ntime-limit = %ss\na = 1\nb = 2\n' "$1" "$2" "$3" "$limit"
+}
+for config in multi single; do
+  dir="$out/$config"
+  mkdir -p "$dir"
+  say "$config: background load and the ensemble to day $days"
+  "$bin/mcb-load" --systems "$rig/rig.env" --select "${systems// /,}" --trace "$out/background.swf" \
+    --count "$load_jobs" --factor "$factor" --procs-scale 0.25 --assign random --seed 7 \
+    --output "$dir/load" > "$dir/load.log" 2>&1 &
+  load_pid=$!
+  {
+    printf '[ensemble]\nsystems = %s\nbinary = %s\nhorizon = %s\ncheckpoint-every = 4\n' \
+      "$rig/rig.env" "$bin/mcb-ensflow" "$days"
+    printf 'poll = 200ms\nstatus-every = 1s\n[link]\nbandwidth = 100Mbit/s\nlatency = 5ms\n'
+    queue b slurm-b 4
+    if [ "$config" = multi ]; then
+      queue a slurm-a 2
+      queue ge gridengine 4
+    fi
+    # program_test's small experiment (the rig tests' ensemble); analyses every second day.
+    printf '[options]\nmembers = 12\ngrid = 15\nobservations = 30\ninitial-length = 300\n'
+    printf 'counters = ""\ndeformation-radius = 0\nlocalisation = 250\nanalysis-every = 2\n'
+    printf 'spinup-days = 5\nquiet = true\nno-free-run = true\n'
+  } > "$dir/spec.ini"
+  "$bin/mcb-ensemble" --spec "$dir/spec.ini" --state "$dir/state" > "$dir/ensemble.log" 2>&1 ||
+    fail "$config: mcb-ensemble failed (see $dir/ensemble.log)"
+  kill -INT "$load_pid" 2> /dev/null || true
+  wait "$load_pid" || true
+  load_pid=""
+  [ -f "$dir/load/load.json" ] || fail "$config: the background load wrote no load.json (see $dir/load.log)"
+  tail -n 2 "$dir/ensemble.log"
+done
+
+# The replays: a + b/P fitted over both runs' segments, each run's background as it ran.
+/usr/bin/python3 "$root/analysis/ensemble_study.py" fit "$out" --output "$out/fit.json" ||
+  fail "the fit of a + b/P failed"
+for config in multi single; do
+  dir="$out/$config"
+  /usr/bin/python3 "$root/analysis/ensemble_study.py" replay "$out" "$config" --output "$dir/replay" ||
+    fail "$config: no replay input"
+  # shellcheck disable=SC2046 # one argument a line, none with spaces
+  "$bin/mcb-batchgrid" run $(cat "$dir/replay/args") --output "$dir/sim" > "$dir/sim.log" ||
+    fail "$config: mcb-batchgrid failed (see $dir/sim.log)"
+done
+/usr/bin/python3 "$root/analysis/ensemble_study.py" table "$out"
