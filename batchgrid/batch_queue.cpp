@@ -123,7 +123,7 @@ QueueRun run_queue(const QueueSpec& spec) {
                      std::to_string(spec.size));
   }
   std::unique_ptr<sim::QueueDiscipline> discipline = sim::make_discipline(spec.discipline);
-  sim::MachineSpec machine{{spec.size}, {1.0}};
+  sim::MachineSpec machine{{spec.size}, {1.0}, {}};
   sim::RunLimits limits;
   limits.max_in_system = ~std::uint64_t{0};
   // Requested times are given for every job (estimate factor 1), and nothing is co-allocated.

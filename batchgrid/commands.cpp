@@ -327,8 +327,12 @@ void add_rows(csv::Writer& table, int e, const GridSpec& g, const Comparison& c)
   double mean_size = 0, mean_request = 0;
   int submitted = 0;
   for (size_t q = 0; q < g.queues.size(); ++q) {
-    sizes += (q ? "/" : "") + std::to_string(g.queues[q].size);
-    disciplines += (q ? "/" : "") + sim::discipline_name(g.queues[q].discipline);
+    if (q > 0) {
+      sizes += '/';
+      disciplines += '/';
+    }
+    sizes += std::to_string(g.queues[q].size);
+    disciplines += sim::discipline_name(g.queues[q].discipline);
     mean_size += g.queues[q].size / static_cast<double>(g.queues.size());
     mean_request += c.requests[q];
     submitted += c.requests[q] > 0;
@@ -339,7 +343,8 @@ void add_rows(csv::Writer& table, int e, const GridSpec& g, const Comparison& c)
   const double weights = mix[1] + mix[2] + mix[3] + mix[4];
   std::string shares;
   for (int k = 1; k < kClasses; ++k) {
-    shares += (k > 1 ? "/" : "") + csv::number(weights > 0 ? mix[k] / weights : 0);
+    if (k > 1) shares += '/';
+    shares += csv::number(weights > 0 ? mix[k] / weights : 0);
   }
   for (const Outcome& out : c.outcomes) {
     const double gain = out.single.days_per_day > 0

@@ -485,7 +485,7 @@ GridResult run_with(const GridConfig& config, WorkloadGenerator& generator,
   auto ranker = make_ranker(config.ranker, derive_seed(config.seed, 8));
   auto owned = std::make_unique<GridPolicy>(state, *ranker, records);
   GridPolicy& policy = *owned;
-  sim::MachineSpec machine{config.sites, std::vector<double>(config.sites.size(), 1.0)};
+  sim::MachineSpec machine{config.sites, std::vector<double>(config.sites.size(), 1.0), {}};
   sim::RunLimits limits;
   limits.max_in_system = 200000;
   sim::Sim sim(machine, std::move(owned),
