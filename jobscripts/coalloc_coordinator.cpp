@@ -62,6 +62,10 @@ CopyState* RequestState::find(const std::string& tag) {
   return nullptr;
 }
 
+std::string coalloc_claim(const std::string& dir, const std::string& request, int component) {
+  return dir + "/" + request + ".c" + std::to_string(component) + ".bound";
+}
+
 CoallocCoordinator::CoallocCoordinator(const CoallocSettings& settings, CoallocJournal journal,
                                        std::string dir, CoallocHooks hooks)
     : settings_(settings),
@@ -224,6 +228,7 @@ void CoallocCoordinator::submit_copy(RequestState& r, int k, const std::string& 
   job.time_limit_s = r.request.time_limit_s;
   job.workdir = dir_;
   job.output = dir_ + "/" + tag + ".out";
+  if (settings_.launch == Launch::at_start) hooks_.prepare(r, r.copies.back());
   try {
     const std::string id = queue(system).submit(job);
     record({{"event", "submitted"}, {"request", r.request.id}, {"tag", tag}, {"job", id}});
@@ -263,12 +268,18 @@ void CoallocCoordinator::notice_starts(RequestState& r) {
     const std::vector<std::string> active = words_of(dir_ + "/" + c.tag + ".active");
     const std::optional<double> started = active.empty() ? std::nullopt : number(active[0]);
     if (!started) continue;
+    // At start, the pilot that took the claim is bound, and runs its ranks already.
+    bool bound = r.bound(c.component) == nullptr;
+    if (settings_.launch == Launch::at_start) {
+      std::error_code ec;
+      bound = fs::read_symlink(coalloc_claim(dir_, r.request.id, c.component), ec) == c.tag;
+    }
     record({{"event", "active"},
             {"request", r.request.id},
             {"tag", c.tag},
             {"started", *started},
             {"nodes", active.size() > 1 ? active[1] : ""},
-            {"bound", r.bound(c.component) == nullptr}});
+            {"bound", bound}});
   }
 }
 

@@ -78,12 +78,19 @@ struct RequestState {
 
 /// @brief What the coordinator asks of the executor.
 struct CoallocHooks {
+  /// launch = at-start: a copy is about to be submitted; write its launch script, which its
+  /// pilot runs at once if it claims its component first (coalloc_claim()).
+  std::function<void(const RequestState&, const CopyState&)> prepare;
   /// Every component is bound: write the go of each bound copy (the pilot runs it).
   std::function<void(const RequestState&)> launch;
   /// The request ended (ran, or was given up): write its record. Called again after a resume
   /// until the journal says "recorded", so it must not write a record twice.
   std::function<void(const RequestState&)> finish;
 };
+
+/// @brief The claim a pilot takes (a symbolic link naming its tag) when launch = at-start: the
+/// first copy of component @p component to start makes it, and only that copy runs its ranks.
+std::string coalloc_claim(const std::string& dir, const std::string& request, int component);
 
 class CoallocCoordinator {
  public:
