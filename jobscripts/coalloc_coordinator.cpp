@@ -68,12 +68,41 @@ std::string coalloc_claim(const std::string& dir, const std::string& request, in
 
 CoallocCoordinator::CoallocCoordinator(const CoallocSettings& settings, CoallocJournal journal,
                                        std::string dir, CoallocHooks hooks)
+    : CoallocCoordinator(settings, std::move(journal), std::move(dir), std::move(hooks), true) {}
+
+CoallocCoordinator::CoallocCoordinator(const CoallocSettings& settings, CoallocJournal journal,
+                                       std::string dir, CoallocHooks hooks, bool adopt)
     : settings_(settings),
       journal_(std::move(journal)),
       dir_(std::move(dir)),
       hooks_(std::move(hooks)) {
   for (const json& event : journal_.replay()) apply(event);
-  adopt_orphans();
+  if (adopt) adopt_orphans();
+}
+
+CoallocCoordinator CoallocCoordinator::replay_only(const CoallocSettings& settings,
+                                                   CoallocJournal journal, std::string dir) {
+  return CoallocCoordinator(settings, std::move(journal), std::move(dir), {}, false);
+}
+
+std::vector<std::string> CoallocCoordinator::abandon(const std::string& why) {
+  std::vector<std::string> cancelled;
+  for (auto& [id, r] : requests_) {
+    if (r.phase == RequestPhase::recorded || r.phase == RequestPhase::ended) continue;
+    for (CopyState& c : r.copies) {
+      if (c.gone) continue;
+      if (c.job.empty()) {
+        // An orphan: its pilot exits on its cancel file if the job exists and ever starts.
+        write_file_atomically(dir_ + "/" + c.tag + ".cancel", why + "\n");
+        record({{"event", "cancelled"}, {"request", id}, {"tag", c.tag}, {"why", why}});
+      } else {
+        cancel_copy(r, c, why);
+      }
+      cancelled.push_back(c.tag + ": " + c.system + " job " + (c.job.empty() ? "unknown" : c.job));
+    }
+    end_request(r, why);
+  }
+  return cancelled;
 }
 
 BatchQueue& CoallocCoordinator::queue(const std::string& system) {

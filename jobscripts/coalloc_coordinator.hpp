@@ -99,6 +99,15 @@ class CoallocCoordinator {
   CoallocCoordinator(const CoallocSettings& settings, CoallocJournal journal, std::string dir,
                      CoallocHooks hooks);
 
+  /// @brief Replays @p journal only: no orphan is adopted, nothing is submitted (for
+  /// abandon()).
+  static CoallocCoordinator replay_only(const CoallocSettings& settings, CoallocJournal journal,
+                                        std::string dir);
+  /// @brief Gives every request in flight up: each copy not yet gone (queued, holding or
+  /// running) is cancelled, and the request ends with @p why, so a later run records it failed
+  /// and submits nothing for it. Returns each copy cancelled ("TAG: SYSTEM job ID").
+  std::vector<std::string> abandon(const std::string& why);
+
   /// @brief Starts a request: journals it and submits its copies.
   void begin(const CoallocRequest& request);
   /// @brief One look at every request in flight: pilots, queues, timeouts; decides and acts.
@@ -111,6 +120,8 @@ class CoallocCoordinator {
   const CoallocJournal& journal() const { return journal_; }
 
  private:
+  CoallocCoordinator(const CoallocSettings& settings, CoallocJournal journal, std::string dir,
+                     CoallocHooks hooks, bool adopt);
   void apply(const nlohmann::json& event);
   void record(nlohmann::json event);
   void submit_copy(RequestState& r, int component, const std::string& system);

@@ -189,4 +189,29 @@ int run_coalloc(const CampaignSpec& spec, const Plan& plan, std::ostream& out) {
   return t.invalid + t.failed + t.missing == 0 ? 0 : 1;
 }
 
+int cancel_coalloc(const CampaignSpec& spec, std::ostream& out) {
+  const CampaignFolder folder{spec.folder};
+  const std::string dir = folder.root + "/coalloc";
+  const CoallocJournal journal(dir + "/journal.jsonl");
+  if (!fs::exists(journal.path())) {
+    out << "campaign " << spec.name << ": no co-allocation journal (" << journal.path()
+        << "), nothing to cancel" << std::endl;
+    return 0;
+  }
+  journal.replay();  // a bad line refuses the command before anything is locked or cancelled
+  const FolderLock lock(folder);  // no coordinator may act on the journal meanwhile
+  CoallocCoordinator coordinator = CoallocCoordinator::replay_only(spec.coalloc, journal, dir);
+  const std::size_t requests = coordinator.in_flight();
+  const std::vector<std::string> cancelled =
+      coordinator.abandon("abandoned: cancelled by mcb-campaign cancel");
+  for (const std::string& c : cancelled) out << "cancelled " << c << "\n";
+  RendezvousServer server(spec, journal, dir);
+  server.stop();  // only one that still runs: a killed coordinator's
+  out << "campaign " << spec.name << ": " << cancelled.size() << " pilot job(s) of " << requests
+      << " request(s) in flight cancelled; 'mcb-campaign run' records those runs failed and "
+         "submits nothing for them"
+      << std::endl;
+  return 0;
+}
+
 }  // namespace mcb::campaign

@@ -3,7 +3,7 @@
 // job gives the answer of the same run in one mpirun; stop-and-wait holds the first allocation
 // while a blocker keeps the second system full, and records the held time; a duplicate is
 // cancelled when its twin starts; a coordinator killed with kill -9 resumes and the run is
-// recorded once. The
+// recorded once; `mcb-campaign cancel` after such a kill cancels every pilot in every system. The
 // order of events is fixed by blockers the test submits and cancels, never by how fast the machine
 // is; the coordinator's journal is read as its event log.
 #include "common/jsonl.hpp"
@@ -250,6 +250,70 @@ TEST_F(RigTest, ACoordinatorKilledWithKill9Resumes) {
   EXPECT_GT(a.at("held_idle_seconds").get<double>(), 0);
   EXPECT_DOUBLE_EQ(a.at("held_idle_seconds").get<double>(),
                    co.at("go").get<double>() - a.at("started").get<double>());
+}
+
+TEST_F(RigTest, CancelGivesUpEveryPilotInEverySystemAndSubmitsNothing) {
+  // slurm-b and Grid Engine are full, and each component needs all of slurm-a (4 ranks): one
+  // component starts there and waits in the rendezvous, the other's three copies queue, one on
+  // each system. Then the coordinator dies.
+  const std::string block_b = blocker(system_named("slurm-b"));
+  const std::string block_ge = blocker(system_named("gridengine"));
+  const fs::path dir = write_spec("cancel", "duplicates = 2\n", "slurm-a slurm-b", true, "2x4");
+  auto run = campaign_in_background(dir);
+  ASSERT_TRUE(wait_for([&] { return events_of(dir, "cancelled").size() >= 2; }, 120))
+      << "the twins of the component bound first are cancelled";
+  ASSERT_EQ(::kill(std::stoi(mcb::testing::slurp(dir / "pid")), SIGKILL), 0);
+  EXPECT_EQ(run.get().exit_code, 128 + SIGKILL);
+  const auto before = journal(dir);
+  const auto systems = systems_of(dir);
+  ASSERT_EQ(systems.size(), 6u) << "two components, each on all three systems";
+
+  const std::string cancel =
+      quote(mcb::testing::bin("mcb-campaign")) + " cancel " + quote((dir / "spec.ini").string());
+  const CommandResult r = run_command(cancel);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("4 pilot job(s)"), std::string::npos) << r.out;
+  std::map<std::string, std::string> job_of;
+  for (const json& e : events_of(dir, "submitted")) job_of[e.at("tag")] = e.at("job");
+  std::vector<std::string> cancelled_on;
+  const auto after = journal(dir);
+  for (std::size_t i = before.size(); i < after.size(); ++i) {
+    const json& e = after[i];
+    if (e.at("event") != "cancelled") continue;
+    EXPECT_EQ(e.at("why"), "abandoned: cancelled by mcb-campaign cancel");
+    const std::string system = systems.at(e.at("tag"));
+    cancelled_on.push_back(system);
+    const auto queue = make_queue(system_named(system));
+    const std::string job = job_of.at(e.at("tag"));
+    EXPECT_TRUE(wait_for(
+        [&] {
+          const JobPhase p = queue->status(job).phase;
+          return p == JobPhase::done || p == JobPhase::failed;
+        },
+        120))
+        << system << " job " << job << " is still queued or running";
+  }
+  std::sort(cancelled_on.begin(), cancelled_on.end());
+  EXPECT_EQ(cancelled_on,
+            (std::vector<std::string>{"gridengine", "slurm-a", "slurm-a", "slurm-b"}));
+  EXPECT_EQ(events_of(dir, "server-stopped").size(), 1u) << "the dead coordinator's ompi-server";
+  EXPECT_TRUE(
+      wait_for([&] { return mcb::testing::rig::rig_processes(dir / "folder").empty(); }, 120))
+      << "a pilot, rank or server of the campaign is left";
+  // Cancelling again finds nothing; a run afterwards records the run failed, submits nothing.
+  const CommandResult again = run_command(cancel);
+  EXPECT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_NE(again.out.find(": 0 pilot job(s)"), std::string::npos) << again.out;
+  make_queue(system_named("slurm-b"))->cancel(block_b);
+  make_queue(system_named("gridengine"))->cancel(block_ge);
+  const CommandResult resumed = campaign_run(dir);
+  EXPECT_EQ(resumed.exit_code, 1) << resumed.out << resumed.err;
+  EXPECT_EQ(events_of(dir, "submitting").size(), 6u) << "nothing submitted again";
+  const auto recs = records(dir);
+  ASSERT_EQ(recs.size(), 1u);
+  EXPECT_EQ(recs[0].at("status"), "failed");
+  EXPECT_NE(recs[0].dump().find("abandoned: cancelled by mcb-campaign cancel"), std::string::npos)
+      << recs[0].dump();
 }
 
 }  // namespace
