@@ -20,6 +20,8 @@ using nlohmann::json;
 constexpr int kMaxNameLength = 100;
 // Rank 0 of each side asks the name service this often while it waits for its peer.
 constexpr auto kPollInterval = std::chrono::milliseconds(50);
+// The other ranks look this often whether rank 0 has found its peer.
+constexpr auto kQuietInterval = std::chrono::milliseconds(5);
 
 std::string variable(const char* name) {
   const char* value = std::getenv(name);
@@ -52,6 +54,17 @@ bool look_up(std::string service, double deadline, char* port) {
     if (MPI_Lookup_name(service.data(), MPI_INFO_NULL, port) == MPI_SUCCESS) return true;
     if (MPI_Wtime() >= deadline) return false;
     std::this_thread::sleep_for(kPollInterval);
+  }
+}
+
+// MPI_Bcast of rank 0's outcome, but waiting asleep: a component whose ranks start with its
+// allocation may wait minutes for its peers, and a blocking broadcast spins on a core meanwhile.
+void quiet_bcast(int* value, MPI_Comm comm) {
+  MPI_Request request = MPI_REQUEST_NULL;
+  MPI_Ibcast(value, 1, MPI_INT, 0, comm, &request);
+  int done = 0;
+  while (MPI_Test(&request, &done, MPI_STATUS_IGNORE) == MPI_SUCCESS && !done) {
+    std::this_thread::sleep_for(kQuietInterval);
   }
 }
 
@@ -172,7 +185,7 @@ void JoinedWorld::accept_from(int component, double deadline) {
       found = publish(port_name(*spec_, component), port) ? 1 : 2;
     }
   }
-  MPI_Bcast(&found, 1, MPI_INT, 0, comm_);
+  quiet_bcast(&found, comm_);
   if (found != 1) {
     failure_ = "join '" + spec_->name + "': " +
                (found == 0 ? "component " + std::to_string(component) + " of " +
@@ -206,7 +219,7 @@ void JoinedWorld::connect_as_component(MPI_Comm world, double deadline) {
     found = publish(ready, "ready") ? 1 : 2;
     if (found == 1) found = look_up(port_name(*spec_, spec_->component), deadline, port) ? 1 : 0;
   }
-  MPI_Bcast(&found, 1, MPI_INT, 0, comm_);
+  quiet_bcast(&found, comm_);
   if (found != 1) {
     failure_ = "join '" + spec_->name + "': " +
                (found == 0 ? "component " + std::to_string(spec_->component) + " of " +

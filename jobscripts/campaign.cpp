@@ -232,6 +232,10 @@ int campaign_command(int argc, const char* const* argv) {
     return 0;
   }
   if (command == "run" || command == "scripts") preflight(spec, plan);
+  if (command == "cancel" && spec.executor != "coalloc") {
+    throw UsageError(spec.where("", "executor") + ": executor: '" + spec.executor +
+                     "' has no pilots to cancel (cancel is for coalloc)");
+  }
 
   if (spec.executor == "local" || spec.executor == "smpi" || spec.executor == "coalloc") {
     if (command == "scripts") {
@@ -240,6 +244,7 @@ int campaign_command(int argc, const char* const* argv) {
                        "(scripts is for slurm and pbs)");
     }
     if (command == "run" && spec.executor == "coalloc") return run_coalloc(spec, plan, std::cout);
+    if (command == "cancel") return cancel_coalloc(spec, std::cout);
     if (command == "run") {
       LocalRunOptions local;
       local.retry_failed = o.retry_failed;
@@ -277,7 +282,11 @@ const std::vector<std::pair<std::string, std::string>>& commands() {
        "failures; --json gives the rows as JSON"},
       {"collect",
        "gather the records of finished batch jobs into the campaign folder, record a\n"
-       "failure for each run whose job ended without one, print the summary"}};
+       "failure for each run whose job ended without one, print the summary"},
+      {"cancel",
+       "coalloc: cancel every pilot the journal says is still queued, holding or running,\n"
+       "in every batch system, and give its runs up (after a coordinator died, or to\n"
+       "abandon a campaign); submits nothing"}};
   return table;
 }
 

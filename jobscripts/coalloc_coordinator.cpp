@@ -62,14 +62,47 @@ CopyState* RequestState::find(const std::string& tag) {
   return nullptr;
 }
 
+std::string coalloc_claim(const std::string& dir, const std::string& request, int component) {
+  return dir + "/" + request + ".c" + std::to_string(component) + ".bound";
+}
+
 CoallocCoordinator::CoallocCoordinator(const CoallocSettings& settings, CoallocJournal journal,
                                        std::string dir, CoallocHooks hooks)
+    : CoallocCoordinator(settings, std::move(journal), std::move(dir), std::move(hooks), true) {}
+
+CoallocCoordinator::CoallocCoordinator(const CoallocSettings& settings, CoallocJournal journal,
+                                       std::string dir, CoallocHooks hooks, bool adopt)
     : settings_(settings),
       journal_(std::move(journal)),
       dir_(std::move(dir)),
       hooks_(std::move(hooks)) {
   for (const json& event : journal_.replay()) apply(event);
-  adopt_orphans();
+  if (adopt) adopt_orphans();
+}
+
+CoallocCoordinator CoallocCoordinator::replay_only(const CoallocSettings& settings,
+                                                   CoallocJournal journal, std::string dir) {
+  return CoallocCoordinator(settings, std::move(journal), std::move(dir), {}, false);
+}
+
+std::vector<std::string> CoallocCoordinator::abandon(const std::string& why) {
+  std::vector<std::string> cancelled;
+  for (auto& [id, r] : requests_) {
+    if (r.phase == RequestPhase::recorded || r.phase == RequestPhase::ended) continue;
+    for (CopyState& c : r.copies) {
+      if (c.gone) continue;
+      if (c.job.empty()) {
+        // An orphan: its pilot exits on its cancel file if the job exists and ever starts.
+        write_file_atomically(dir_ + "/" + c.tag + ".cancel", why + "\n");
+        record({{"event", "cancelled"}, {"request", id}, {"tag", c.tag}, {"why", why}});
+      } else {
+        cancel_copy(r, c, why);
+      }
+      cancelled.push_back(c.tag + ": " + c.system + " job " + (c.job.empty() ? "unknown" : c.job));
+    }
+    end_request(r, why);
+  }
+  return cancelled;
 }
 
 BatchQueue& CoallocCoordinator::queue(const std::string& system) {
@@ -224,6 +257,7 @@ void CoallocCoordinator::submit_copy(RequestState& r, int k, const std::string& 
   job.time_limit_s = r.request.time_limit_s;
   job.workdir = dir_;
   job.output = dir_ + "/" + tag + ".out";
+  if (settings_.launch == Launch::at_start) hooks_.prepare(r, r.copies.back());
   try {
     const std::string id = queue(system).submit(job);
     record({{"event", "submitted"}, {"request", r.request.id}, {"tag", tag}, {"job", id}});
@@ -263,12 +297,18 @@ void CoallocCoordinator::notice_starts(RequestState& r) {
     const std::vector<std::string> active = words_of(dir_ + "/" + c.tag + ".active");
     const std::optional<double> started = active.empty() ? std::nullopt : number(active[0]);
     if (!started) continue;
+    // At start, the pilot that took the claim is bound, and runs its ranks already.
+    bool bound = r.bound(c.component) == nullptr;
+    if (settings_.launch == Launch::at_start) {
+      std::error_code ec;
+      bound = fs::read_symlink(coalloc_claim(dir_, r.request.id, c.component), ec) == c.tag;
+    }
     record({{"event", "active"},
             {"request", r.request.id},
             {"tag", c.tag},
             {"started", *started},
             {"nodes", active.size() > 1 ? active[1] : ""},
-            {"bound", r.bound(c.component) == nullptr}});
+            {"bound", bound}});
   }
 }
 

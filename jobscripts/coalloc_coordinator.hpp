@@ -78,6 +78,9 @@ struct RequestState {
 
 /// @brief What the coordinator asks of the executor.
 struct CoallocHooks {
+  /// launch = at-start: a copy is about to be submitted; write its launch script, which its
+  /// pilot runs at once if it claims its component first (coalloc_claim()).
+  std::function<void(const RequestState&, const CopyState&)> prepare;
   /// Every component is bound: write the go of each bound copy (the pilot runs it).
   std::function<void(const RequestState&)> launch;
   /// The request ended (ran, or was given up): write its record. Called again after a resume
@@ -85,12 +88,25 @@ struct CoallocHooks {
   std::function<void(const RequestState&)> finish;
 };
 
+/// @brief The claim a pilot takes (a symbolic link naming its tag) when launch = at-start: the
+/// first copy of component @p component to start makes it, and only that copy runs its ranks.
+std::string coalloc_claim(const std::string& dir, const std::string& request, int component);
+
 class CoallocCoordinator {
  public:
   /// @brief Replays @p journal; pilots live in @p dir. Orphans (a copy whose submission was
   /// journaled but whose job id was not) are told to cancel themselves and replaced.
   CoallocCoordinator(const CoallocSettings& settings, CoallocJournal journal, std::string dir,
                      CoallocHooks hooks);
+
+  /// @brief Replays @p journal only: no orphan is adopted, nothing is submitted (for
+  /// abandon()).
+  static CoallocCoordinator replay_only(const CoallocSettings& settings, CoallocJournal journal,
+                                        std::string dir);
+  /// @brief Gives every request in flight up: each copy not yet gone (queued, holding or
+  /// running) is cancelled, and the request ends with @p why, so a later run records it failed
+  /// and submits nothing for it. Returns each copy cancelled ("TAG: SYSTEM job ID").
+  std::vector<std::string> abandon(const std::string& why);
 
   /// @brief Starts a request: journals it and submits its copies.
   void begin(const CoallocRequest& request);
@@ -104,6 +120,8 @@ class CoallocCoordinator {
   const CoallocJournal& journal() const { return journal_; }
 
  private:
+  CoallocCoordinator(const CoallocSettings& settings, CoallocJournal journal, std::string dir,
+                     CoallocHooks hooks, bool adopt);
   void apply(const nlohmann::json& event);
   void record(nlohmann::json event);
   void submit_copy(RequestState& r, int component, const std::string& system);

@@ -11,7 +11,10 @@
 #include "jobscripts/record_book.hpp"
 #include "jobscripts/shell.hpp"
 
+#include <poll.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -51,6 +54,40 @@ void write_pilot(const std::string& dir) {
   ::chmod(pilot.c_str(), 0755);
 }
 
+// Wakes the coordinator when a pilot reports (its .active and .done files are renamed into
+// place), so that a go does not wait out the rest of a poll; the poll stays the longest wait,
+// for file systems whose changes inotify does not see (NFS from another host).
+class PilotWatch {
+ public:
+  explicit PilotWatch(const std::string& dir) : fd_(::inotify_init1(IN_NONBLOCK | IN_CLOEXEC)) {
+    if (fd_ >= 0 && ::inotify_add_watch(fd_, dir.c_str(), IN_MOVED_TO) < 0) {
+      ::close(fd_);
+      fd_ = -1;
+    }
+  }
+  ~PilotWatch() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  PilotWatch(const PilotWatch&) = delete;
+  PilotWatch& operator=(const PilotWatch&) = delete;
+
+  void wait(double seconds) const {
+    if (fd_ < 0) {
+      std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+      return;
+    }
+    pollfd p{fd_, POLLIN, 0};
+    if (::poll(&p, 1, static_cast<int>(seconds * 1000)) > 0) {
+      alignas(inotify_event) char buffer[4096];
+      while (::read(fd_, buffer, sizeof buffer) > 0) {
+      }
+    }
+  }
+
+ private:
+  int fd_;
+};
+
 }  // namespace
 
 void check_coalloc_launcher(const CampaignSpec& spec) {
@@ -81,8 +118,14 @@ int run_coalloc(const CampaignSpec& spec, const Plan& plan, std::ostream& out) {
   for (const PlannedRun& run : plan.runs) by_id[run.id] = &run;
   std::size_t done = 0;
   const CoallocHooks hooks{
+      [&](const RequestState& r, const CopyState& copy) {
+        write_launch_script(spec, plan, *by_id.at(r.request.run_id), folder, r, copy, dir, server);
+      },
       [&](const RequestState& r) {
-        write_go_scripts(spec, plan, *by_id.at(r.request.run_id), folder, r, dir, server);
+        // At start, the bound pilots have launched their ranks already.
+        if (spec.coalloc.launch == Launch::at_go) {
+          write_go_scripts(spec, plan, *by_id.at(r.request.run_id), folder, r, dir, server);
+        }
       },
       [&](const RequestState& r) {
         const std::string status =
@@ -117,7 +160,7 @@ int run_coalloc(const CampaignSpec& spec, const Plan& plan, std::ostream& out) {
   const bool joins = std::any_of(pending.begin(), pending.end(),
                                  [&](const PlannedRun* run) { return plan.of(*run).clusters > 1; });
   if (joins) server.uri_file();
-  const auto poll = std::chrono::duration<double>(spec.coalloc.poll);
+  const PilotWatch watch(dir);
   // Poisson arrivals (seed 004's global jobs): the first request at once, each next one an
   // exponential gap later. A resumed coordinator starts its arrivals afresh.
   Rng arrivals(derive_seed(spec.coalloc.seed, kArrivalStream));
@@ -138,12 +181,37 @@ int run_coalloc(const CampaignSpec& spec, const Plan& plan, std::ostream& out) {
       coordinator.begin(request_for(spec, plan, run, attempt));
     }
     coordinator.step();
-    std::this_thread::sleep_for(poll);
+    watch.wait(spec.coalloc.poll);
   }
   server.stop();
   const Tally t = tally(plan, RecordBook::read(folder.records(), &std::cerr));
   print_summary(out, spec, t, folder);
   return t.invalid + t.failed + t.missing == 0 ? 0 : 1;
+}
+
+int cancel_coalloc(const CampaignSpec& spec, std::ostream& out) {
+  const CampaignFolder folder{spec.folder};
+  const std::string dir = folder.root + "/coalloc";
+  const CoallocJournal journal(dir + "/journal.jsonl");
+  if (!fs::exists(journal.path())) {
+    out << "campaign " << spec.name << ": no co-allocation journal (" << journal.path()
+        << "), nothing to cancel" << std::endl;
+    return 0;
+  }
+  journal.replay();  // a bad line refuses the command before anything is locked or cancelled
+  const FolderLock lock(folder);  // no coordinator may act on the journal meanwhile
+  CoallocCoordinator coordinator = CoallocCoordinator::replay_only(spec.coalloc, journal, dir);
+  const std::size_t requests = coordinator.in_flight();
+  const std::vector<std::string> cancelled =
+      coordinator.abandon("abandoned: cancelled by mcb-campaign cancel");
+  for (const std::string& c : cancelled) out << "cancelled " << c << "\n";
+  RendezvousServer server(spec, journal, dir);
+  server.stop();  // only one that still runs: a killed coordinator's
+  out << "campaign " << spec.name << ": " << cancelled.size() << " pilot job(s) of " << requests
+      << " request(s) in flight cancelled; 'mcb-campaign run' records those runs failed and "
+         "submits nothing for them"
+      << std::endl;
+  return 0;
 }
 
 }  // namespace mcb::campaign

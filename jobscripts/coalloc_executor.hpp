@@ -20,4 +20,12 @@ void check_coalloc_launcher(const CampaignSpec& spec);
 /// @brief Runs the campaign; 0 when every run is valid, 1 otherwise.
 int run_coalloc(const CampaignSpec& spec, const Plan& plan, std::ostream& out);
 
+/// @brief Gives up the campaign's co-allocation: replays its journal without adopting or
+/// submitting anything, cancels every copy still queued, holding or running (in every batch
+/// system), journals each cancel and ends each request in flight, and stops an ompi-server a
+/// killed coordinator left. A later `run` records those runs failed and submits nothing for
+/// them. @throws std::runtime_error while a coordinator holds the folder.
+/// @return 0 (also when there was nothing to cancel).
+int cancel_coalloc(const CampaignSpec& spec, std::ostream& out);
+
 }  // namespace mcb::campaign

@@ -151,48 +151,84 @@ std::string request_record_file(const std::string& dir, const RequestState& r) {
   return dir + "/" + r.request.id + ".record.jsonl";
 }
 
+namespace {
+
+// Component k's launch: its own launcher, the MCB_JOIN variables, the run's command line.
+std::string launch_script(const CampaignSpec& spec, const Plan& plan, const PlannedRun& run,
+                          const CampaignFolder& folder, const RequestState& r, int k,
+                          const std::string& where, const std::string& dir,
+                          RendezvousServer& server) {
+  const Configuration& c = plan.of(run);
+  const int components = static_cast<int>(r.request.ranks.size());
+  std::ostringstream go;
+  go << "#!/bin/bash\n# Component " << k << " of " << run.id << " (request " << r.request.id
+     << "), " << where << "; written by mcb-campaign.\n";
+  for (const auto& [name, value] : spec.env)
+    go << "export " << name << "=" << shell_quote(value) << "\n";
+  go << "export MCB_CAMPAIGN_RUN=" << shell_quote(run.id) << "\n";
+  go << "export MCB_CLUSTER=" << shell_quote(spec.coalloc.clusters.at(static_cast<std::size_t>(k)))
+     << "\n";
+  std::vector<std::string> argv = spec.coalloc.launcher;
+  if (components > 1) {
+    // Ranks started with their allocation wait for their peers as long as the co-allocation
+    // may take, then as long as a join may.
+    double timeout = spec.coalloc.join_timeout;
+    if (spec.coalloc.launch == Launch::at_start) timeout += spec.coalloc.timeout;
+    go << "export MCB_JOIN=" << shell_quote(join_name(r)) << " MCB_JOIN_COMPONENT=" << k
+       << " MCB_JOIN_COMPONENTS=" << components << " MCB_JOIN_RANKS=" << c.ranks
+       << " MCB_JOIN_TIMEOUT=" << static_cast<long>(timeout) << "s\n";
+    argv.insert(argv.end(), {"--ompi-server", "file:" + server.uri_file()});
+  }
+  if (!spec.coalloc.np_flag.empty()) {
+    argv.push_back(spec.coalloc.np_flag);
+    argv.push_back(std::to_string(r.request.ranks.at(static_cast<std::size_t>(k))));
+  }
+  argv.push_back(spec.binary);
+  argv.insert(argv.end(), c.app_args.begin(), c.app_args.end());
+  argv.insert(argv.end(), {"--cluster-map", "env:MCB_CLUSTER"});
+  append_run_identity(argv, spec, run, folder);
+  // The application's record goes to the request's own file; the executor adds the timeline.
+  argv.back() = request_record_file(dir, r);
+  go << "exec " << shell_words(argv) << "\n";
+  return go.str();
+}
+
+}  // namespace
+
 void write_go_scripts(const CampaignSpec& spec, const Plan& plan, const PlannedRun& run,
                       const CampaignFolder& folder, const RequestState& r, const std::string& dir,
                       RendezvousServer& server) {
-  const Configuration& c = plan.of(run);
-  const int components = static_cast<int>(r.request.ranks.size());
-  const std::string uri = components > 1 ? server.uri_file() : "";
-  for (int k = 0; k < components; ++k) {
+  for (int k = 0; k < static_cast<int>(r.request.ranks.size()); ++k) {
     const CopyState& copy = *r.bound(k);
-    std::ostringstream go;
-    go << "#!/bin/bash\n# Component " << k << " of " << run.id << " (request " << r.request.id
-       << "), bound to " << copy.system << " job " << copy.job << "; written by mcb-campaign.\n";
-    for (const auto& [name, value] : spec.env)
-      go << "export " << name << "=" << shell_quote(value) << "\n";
-    go << "export MCB_CAMPAIGN_RUN=" << shell_quote(run.id) << "\n";
-    go << "export MCB_CLUSTER="
-       << shell_quote(spec.coalloc.clusters.at(static_cast<std::size_t>(k))) << "\n";
-    std::vector<std::string> argv = spec.coalloc.launcher;
-    if (components > 1) {
-      go << "export MCB_JOIN=" << shell_quote(join_name(r)) << " MCB_JOIN_COMPONENT=" << k
-         << " MCB_JOIN_COMPONENTS=" << components << " MCB_JOIN_RANKS=" << c.ranks
-         << " MCB_JOIN_TIMEOUT=" << static_cast<long>(spec.coalloc.join_timeout) << "s\n";
-      argv.insert(argv.end(), {"--ompi-server", "file:" + uri});
-    }
-    if (!spec.coalloc.np_flag.empty()) {
-      argv.push_back(spec.coalloc.np_flag);
-      argv.push_back(std::to_string(r.request.ranks.at(static_cast<std::size_t>(k))));
-    }
-    argv.push_back(spec.binary);
-    argv.insert(argv.end(), c.app_args.begin(), c.app_args.end());
-    argv.insert(argv.end(), {"--cluster-map", "env:MCB_CLUSTER"});
-    append_run_identity(argv, spec, run, folder);
-    // The application's record goes to the request's own file; the executor adds the timeline.
-    argv.back() = request_record_file(dir, r);
-    go << "exec " << shell_words(argv) << "\n";
-    write_file_atomically(dir + "/" + copy.tag + ".go", go.str());
+    write_file_atomically(
+        dir + "/" + copy.tag + ".go",
+        launch_script(spec, plan, run, folder, r, k, "bound to " + copy.system + " job " + copy.job,
+                      dir, server));
   }
+}
+
+void write_launch_script(const CampaignSpec& spec, const Plan& plan, const PlannedRun& run,
+                         const CampaignFolder& folder, const RequestState& r, const CopyState& copy,
+                         const std::string& dir, RendezvousServer& server) {
+  write_file_atomically(dir + "/" + copy.tag + ".launch",
+                        launch_script(spec, plan, run, folder, r, copy.component,
+                                      "copy " + copy.tag + " on " + copy.system +
+                                          ", run at its start if it claims the component",
+                                      dir, server));
 }
 
 json coalloc_timeline(const CampaignSpec& spec, const RequestState& r, const json& join) {
   const CoallocSettings& s = spec.coalloc;
   const int components = static_cast<int>(r.request.ranks.size());
   json comps = json::array();
+  // When the last component started: with launch = at-start, an allocation waits for that
+  // (its ranks wait in the rendezvous); with at-go, for the coordinator's go.
+  double last_bound_start = 0;
+  for (int k = 0; k < components; ++k) {
+    const CopyState* b = r.bound(k);
+    if (b && b->started) last_bound_start = std::max(last_bound_start, *b->started);
+  }
+  const bool at_start = s.launch == Launch::at_start;
   double last_start = 0;
   double joint = 0;
   double idle = 0;
@@ -215,7 +251,7 @@ json coalloc_timeline(const CampaignSpec& spec, const RequestState& r, const jso
                 {"joined", joined > 0 ? json(joined) : json(nullptr)},
                 {"exit_code", b && b->exit_code ? json(*b->exit_code) : json(nullptr)}};
     if (b && b->started && r.go) {
-      const double held = std::max(0.0, *r.go - *b->started);
+      const double held = std::max(0.0, (at_start ? last_bound_start : *r.go) - *b->started);
       row["held_idle_seconds"] = held;
       idle += held * r.request.ranks.at(static_cast<std::size_t>(k));
       last_start = std::max(last_start, *b->started);
@@ -242,6 +278,7 @@ json coalloc_timeline(const CampaignSpec& spec, const RequestState& r, const jso
           {"duplicates", s.duplicates},
           {"ranking", to_string(s.ranking)},
           {"synchronization", to_string(s.synchronization)},
+          {"launch", to_string(s.launch)},
           {"timeout", s.timeout},
           {"first_submitted", r.first_submitted},
           {"go", r.go ? json(*r.go) : json(nullptr)},

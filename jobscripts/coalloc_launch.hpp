@@ -52,6 +52,12 @@ void write_go_scripts(const CampaignSpec& spec, const Plan& plan, const PlannedR
                       const CampaignFolder& folder, const RequestState& r, const std::string& dir,
                       RendezvousServer& server);
 
+/// @brief launch = at-start: writes copy @p copy's launch script (DIR/TAG.launch) before it is
+/// submitted; its pilot runs it at once if it claims the component.
+void write_launch_script(const CampaignSpec& spec, const Plan& plan, const PlannedRun& run,
+                         const CampaignFolder& folder, const RequestState& r, const CopyState& copy,
+                         const std::string& dir, RendezvousServer& server);
+
 /// @brief The request's co-allocation timeline (env.coalloc of its record); @p join is the
 /// record's env.join (null when the run did not join).
 nlohmann::json coalloc_timeline(const CampaignSpec& spec, const RequestState& r,

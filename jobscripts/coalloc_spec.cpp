@@ -40,6 +40,8 @@ std::string to_string(Synchronization sync) {
                                                  : "hibernation";
 }
 
+std::string to_string(Launch launch) { return launch == Launch::at_start ? "at-start" : "at-go"; }
+
 const QueueConfig& CoallocSettings::system(const std::string& name) const {
   for (const QueueConfig& s : systems) {
     if (s.name == name) return s;
@@ -51,7 +53,7 @@ const std::vector<std::string>& coalloc_keys() {
   static const std::vector<std::string> keys = {
       "systems",  "clusters", "duplicates",  "ranking", "synchronization",
       "timeout",  "seed",     "in-flight",   "poll",    "join-timeout",
-      "launcher", "np-flag",  "ompi-server", "arrival"};
+      "launcher", "np-flag",  "ompi-server", "arrival", "launch"};
   return keys;
 }
 
@@ -79,6 +81,17 @@ void read_coalloc_settings(const spec_detail::SpecReader& reader, const std::str
                                 {{"stop-and-wait", Synchronization::stop_and_wait},
                                  {"resubmission", Synchronization::resubmission},
                                  {"hibernation", Synchronization::hibernation}});
+  }
+  out.launch =
+      out.synchronization == Synchronization::stop_and_wait ? Launch::at_start : Launch::at_go;
+  if (const ini::Entry* e = reader.find("coalloc", "launch")) {
+    out.launch =
+        choice<Launch>(reader, *e, {{"at-start", Launch::at_start}, {"at-go", Launch::at_go}});
+    if (out.launch == Launch::at_start && out.synchronization != Synchronization::stop_and_wait) {
+      throw reader.error(*e, "'at-start' needs synchronization = stop-and-wait (" +
+                                 to_string(out.synchronization) +
+                                 " gives allocations back while their ranks wait to join)");
+    }
   }
   reader.set_seconds("coalloc", "timeout", out.timeout, false);
   int seed = 1;

@@ -20,9 +20,13 @@ class SpecReader;
 enum class Ranking { random, qlen, est_qt };
 /// @brief What an allocation that starts before its partners does (seed 004, section 2.1).
 enum class Synchronization { stop_and_wait, resubmission, hibernation };
+/// @brief When a component's ranks start: as soon as its own allocation is active (they wait
+/// for their peers in the join's rendezvous), or when every component is active (the go).
+enum class Launch { at_start, at_go };
 
 std::string to_string(Ranking ranking);
 std::string to_string(Synchronization sync);
+std::string to_string(Launch launch);
 
 struct CoallocSettings {
   std::string systems_file;           //!< absolute; one [section] per batch system
@@ -31,6 +35,9 @@ struct CoallocSettings {
   int duplicates = 0;                 //!< d: copies of each component on other systems
   Ranking ranking = Ranking::random;
   Synchronization synchronization = Synchronization::stop_and_wait;
+  /// at-start needs stop-and-wait: an allocation given back early would leave its ranks'
+  /// announcement in the rendezvous. Default: at-start with stop-and-wait, else at-go.
+  Launch launch = Launch::at_start;
   double timeout = 600;      //!< co-allocation timeout: first submission to joint start (s)
   std::uint64_t seed = 1;    //!< the Random ranking's and the arrivals' draws
   int in_flight = 1;         //!< co-allocation requests in flight at once

@@ -6,6 +6,10 @@
 # started and its hosts), then holds the allocation idle until the coordinator writes
 # DIR/TAG.go (a script that starts this component's ranks with its own launcher) or
 # DIR/TAG.cancel. After the go it runs the script and leaves its exit code in DIR/TAG.done.
+# With launch = at-start the coordinator wrote DIR/TAG.launch before submitting it: the first
+# copy of the component to start claims it (DIR/<request>.c<k>.bound, a symbolic link naming
+# its tag, made atomically) and runs its launch at once, its ranks waiting for their peers in
+# the join's rendezvous; a copy that finds the claim taken waits for its cancel.
 dir=$1
 tag=$2
 [ -n "$dir" ] && [ -n "$tag" ] || { echo "usage: coalloc-pilot.sh DIR TAG" >&2; exit 2; }
@@ -23,16 +27,25 @@ elif [ -n "${PBS_NODEFILE:-}" ] && [ -r "$PBS_NODEFILE" ]; then
 fi
 [ -n "$hosts" ] || hosts=$(hostname -s)
 
+started=$(date +%s.%N)
+go=
+# The claim before the report: the coordinator reads who is bound when it sees the report.
+if [ -e "$dir/$tag.launch" ] && ln -s "$tag" "$dir/${tag%.*}.bound" 2>/dev/null; then
+  go="$dir/$tag.launch"
+fi
 # Written whole, then renamed: the coordinator never reads half a line.
-printf '%s %s %s\n' "$(date +%s.%N)" "$hosts" "$(hostname -s)" >"$dir/$tag.active.tmp.$$"
+printf '%s %s %s\n' "$started" "$hosts" "$(hostname -s)" >"$dir/$tag.active.tmp.$$"
 mv -f "$dir/$tag.active.tmp.$$" "$dir/$tag.active"
 
-while [ ! -e "$dir/$tag.go" ]; do
-  [ -e "$dir/$tag.cancel" ] && exit 0
-  sleep 0.05
-done
+if [ -z "$go" ]; then
+  while [ ! -e "$dir/$tag.go" ]; do
+    [ -e "$dir/$tag.cancel" ] && exit 0
+    sleep 0.05
+  done
+  go="$dir/$tag.go"
+fi
 printf '%s\n' "$(date +%s.%N)" >"$dir/$tag.began"
-bash "$dir/$tag.go"
+bash "$go"
 code=$?
 printf '%s %s\n' "$code" "$(date +%s.%N)" >"$dir/$tag.done.tmp.$$"
 mv -f "$dir/$tag.done.tmp.$$" "$dir/$tag.done"

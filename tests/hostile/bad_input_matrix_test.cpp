@@ -715,7 +715,30 @@ INSTANTIATE_TEST_SUITE_P(
              "dry-run @/s.ini",
              "@/s.ini:9: arrival: '-5s'",
              {{"s.ini", spec(kCoallocSpec + "clusters = a b\narrival = -5s\n" + kCoallocOptions)},
-              {"sys.ini", "[a]\nkind = slurm\n[b]\nkind = slurm\n"}}}),
+              {"sys.ini", "[a]\nkind = slurm\n[b]\nkind = slurm\n"}}},
+        Case{"coalloc_launch_at_start_resubmission",
+             "mcb-campaign",
+             "dry-run @/s.ini",
+             "@/s.ini:10: launch: 'at-start' needs synchronization = stop-and-wait",
+             {{"s.ini", spec(kCoallocSpec +
+                             "clusters = a b\nsynchronization = resubmission\nlaunch = at-start\n" +
+                             kCoallocOptions)},
+              {"sys.ini", "[a]\nkind = slurm\n[b]\nkind = slurm\n"}}},
+        Case{"cancel_not_coalloc",
+             "mcb-campaign",
+             "cancel @/s.ini",
+             "executor: 'local' has no pilots to cancel",
+             {{"s.ini", spec("[options]\nprocs = 2x1\ngrid = 16\n")}}},
+        // The journal is read whole before anything is cancelled or locked.
+        Case{"cancel_journal_malformed",
+             "mcb-campaign",
+             "cancel @/s.ini",
+             "@/campaign/coalloc/journal.jsonl:1:",
+             {{"s.ini", spec(kCoallocSpec + "clusters = a b\n" + kCoallocOptions)},
+              {"sys.ini", "[a]\nkind = slurm\n[b]\nkind = slurm\n"},
+              {"campaign", "<dir>"},
+              {"campaign/coalloc", "<dir>"},
+              {"campaign/coalloc/journal.jsonl", "{\"event\": \n"}}}),
     test_name);
 
 // --- mcb-batchgrid ----------------------------------------------------------------------------

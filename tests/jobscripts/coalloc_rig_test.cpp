@@ -3,8 +3,9 @@
 // job gives the answer of the same run in one mpirun; stop-and-wait holds the first allocation
 // while a blocker keeps the second system full, and records the held time; a duplicate is
 // cancelled when its twin starts; a coordinator killed with kill -9 resumes and the run is
-// recorded once. The order of events is fixed by blockers the test submits and cancels, never by
-// how fast the machine is; the coordinator's journal is read as its event log.
+// recorded once; `mcb-campaign cancel` after such a kill cancels every pilot in every system. The
+// order of events is fixed by blockers the test submits and cancels, never by how fast the machine
+// is; the coordinator's journal is read as its event log.
 #include "common/jsonl.hpp"
 #include "jobscripts/queue.hpp"
 #include "tests/jobscripts/rig_support.hpp"
@@ -17,6 +18,7 @@
 #include <signal.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <fstream>
 #include <future>
 #include <map>
@@ -45,12 +47,14 @@ fs::path two_slurm_systems(const fs::path& dir) {
   return dir / "two-slurm.env";
 }
 
-// A campaign of one Poisson run of 4 ranks over 2 clusters, each its own system.
+// A campaign of one Poisson run of 4 ranks (or @p procs) over 2 clusters, each its own system;
+// duplicates go to the other Slurm, or with @p all_systems also to Grid Engine.
 fs::path write_spec(const std::string& name, const std::string& coalloc_extra,
-                    const std::string& clusters = "slurm-a slurm-b") {
+                    const std::string& clusters = "slurm-a slurm-b", bool all_systems = false,
+                    const std::string& procs = "2x2") {
   fs::path dir = state().dir / ("campaign-" + name);
   fs::create_directories(dir);
-  const fs::path systems = two_slurm_systems(dir);
+  const fs::path systems = all_systems ? state().dir / "rig.env" : two_slurm_systems(dir);
   std::ofstream(dir / "spec.ini")
       << "name = " << name
       << "\napp = poisson\nexecutor = coalloc\nbinary = " << mcb::testing::bin("mcb-poisson")
@@ -60,7 +64,7 @@ fs::path write_spec(const std::string& name, const std::string& coalloc_extra,
       << "env = OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1\nenv = OMPI_MCA_rmaps_base_oversubscribe=1\n"
       << "[coalloc]\nsystems = " << systems.string() << "\nclusters = " << clusters
       << "\ntimeout = 4min\npoll = 100ms\n"
-      << coalloc_extra << "[options]\ngrid = 32\nprocs = 2x2\nclusters = 2\n";
+      << coalloc_extra << "[options]\ngrid = 32\nprocs = " << procs << "\nclusters = 2\n";
   return dir;
 }
 
@@ -131,17 +135,22 @@ TEST_F(RigTest, TwoComponentPoissonOverTwoSlurmInstancesMatchesOneMpirun) {
   EXPECT_EQ(rec.at("env").at("ranks"), 4);
   const json& join = rec.at("env").at("join");
   ASSERT_EQ(join.at("components").size(), 2u);
-  // The timeline: both components bound on their own systems, joined after the go.
+  // The timeline: both components bound on their own systems, each through its own claim
+  // (launch = at-start, the default with stop-and-wait), joined after both started.
   const json& co = rec.at("env").at("coalloc");
+  EXPECT_EQ(co.at("launch"), "at-start");
   ASSERT_EQ(co.at("components").size(), 2u);
   EXPECT_EQ(co.at("components")[0].at("system"), "slurm-a");
   EXPECT_EQ(co.at("components")[1].at("system"), "slurm-b");
+  double last_start = 0;
   for (const json& c : co.at("components")) {
     EXPECT_LE(c.at("submitted").get<double>(), c.at("started").get<double>());
     EXPECT_LE(c.at("started").get<double>(), co.at("go").get<double>());
-    EXPECT_LE(co.at("go").get<double>(), c.at("joined").get<double>());
+    last_start = std::max(last_start, c.at("started").get<double>());
   }
+  for (const json& c : co.at("components")) EXPECT_LE(last_start, c.at("joined").get<double>());
   EXPECT_GE(co.at("overhead_seconds").get<double>(), 0);
+  for (const json& e : events_of(dir, "active")) EXPECT_TRUE(e.at("bound").get<bool>());
 
   // The same run in one mpirun on this host.
   const fs::path one = dir / "one.jsonl";
@@ -181,9 +190,11 @@ TEST_F(RigTest, StopAndWaitHoldsTheFirstAllocationUntilTheSecondStarts) {
   const json& a = co.at("components")[0];
   const json& b = co.at("components")[1];
   EXPECT_LT(a.at("started").get<double>(), b.at("started").get<double>());
+  // Its ranks started with it and waited in the rendezvous until b's allocation started.
   EXPECT_GT(a.at("held_idle_seconds").get<double>(), 0);
   EXPECT_DOUBLE_EQ(a.at("held_idle_seconds").get<double>(),
-                   co.at("go").get<double>() - a.at("started").get<double>());
+                   b.at("started").get<double>() - a.at("started").get<double>());
+  EXPECT_DOUBLE_EQ(b.at("held_idle_seconds").get<double>(), 0);
   EXPECT_GT(co.at("held_idle_processor_seconds").get<double>(),
             2 * a.at("held_idle_seconds").get<double>() - 1e-9);
 }
@@ -216,7 +227,8 @@ TEST_F(RigTest, ADuplicateIsCancelledWhenItsTwinStarts) {
 
 TEST_F(RigTest, ACoordinatorKilledWithKill9Resumes) {
   const std::string block = blocker(system_named("slurm-b"));
-  const fs::path dir = write_spec("resume", "");
+  // At the go: the resumed coordinator writes the go of the component it held.
+  const fs::path dir = write_spec("resume", "launch = at-go\n");
   auto run = campaign_in_background(dir);
   ASSERT_TRUE(wait_for([&] { return active_on(dir, "slurm-a"); }, 120));
   const pid_t pid = std::stoi(mcb::testing::slurp(dir / "pid"));
@@ -232,8 +244,76 @@ TEST_F(RigTest, ACoordinatorKilledWithKill9Resumes) {
   const auto recs = records(dir);
   ASSERT_EQ(recs.size(), 1u);
   EXPECT_EQ(recs[0].at("status"), "valid") << recs[0].dump();
-  EXPECT_GT(
-      recs[0].at("env").at("coalloc").at("components")[0].at("held_idle_seconds").get<double>(), 0);
+  const json& co = recs[0].at("env").at("coalloc");
+  EXPECT_EQ(co.at("launch"), "at-go");
+  const json& a = co.at("components")[0];
+  EXPECT_GT(a.at("held_idle_seconds").get<double>(), 0);
+  EXPECT_DOUBLE_EQ(a.at("held_idle_seconds").get<double>(),
+                   co.at("go").get<double>() - a.at("started").get<double>());
+}
+
+TEST_F(RigTest, CancelGivesUpEveryPilotInEverySystemAndSubmitsNothing) {
+  // slurm-b and Grid Engine are full, and each component needs all of slurm-a (4 ranks): one
+  // component starts there and waits in the rendezvous, the other's three copies queue, one on
+  // each system. Then the coordinator dies.
+  const std::string block_b = blocker(system_named("slurm-b"));
+  const std::string block_ge = blocker(system_named("gridengine"));
+  const fs::path dir = write_spec("cancel", "duplicates = 2\n", "slurm-a slurm-b", true, "2x4");
+  auto run = campaign_in_background(dir);
+  ASSERT_TRUE(wait_for([&] { return events_of(dir, "cancelled").size() >= 2; }, 120))
+      << "the twins of the component bound first are cancelled";
+  ASSERT_EQ(::kill(std::stoi(mcb::testing::slurp(dir / "pid")), SIGKILL), 0);
+  EXPECT_EQ(run.get().exit_code, 128 + SIGKILL);
+  const auto before = journal(dir);
+  const auto systems = systems_of(dir);
+  ASSERT_EQ(systems.size(), 6u) << "two components, each on all three systems";
+
+  const std::string cancel =
+      quote(mcb::testing::bin("mcb-campaign")) + " cancel " + quote((dir / "spec.ini").string());
+  const CommandResult r = run_command(cancel);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("4 pilot job(s)"), std::string::npos) << r.out;
+  std::map<std::string, std::string> job_of;
+  for (const json& e : events_of(dir, "submitted")) job_of[e.at("tag")] = e.at("job");
+  std::vector<std::string> cancelled_on;
+  const auto after = journal(dir);
+  for (std::size_t i = before.size(); i < after.size(); ++i) {
+    const json& e = after[i];
+    if (e.at("event") != "cancelled") continue;
+    EXPECT_EQ(e.at("why"), "abandoned: cancelled by mcb-campaign cancel");
+    const std::string system = systems.at(e.at("tag"));
+    cancelled_on.push_back(system);
+    const auto queue = make_queue(system_named(system));
+    const std::string job = job_of.at(e.at("tag"));
+    EXPECT_TRUE(wait_for(
+        [&] {
+          const JobPhase p = queue->status(job).phase;
+          return p == JobPhase::done || p == JobPhase::failed;
+        },
+        120))
+        << system << " job " << job << " is still queued or running";
+  }
+  std::sort(cancelled_on.begin(), cancelled_on.end());
+  EXPECT_EQ(cancelled_on,
+            (std::vector<std::string>{"gridengine", "slurm-a", "slurm-a", "slurm-b"}));
+  EXPECT_EQ(events_of(dir, "server-stopped").size(), 1u) << "the dead coordinator's ompi-server";
+  EXPECT_TRUE(
+      wait_for([&] { return mcb::testing::rig::rig_processes(dir / "folder").empty(); }, 120))
+      << "a pilot, rank or server of the campaign is left";
+  // Cancelling again finds nothing; a run afterwards records the run failed, submits nothing.
+  const CommandResult again = run_command(cancel);
+  EXPECT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_NE(again.out.find(": 0 pilot job(s)"), std::string::npos) << again.out;
+  make_queue(system_named("slurm-b"))->cancel(block_b);
+  make_queue(system_named("gridengine"))->cancel(block_ge);
+  const CommandResult resumed = campaign_run(dir);
+  EXPECT_EQ(resumed.exit_code, 1) << resumed.out << resumed.err;
+  EXPECT_EQ(events_of(dir, "submitting").size(), 6u) << "nothing submitted again";
+  const auto recs = records(dir);
+  ASSERT_EQ(recs.size(), 1u);
+  EXPECT_EQ(recs[0].at("status"), "failed");
+  EXPECT_NE(recs[0].dump().find("abandoned: cancelled by mcb-campaign cancel"), std::string::npos)
+      << recs[0].dump();
 }
 
 }  // namespace
