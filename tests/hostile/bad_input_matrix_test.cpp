@@ -31,8 +31,8 @@ struct Case {
   std::string program;  // in the build's bin folder
   std::string args;     // shell words, "@" is the case's folder
   std::string names;    // what the one line must contain
-  std::vector<InputFile> files;
-  std::string env;  // prefix such as "env -u VAR"; empty for the test's environment
+  std::vector<InputFile> files = {};
+  std::string env = {};  // prefix such as "env -u VAR"; empty for the test's environment
 };
 
 // NOLINTNEXTLINE(readability-identifier-naming): googletest finds the printer by this name.
