@@ -228,7 +228,8 @@ void EnsembleCoordinator::start_segment() {
           {"from", s.from},
           {"to", s.to},
           {"processors", c.queue->processors},
-          {"predicted", c.predicted}});
+          {"predicted", c.predicted},
+          {"model", c.queue->model}});
   write_go(*state_.running);
 }
 
