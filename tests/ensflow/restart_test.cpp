@@ -84,11 +84,14 @@ TEST_P(EnsflowRestart, ContinuesBitForBitAtAnotherProcessCount) {
   ASSERT_FALSE(first.is_null()) << a.out << a.err;
   // A stopped run is judged on the days it reached: as a run of those days alone (without the
   // final error, which only the last day has), and its exit code says the same.
-  const auto upto =
-      ensflow(p.first_ranks, p.args + " --no-free-run --output " + quote(dir / "upto.jsonl"),
-              small_to(p.stop_day));
+  // (with a restart file of its own: the split's options may ask for checkpoints)
+  const auto upto = ensflow(p.first_ranks,
+                            p.args + " --no-free-run --checkpoint " + quote(dir / "upto.rst") +
+                                " --output " + quote(dir / "upto.jsonl"),
+                            small_to(p.stop_day));
   const json short_run = last_record(dir / "upto.jsonl");
   fs::remove(dir / "upto.jsonl");
+  fs::remove(dir / "upto.rst");
   ASSERT_FALSE(short_run.is_null()) << upto.out << upto.err;
   EXPECT_EQ(first["verdict"]["stopped_at_day"], p.stop_day);
   EXPECT_EQ(first["verdict"]["checks"], short_run["verdict"]["checks"]);
