@@ -117,17 +117,18 @@ double NodeLoadAchieved::cpu_share() const {
 
 nlohmann::json node_load_summary(const NodeLoadSpec& spec, const NodeLoadAchieved& a) {
   const double s = a.seconds > 0 ? a.seconds : 1;
-  return {{"schema", "mcb-nodeload/1"},
-          {"host", a.host},
-          {"load", node_load_json(spec)},
-          {"seconds", a.seconds},
-          {"cpu", {{"threads", a.cpu_threads}, {"seconds", a.cpu_seconds}, {"share", a.cpu_share()}}},
-          {"memory", {{"bytes", a.memory_bytes}, {"bytes_per_second", a.memory_bytes / s}}},
-          {"network",
-           {{"peer", a.peer},
-            {"sent_bytes", a.sent_bytes},
-            {"sent_bytes_per_second", a.sent_bytes / s},
-            {"received_bytes", a.received_bytes}}}};
+  return {
+      {"schema", "mcb-nodeload/1"},
+      {"host", a.host},
+      {"load", node_load_json(spec)},
+      {"seconds", a.seconds},
+      {"cpu", {{"threads", a.cpu_threads}, {"seconds", a.cpu_seconds}, {"share", a.cpu_share()}}},
+      {"memory", {{"bytes", a.memory_bytes}, {"bytes_per_second", a.memory_bytes / s}}},
+      {"network",
+       {{"peer", a.peer},
+        {"sent_bytes", a.sent_bytes},
+        {"sent_bytes_per_second", a.sent_bytes / s},
+        {"received_bytes", a.received_bytes}}}};
 }
 
 NodeLoadAchieved read_node_load_summary(const nlohmann::json& j) {

@@ -38,13 +38,13 @@ nlohmann::json node_load_json(const NodeLoadSpec& spec);
 /// which the run's record carries beside the spec it asked for.
 struct NodeLoadAchieved {
   std::string host;
-  double seconds = 0;           //!< how long the load ran
-  int cpu_threads = 0;          //!< one per core
-  double cpu_seconds = 0;       //!< CPU time the threads used
-  double memory_bytes = 0;      //!< bytes read and written by the streaming copy
-  std::string peer;             //!< where the network load went ("" without one)
-  double sent_bytes = 0;        //!< UDP payload sent to the peer
-  double received_bytes = 0;    //!< UDP payload received from the run's other generators
+  double seconds = 0;         //!< how long the load ran
+  int cpu_threads = 0;        //!< one per core
+  double cpu_seconds = 0;     //!< CPU time the threads used
+  double memory_bytes = 0;    //!< bytes read and written by the streaming copy
+  std::string peer;           //!< where the network load went ("" without one)
+  double sent_bytes = 0;      //!< UDP payload sent to the peer
+  double received_bytes = 0;  //!< UDP payload received from the run's other generators
 
   /// @brief The busy share of the node's cores that the CPU load reached.
   double cpu_share() const;

@@ -9,11 +9,11 @@
 
 #include <algorithm>
 #include <chrono>
-#include <thread>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <stdexcept>
+#include <thread>
 
 extern char** environ;
 
@@ -61,18 +61,23 @@ NodeLoadOnHosts::NodeLoadOnHosts(MPI_Comm world, const NodeLoadSpec& spec,
   int rank = 0;
   MPI_Comm_rank(world, &rank);
   const std::string& host = hosts.at(static_cast<std::size_t>(rank));
-  const bool first_on_host =
-      std::find(hosts.begin(), hosts.end(), host) - hosts.begin() == rank;
+  const bool first_on_host = std::find(hosts.begin(), hosts.end(), host) - hosts.begin() == rank;
   if (!first_on_host) return;
-  summary_ = (fs::temp_directory_path() /
-              ("mcb-nodeload-" + std::to_string(getpid()) + ".json")).string();
+  summary_ =
+      (fs::temp_directory_path() / ("mcb-nodeload-" + std::to_string(getpid()) + ".json")).string();
   ready_ = summary_ + ".ready";
   try {
     const std::string program = generator_path();
-    std::vector<std::string> words = {program,  "--load", format_node_load(spec),
-                                      "--peer", peer_of(host, hosts),
-                                      "--summary", summary_,   "--ready",
-                                      ready_,  "--stop-with-parent"};
+    std::vector<std::string> words = {program,
+                                      "--load",
+                                      format_node_load(spec),
+                                      "--peer",
+                                      peer_of(host, hosts),
+                                      "--summary",
+                                      summary_,
+                                      "--ready",
+                                      ready_,
+                                      "--stop-with-parent"};
     std::vector<char*> argv;
     for (std::string& w : words) argv.push_back(w.data());
     argv.push_back(nullptr);

@@ -8,8 +8,8 @@
 #include <mpi.h>
 #include <nlohmann/json.hpp>
 
-#include <string>
 #include <sys/types.h>
+#include <string>
 #include <vector>
 
 namespace mcb::harness {

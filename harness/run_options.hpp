@@ -33,8 +33,8 @@ struct RunOptions {
   bool quiet = false;                                  //!< --quiet: only the verdict line
   std::optional<cli::Duration> wan_latency;  //!< --wan-latency: emulated link latency ("1ms")
   std::optional<cli::Rate> wan_bandwidth;    //!< --wan-bandwidth: its bandwidth ("100Mbit/s")
-  std::string platform;  //!< --platform: file of per-cluster-pair link parameters
-  bool relay = false;    //!< --relay: inter-cluster messages through gateway ranks
+  std::string platform;    //!< --platform: file of per-cluster-pair link parameters
+  bool relay = false;      //!< --relay: inter-cluster messages through gateway ranks
   NodeLoadSpec node_load;  //!< --node-load: background load on every host while measuring
 };
 

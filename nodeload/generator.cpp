@@ -175,8 +175,8 @@ NodeLoadAchieved generate(const NodeLoadSpec& spec, const std::string& peer,
   if (in) {
     threads.emplace_back(receiver, std::cref(*in), std::cref(stop), start, duration,
                          std::ref(a.received_bytes));
-    threads.emplace_back(sender, std::cref(to), spec.network_rate, std::cref(stop), start,
-                         duration, std::ref(a.sent_bytes));
+    threads.emplace_back(sender, std::cref(to), spec.network_rate, std::cref(stop), start, duration,
+                         std::ref(a.sent_bytes));
   }
   started();
   // Without a load of any kind the generator only waits for its end.

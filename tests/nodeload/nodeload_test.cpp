@@ -64,10 +64,10 @@ TEST(NodeLoadProgram, RunsEveryLoadAndAccountsForIt) {
   TempDir dir;
   const std::string summary = dir / "summary.json";
   const int port = some_port();
-  const auto r = run_program("mcb-nodeload", {"--load",
-                                              "cpu=30%,memory=200MB/s,network=5MB/s,port=" +
-                                                  std::to_string(port),
-                                              "--duration", "1s", "--summary", summary});
+  const auto r =
+      run_program("mcb-nodeload",
+                  {"--load", "cpu=30%,memory=200MB/s,network=5MB/s,port=" + std::to_string(port),
+                   "--duration", "1s", "--summary", summary});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const NodeLoadAchieved a = read_node_load_summary(json::parse(slurp(summary)));
   EXPECT_EQ(a.cpu_threads, static_cast<int>(std::thread::hardware_concurrency()));
@@ -107,8 +107,8 @@ TEST(NodeLoadRun, PoissonRunsUnderTheLoadAndRecordsItAtOneTwoAndFourRanks) {
     const std::string out = dir / "runs.jsonl";
     const std::string procs = ranks == 4 ? "2x2" : std::to_string(ranks) + "x1";
     const std::string load = "cpu=25%,network=2MB/s,port=" + std::to_string(some_port());
-    const std::vector<std::string> args = {"--grid", "32", "--procs", procs, "--iterations",
-                                           "100", "--output", out};
+    const std::vector<std::string> args = {"--grid",       "32",  "--procs",  procs,
+                                           "--iterations", "100", "--output", out};
     std::vector<std::string> loaded = args;
     loaded.insert(loaded.end(), {"--node-load", load});
     ASSERT_EQ(run_program("mcb-poisson", args, mpirun(ranks)).exit_code, 0);
@@ -132,8 +132,8 @@ TEST(NodeLoadRun, PoissonRunsUnderTheLoadAndRecordsItAtOneTwoAndFourRanks) {
     EXPECT_GT(a.cpu_seconds, 0);
     EXPECT_GT(a.sent_bytes, 0);
     // "[m]" keeps the pattern from matching the shell that runs pgrep.
-    EXPECT_EQ(run_command("pgrep -f " + quote("[m]cb-nodeload --load " +
-                                              format_node_load(parse_node_load(load))))
+    EXPECT_EQ(run_command("pgrep -f " +
+                          quote("[m]cb-nodeload --load " + format_node_load(parse_node_load(load))))
                   .exit_code,
               1)
         << "a generator outlived its run";
