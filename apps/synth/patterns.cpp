@@ -120,13 +120,13 @@ Receipts expected_receipts(const SynthConfig& config, int rank) {
 
 PatternRunner::PatternRunner(const SynthConfig& config, harness::InstrumentedComm& comm)
     : config_(config), comm_(comm), words_(config.message_bytes / 8) {
+  // One buffer per peer (all-to-all, the master's workers) or per direction (nearest).
+  const Pattern p = config.options.pattern;
   std::size_t buffers = 1;
-  if (config.options.pattern == Pattern::all_to_all) {
+  if (p == Pattern::all_to_all || p == Pattern::master_worker) {
     buffers = static_cast<std::size_t>(config.ranks);
-  } else if (config.options.pattern == Pattern::nearest) {
+  } else if (p == Pattern::nearest) {
     buffers = harness::kDirections;
-  } else if (config.options.pattern == Pattern::master_worker) {
-    buffers = static_cast<std::size_t>(config.ranks);
   }
   send_.assign(buffers, std::vector<std::uint64_t>(words_));
   recv_.assign(buffers, std::vector<std::uint64_t>(words_));
