@@ -5,7 +5,7 @@
 # share/mcb/ as well. Tests, benchmarks and fuzzers are not installed.
 include(GNUInstallDirs)
 
-foreach(program mcb-sim mcb-calibrate mcb-campaign mcb-poisson mcb-ensflow mcb-links mcb-match
+foreach(program mcb-sim mcb-calibrate mcb-campaign mcb-poisson mcb-ensflow mcb-synth mcb-links mcb-match
                 mcb-match-study mcb-batchgrid mcb-redundant mcb-load mcb-ensemble mcb-nodeload)
   if(TARGET ${program})
     # Keep the library folders the programs were linked with (Open MPI's): Open MPI's own

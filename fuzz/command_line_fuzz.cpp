@@ -7,6 +7,7 @@
 // line break may carry it into the message).
 #include "apps/ensflow/options.hpp"
 #include "apps/poisson/options.hpp"
+#include "apps/synth/options.hpp"
 #include "batchgrid/commands.hpp"
 #include "calibration/calibrate.hpp"
 #include "calibration/links/options.hpp"
@@ -125,6 +126,11 @@ const std::vector<Program>& programs() {
        [](int argc, const char* const* argv, int) {
          mcb::load::ProgramOptions o;
          (void)mcb::load::parse_options(argc, argv, o);
+       }},
+      {"mcb-synth",
+       [](int argc, const char* const* argv, int ranks) {
+         mcb::synth::SynthConfig c;
+         (void)mcb::synth::parse_options(argc, argv, ranks, true, c);
        }},
   };
   return table;

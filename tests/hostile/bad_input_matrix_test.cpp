@@ -249,6 +249,52 @@ INSTANTIATE_TEST_SUITE_P(
              {{"f", "x"}}}),
     test_name);
 
+// --- mcb-synth --------------------------------------------------------------------------------
+const std::string kSynth = "--iterations 2 --output @/runs.jsonl ";
+INSTANTIATE_TEST_SUITE_P(
+    Synth, BadInputMatrix,
+    ::testing::Values(
+        Case{"seed_negative", "mcb-synth", kSynth + "--seed -1", "--seed"},
+        Case{
+            "stray_word", "mcb-synth", kSynth + "stray", "'stray' is not an option", {}, mpirun(2)},
+        Case{"iterations_huge", "mcb-synth", kSynth + "--iterations 99999999999", "--iterations"},
+        Case{"message_size_huge", "mcb-synth", kSynth + "--message-size 1e300",
+             "--message-size: '1e300'"},
+        Case{"message_size_odd", "mcb-synth", kSynth + "--message-size 1001",
+             "--message-size: '1001'"},
+        Case{"flops_inf", "mcb-synth", kSynth + "--flops inf", "--flops"},
+        Case{"bytes_nan", "mcb-synth", kSynth + "--bytes nan", "--bytes"},
+        Case{"bytes_huge", "mcb-synth", kSynth + "--bytes 1e300", "--bytes"},
+        Case{"array_huge", "mcb-synth", kSynth + "--array 99999999999", "--array"},
+        Case{"block_huge", "mcb-synth", kSynth + "--block 99999", "--block"},
+        Case{"pattern_unknown", "mcb-synth", kSynth + "--pattern star", "--pattern: 'star'"},
+        Case{"clusters_above_ranks", "mcb-synth", kSynth + "--clusters 2",
+             "--clusters: '2' is more than the 1 processes"},
+        Case{"check_without_ranks", "mcb-synth", "--check --pattern ring", "--ranks: missing"},
+        Case{"config_nul",
+             "mcb-synth",
+             kSynth + "--config @/c.ini",
+             "@/c.ini:1: a NUL",
+             {{"c.ini", "pattern = ri" + kNul + "\n"}}},
+        Case{"config_latin1",
+             "mcb-synth",
+             kSynth + "--config @/c.ini",
+             "@/c.ini:1:",
+             {{"c.ini", "pattern = " + kLatin1 + "\n"}}},
+        Case{"config_folder",
+             "mcb-synth",
+             kSynth + "--config @/conf",
+             "--config",
+             {{"conf", "<dir>"}}},
+        Case{"cluster_map_nul",
+             "mcb-synth",
+             kSynth + "--cluster-map @/m",
+             "@/m:1: a NUL",
+             {{"m", "a" + kNul + "\n"}}},
+        Case{
+            "output_under_file", "mcb-synth", "--output @/f/runs.jsonl", "--output", {{"f", "x"}}}),
+    test_name);
+
 // --- mcb-links --------------------------------------------------------------------------------
 const std::string kLinks = "--output @/runs.jsonl ";
 INSTANTIATE_TEST_SUITE_P(

@@ -459,4 +459,33 @@ TEST(CampaignLocal, EnsflowRunsItsValidCombinationsAndReportsTheOthers) {
   EXPECT_EQ(by_id.at("ens-4-r1")["config"]["total_size"], 3);
 }
 
+TEST(CampaignLocal, SynthRunsItsValidCombinationsAndReportsTheOthers) {
+  if (!fs::exists(bin("mcb-synth"))) {
+    GTEST_SKIP() << "mcb-synth is not built in " << MCB_BIN_DIR;
+  }
+  TempDir dir;
+  const std::string spec =
+      write_file(dir.path() / "s.ini",
+                 "name = syn\napp = synth\nbinary = " + bin("mcb-synth") +
+                     "\ntimeout = 2min\n[options]\n"
+                     "pattern = ring allreduce\nclusters = 1 3\nranks = 2\niterations = 3\n"
+                     "message-size = 1KiB\ncounters = \"\"\n");
+  const CommandResult dry = mcb_campaign(campaign_args("dry-run", spec));
+  ASSERT_EQ(dry.exit_code, 0) << dry.err;
+  EXPECT_NE(dry.out.find("#2 pattern=ring clusters=3 ranks=2 iterations=3 message-size=1KiB "
+                         "counters='': --clusters: '3' is more than the 2 processes of this run"),
+            std::string::npos)
+      << dry.out;
+  const CommandResult r = mcb_campaign(campaign_args("run", spec));
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  const auto by_id = records_by_id(dir.path() / "campaigns/syn/records.jsonl");
+  ASSERT_EQ(by_id.size(), 2u);
+  for (const char* id : {"syn-1-r1", "syn-3-r1"}) {
+    EXPECT_EQ(by_id.at(id)["status"], "valid") << id;
+    EXPECT_EQ(by_id.at(id)["app"], "synth");
+    EXPECT_EQ(by_id.at(id)["verdict"]["checksum"], by_id.at(id)["verdict"]["expected_checksum"]);
+  }
+  EXPECT_EQ(by_id.at("syn-3-r1")["config"]["pattern"], "allreduce");
+}
+
 }  // namespace

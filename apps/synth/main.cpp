@@ -1,0 +1,3 @@
+#include "apps/synth/app.hpp"
+
+int main(int argc, char** argv) { return mcb::synth::run_program(argc, argv); }
