@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # Seed 002's measurements ran on non-dedicated clusters under a local load. This study runs each
-# campaign spec of scripts/study-nodeload/ (Poisson, and every other application with a spec
-# there) on 1 and 2 emulated clusters with every host under a CPU load of 0, 25, 50 and 75%
+# campaign spec of scripts/study-nodeload/ (Poisson and mcb-synth) on 1 and 2 emulated clusters with every host under a CPU load of 0, 25, 50 and 75%
 # (--node-load, mcb-nodeload), and analysis/study_nodeload.py gives per application, problem and
 # load the co-allocation penalty (runtime on 2 clusters / on 1) and the slowdown the load causes.
 #
@@ -9,7 +8,8 @@
 #
 # Each spec runs by mcb-campaign into OUT_DIR/<spec name> (run again, it makes only the runs
 # without a record). Environment: MCB_BUILD_DIR (default build); these replace the specs' values
-# in their copies under OUT_DIR/specs: STUDY_GRIDS (Poisson's "200 400"), STUDY_REPETITIONS (3),
+# in their copies under OUT_DIR/specs: STUDY_GRIDS (Poisson's "200 400"), STUDY_BYTES (mcb-synth's
+# triad bytes, "1e8"), STUDY_REPETITIONS (3),
 # STUDY_LOADS ("none cpu=25% cpu=50% cpu=75%").
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -33,6 +33,7 @@ for source_spec in "$root"/scripts/study-nodeload/*.ini; do
   spec="$out/specs/$name.ini"
   cp "$source_spec" "$spec"
   [ -z "${STUDY_GRIDS:-}" ] || set_value "$spec" grid "$STUDY_GRIDS"
+  [ -z "${STUDY_BYTES:-}" ] || set_value "$spec" bytes "$STUDY_BYTES"
   [ -z "${STUDY_REPETITIONS:-}" ] || set_value "$spec" repetitions "$STUDY_REPETITIONS"
   [ -z "${STUDY_LOADS:-}" ] || set_value "$spec" node-load "$STUDY_LOADS"
   "$campaign" run "$spec" --folder "$out/$name" --progress lines || failed=1

@@ -65,16 +65,19 @@ class StudyNodeLoadAnalysis(TempDirTest):
 class StudyNodeLoadEndToEnd(TempDirTest):
     def test_tiny_study_runs_every_load_to_the_same_solution(self):
         env = dict(os.environ, MCB_BUILD_DIR=os.path.dirname(BIN), STUDY_GRIDS="40",
-                   STUDY_REPETITIONS="1", STUDY_LOADS="none cpu=50%")
+                   STUDY_BYTES="1e6", STUDY_REPETITIONS="1", STUDY_LOADS="none cpu=50%")
         done = subprocess.run(["bash", os.path.join(SOURCE, "scripts", "study-nodeload.sh"),
                                self.path("study")], capture_output=True, text=True, env=env,
                               timeout=1200)
         self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
-        self.assertIn("4 valid of 4 runs", done.stdout)
+        # Poisson and mcb-synth, each under both loads on 1 and 2 clusters.
+        self.assertIn("8 valid of 8 runs", done.stdout)
         rows = read_csv(self.path("study", "nodeload.csv"))
-        self.assertEqual([r["load"] for r in rows], ["none", "cpu=50%"])
-        self.assertEqual(float(rows[0]["cpu_share_reached"]), 0.0)
-        self.assertGreater(float(rows[1]["cpu_share_reached"]), 0.0)
+        for app in ("poisson", "synth"):
+            mine = [r for r in rows if r["app"] == app]
+            self.assertEqual([r["load"] for r in mine], ["none", "cpu=50%"], app)
+            self.assertEqual(float(mine[0]["cpu_share_reached"]), 0.0)
+            self.assertGreater(float(mine[1]["cpu_share_reached"]), 0.0)
         self.assertNotIn("NOT COMPARABLE", done.stdout)
 
 
