@@ -2,6 +2,7 @@
 
 #include "harness/join.hpp"
 #include "harness/mpi_program.hpp"
+#include "harness/node_load.hpp"
 #include "harness/record.hpp"
 
 #include <cstdio>
@@ -110,10 +111,22 @@ int drive_on(MPI_Comm world, const std::string& program, const std::string& app,
   record["config"] = m.config(run);
   record["env"] = run.env;
 
+  record["config"]["node_load"] = format_node_load(o.node_load);
+
   Counters counters(m.counters_reason().empty() ? split_events(o.counters)
                                                 : std::vector<std::string>{});
-  const std::string failure = collective_try(world, [&] { m.measure(run, counters); });
+  std::optional<NodeLoadOnHosts> load;
+  if (o.node_load.any()) {
+    load.emplace(world, o.node_load, run.env.at("hosts").get<std::vector<std::string>>());
+  }
+  std::string failure = load ? collective_try(world, [&] { load->check_started(); }) : "";
+  if (failure.empty()) failure = collective_try(world, [&] { m.measure(run, counters); });
   if (run.wide) run.wide->finish();  // every measured message is in: stop the relay
+  if (load) {
+    const std::string ended = collective_try(world, [&] { load->end(); });
+    if (failure.empty()) failure = ended;
+    if (ended.empty()) record["env"]["node_load"] = load->record();
+  }
   if (!failure.empty()) return record_failure(world, program, o.output, record, failure);
   return finish(program, m, run, counters, std::move(record));
 }

@@ -53,6 +53,18 @@ void add_run_options(po::options_description& desc, RunOptions& o) {
       ("platform", po::value(&o.platform)->value_name("FILE"),
        "per-cluster-pair links: lines 'CLUSTER CLUSTER LATENCY BANDWIDTH' ('* *' for every "
        "pair not listed); overrides --wan-latency/--wan-bandwidth for the pairs it names")
+      ("node-load", po::value<std::string>()->value_name("SPEC")
+                        ->notifier([&o](const std::string& text) {
+                          try {
+                            o.node_load = parse_node_load(text);
+                          } catch (const std::invalid_argument& e) {
+                            throw cli::ValueError("node-load",
+                                                  "--node-load: '" + text + "': " + e.what());
+                          }
+                        }),
+       "background load on every host while the run measures (mcb-nodeload): cpu=P% of every "
+       "core, memory=RATE of streaming copy, network=RATE of UDP to the next host, port=N; "
+       "comma-separated (e.g. cpu=50%,memory=1GB/s), or none")
       ("relay", po::bool_switch(&o.relay),
        "route inter-cluster messages sender -> gateway -> gateway -> receiver (the lowest rank "
        "of each cluster is its gateway; MPI then starts with thread support)");

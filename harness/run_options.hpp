@@ -4,6 +4,7 @@
 /// clusters and the cluster map, where records go, seed, run identity, system label, counters,
 /// and the wide area between clusters (link emulation, gateway relay).
 
+#include "common/node_load.hpp"
 #include "common/option_types.hpp"
 #include "harness/cluster_map.hpp"
 
@@ -34,6 +35,7 @@ struct RunOptions {
   std::optional<cli::Rate> wan_bandwidth;    //!< --wan-bandwidth: its bandwidth ("100Mbit/s")
   std::string platform;  //!< --platform: file of per-cluster-pair link parameters
   bool relay = false;    //!< --relay: inter-cluster messages through gateway ranks
+  NodeLoadSpec node_load;  //!< --node-load: background load on every host while measuring
 };
 
 /// @brief Whether the options ask for wide-area link emulation.

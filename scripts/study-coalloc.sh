@@ -20,28 +20,10 @@
 # measure what starting them early saves.
 # Exit 0: the table is written; 1: a step failed; 77: this machine cannot run the rig.
 set -euo pipefail
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-build="$(cd "${MCB_BUILD_DIR:-$root/build}" 2>/dev/null && pwd || echo "${MCB_BUILD_DIR:-$root/build}")"
-bin="$build/bin"
-quick=0
-if [ "${1:-}" = "--quick" ]; then
-  quick=1
-  shift
-fi
-out="${1:-${MCB_RESULTS_DIR:-$root/results/study-coalloc}}"
-say() { echo "study-coalloc: $*"; }
-fail() {
-  echo "study-coalloc: $*" >&2
-  exit 1
-}
-for p in mcb-rig mcb-load mcb-campaign mcb-poisson mcb-redundant mcb-batchgrid; do
-  [ -x "$bin/$p" ] || fail "$bin/$p is not built"
-done
-if [ -e "$out/table.csv" ] || [ -d "$out/rig" ]; then fail "$out holds a study already"; fi
-if ! why="$("$bin/mcb-rig" check 2>&1)"; then
-  echo "study-coalloc: skipped: $why" >&2
-  exit 77
-fi
+RIG_STUDY_PROGRAMS="mcb-campaign mcb-poisson mcb-redundant"
+# shellcheck source=scripts/rig-study-lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/rig-study-lib.sh"
+rig_study_begin study-coalloc study-coalloc "$@"
 
 if [ "$quick" = 1 ]; then
   runs="${MCB_COALLOC_RUNS:-2}"
@@ -61,23 +43,7 @@ coalloc_timeout=240
 # A pilot's time limit (jobscripts/coalloc_executor.cpp): what the batch systems plan with.
 requested=$((run_timeout + coalloc_timeout + 120))
 
-mkdir -p "$out"
-out="$(cd "$out" && pwd)"
-rig="$out/rig"
-"$bin/mcb-rig" start "$rig" $$ > "$out/rig.log" 2>&1 || fail "the rig did not start (see $out/rig.log)"
-load_pid=""
-cleanup() {
-  if [ -n "$load_pid" ]; then kill -INT "$load_pid" 2> /dev/null || true; wait "$load_pid" || true; fi
-  "$bin/mcb-rig" stop "$rig" >> "$out/rig.log" 2>&1 || true
-}
-trap cleanup EXIT
-# shellcheck source=scripts/mpi-env.sh
-source "$root/scripts/mpi-env.sh"
-systems="slurm-a slurm-b gridengine"
-# Lublin-Feitelson jobs of a 16-processor machine (seed 003's model) at a quarter of their
-# processors (a system has 4), each to one system at random.
-"$bin/mcb-batchgrid" generate --size 16 --jobs "$load_jobs" --seed 29 --interarrival 1000 --output "$out/background.swf" \
-  > "$out/generate.log" || fail "mcb-batchgrid generate failed (see $out/generate.log)"
+rig_study_background 29 "$load_jobs"
 start=$(date +%s.%N)
 for config in $configs; do
   IFS=: read -r d ranking sync <<< "$config"
@@ -89,10 +55,7 @@ for config in $configs; do
   dir="$out/$name"
   mkdir -p "$dir"
   say "$name: background load and $runs co-allocated runs"
-  "$bin/mcb-load" --systems "$rig/rig.env" --select "${systems// /,}" --trace "$out/background.swf" \
-    --count "$load_jobs" --factor "$factor" --procs-scale 0.25 --assign random --seed 7 \
-    --output "$dir/load" > "$dir/load.log" 2>&1 &
-  load_pid=$!
+  rig_study_load "$dir" "$load_jobs" "$factor"
   cat > "$dir/spec.ini" << INI
 name = $name
 app = poisson
@@ -124,10 +87,7 @@ clusters = 2
 INI
   "$bin/mcb-campaign" run "$dir/spec.ini" > "$dir/campaign.log" 2>&1 ||
     say "$name: some runs failed (see $dir/campaign.log)"
-  kill -INT "$load_pid" 2> /dev/null || true
-  wait "$load_pid" || true
-  load_pid=""
-  [ -f "$dir/load/load.json" ] || fail "$name: the background load wrote no load.json (see $dir/load.log)"
+  rig_study_load_end "$name" "$dir"
   /usr/bin/python3 "$root/analysis/coalloc_study.py" requests "$dir/campaign" \
     --requested "$requested" --output "$dir/requests.swf" || fail "$name: no requests to replay"
   traces=()

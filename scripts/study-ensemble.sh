@@ -18,28 +18,11 @@
 # background trace, default 300) size it.
 # Exit 0: the table is written; 1: a step failed; 77: this machine cannot run the rig.
 set -euo pipefail
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-build="$(cd "${MCB_BUILD_DIR:-$root/build}" 2>/dev/null && pwd || echo "${MCB_BUILD_DIR:-$root/build}")"
-bin="$build/bin"
-quick=0
-if [ "${1:-}" = "--quick" ]; then
-  quick=1
-  shift
-fi
-out="${1:-${MCB_RESULTS_DIR:-$root/results/study-ensemble}}"
-say() { echo "study-ensemble: $*"; }
-fail() {
-  echo "study-ensemble: $*" >&2
-  exit 1
-}
-for p in mcb-rig mcb-load mcb-ensemble mcb-ensflow mcb-batchgrid; do
-  [ -x "$bin/$p" ] || fail "$bin/$p is not built"
-done
-if [ -e "$out/table.csv" ] || [ -d "$out/rig" ]; then fail "$out holds a study already"; fi
-if ! why="$("$bin/mcb-rig" check 2>&1)"; then
-  echo "study-ensemble: skipped: $why" >&2
-  exit 77
-fi
+RIG_STUDY_PROGRAMS="mcb-ensemble mcb-ensflow"
+# shellcheck source=scripts/rig-study-lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/rig-study-lib.sh"
+rig_study_begin study-ensemble study-ensemble "$@"
+
 if [ "$quick" = 1 ]; then
   days="${MCB_ENSEMBLE_DAYS:-16}"
   limit="${MCB_ENSEMBLE_LIMIT:-20}"
@@ -51,23 +34,7 @@ else
 fi
 factor="${MCB_ENSEMBLE_FACTOR:-300}"
 
-mkdir -p "$out"
-out="$(cd "$out" && pwd)"
-rig="$out/rig"
-"$bin/mcb-rig" start "$rig" $$ > "$out/rig.log" 2>&1 || fail "the rig did not start (see $out/rig.log)"
-load_pid=""
-cleanup() {
-  if [ -n "$load_pid" ]; then kill -INT "$load_pid" 2> /dev/null || true; wait "$load_pid" || true; fi
-  "$bin/mcb-rig" stop "$rig" >> "$out/rig.log" 2>&1 || true
-}
-trap cleanup EXIT
-# shellcheck source=scripts/mpi-env.sh
-source "$root/scripts/mpi-env.sh"
-systems="slurm-a slurm-b gridengine"
-# Lublin-Feitelson jobs of a 16-processor machine (seed 003's model) at a quarter of their
-# processors (a system has 4), each to one system at random.
-"$bin/mcb-batchgrid" generate --size 16 --jobs "$load_jobs" --seed 30 --interarrival 1000 \
-  --output "$out/background.swf" > "$out/generate.log" || fail "mcb-batchgrid generate failed"
+rig_study_background 30 "$load_jobs"
 
 queue() { # NAME SYSTEM PROCESSORS: one [queue.NAME] section; a + b/P is the runner's prior
   printf '[queue.%s]\nsystem = %s\nprocessors = %s\ntime-limit = %ss\na = 1\nb = 2\n' "$1" "$2" "$3" "$limit"
@@ -76,10 +43,7 @@ for config in multi single; do
   dir="$out/$config"
   mkdir -p "$dir"
   say "$config: background load and the ensemble to day $days"
-  "$bin/mcb-load" --systems "$rig/rig.env" --select "${systems// /,}" --trace "$out/background.swf" \
-    --count "$load_jobs" --factor "$factor" --procs-scale 0.25 --assign random --seed 7 \
-    --output "$dir/load" > "$dir/load.log" 2>&1 &
-  load_pid=$!
+  rig_study_load "$dir" "$load_jobs" "$factor"
   {
     printf '[ensemble]\nsystems = %s\nbinary = %s\nhorizon = %s\ncheckpoint-every = 4\n' \
       "$rig/rig.env" "$bin/mcb-ensflow" "$days"
@@ -96,10 +60,7 @@ for config in multi single; do
   } > "$dir/spec.ini"
   "$bin/mcb-ensemble" --spec "$dir/spec.ini" --state "$dir/state" > "$dir/ensemble.log" 2>&1 ||
     fail "$config: mcb-ensemble failed (see $dir/ensemble.log)"
-  kill -INT "$load_pid" 2> /dev/null || true
-  wait "$load_pid" || true
-  load_pid=""
-  [ -f "$dir/load/load.json" ] || fail "$config: the background load wrote no load.json (see $dir/load.log)"
+  rig_study_load_end "$config" "$dir"
   tail -n 2 "$dir/ensemble.log"
 done
 

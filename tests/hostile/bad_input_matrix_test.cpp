@@ -939,6 +939,22 @@ INSTANTIATE_TEST_SUITE_P(
              {kLoadFiles[0], kLoadFiles[1], {"o", "<dir>"}, {"o/load.json", "{}"}}}),
     test_name);
 
+// --- mcb-nodeload, and --node-load of the measurement programs ---------------------------------
+INSTANTIATE_TEST_SUITE_P(
+    NodeLoad, BadInputMatrix,
+    ::testing::Values(
+        Case{"load_missing", "mcb-nodeload", "--duration 1s", "--load"},
+        Case{"cpu_full", "mcb-nodeload", "--load cpu=100%", "--load: 'cpu=100%': cpu: '100%'"},
+        Case{"kind_unknown", "mcb-nodeload", "--load gpu=1", "'gpu' is not a kind of load"},
+        Case{"kind_twice", "mcb-nodeload", "--load cpu=10%,cpu=20%", "'cpu' given twice"},
+        Case{"rate_word", "mcb-nodeload", "--load memory=fast", "--load: 'memory=fast': memory:"},
+        Case{"port_low", "mcb-nodeload", "--load network=1MB/s,port=80", "port: '80'"},
+        Case{"duration_word", "mcb-nodeload", "--load none --duration soon", "--duration: 'soon'"},
+        Case{"poisson_node_load", "mcb-poisson", kPoisson + "--node-load cpu=150%",
+             "--node-load: 'cpu=150%'"},
+        Case{"ensflow_node_load", "mcb-ensflow", "--node-load cpu", "--node-load: 'cpu'"}),
+    test_name);
+
 // --- mcb-slurm-local --------------------------------------------------------------------------
 INSTANTIATE_TEST_SUITE_P(
     SlurmLocal, BadInputMatrix,
