@@ -1,17 +1,20 @@
 #!/usr/bin/python3
 """Issue 30's study: the ensemble on the rig (mcb-ensemble) against mcb-batchgrid's replay.
 
+    /usr/bin/python3 analysis/ensemble_study.py valid STUDY_DIR
     /usr/bin/python3 analysis/ensemble_study.py fit STUDY_DIR --output FILE
     /usr/bin/python3 analysis/ensemble_study.py replay STUDY_DIR CONFIG --output DIR
     /usr/bin/python3 analysis/ensemble_study.py table STUDY_DIR [--output DIR]
 
+`valid` prints the configurations whose run is VALID (its last segment's verdict), one a
+line, and every run's verdict on stderr; only those feed the fit, the replays and the table.
 `fit` writes a + b/P (seconds per model day, least squares over both runs' done segments), the
 restart file's size and the mean measured transfer as JSON. `replay` writes a configuration's
 background jobs as they ran on the ensemble's clock (one SWF per system) and the mcb-batchgrid
 run arguments (DIR/args, one a line). `table` writes table.csv, ensemble-study.md and
 ensemble-study.png (real against simulated throughput, pilot wait, resource availability rate
 and remaps; whether multiple queues beat the single largest) into --output (default
-STUDY_DIR) and prints the table. scripts/study-ensemble.sh runs all three; see
+STUDY_DIR) and prints the table. scripts/study-ensemble.sh runs all four; see
 mcb_analysis/ensemble_study.py.
 """
 
@@ -29,6 +32,16 @@ from mcb_analysis import cli  # noqa: E402
 from mcb_analysis import ensemble_study as es  # noqa: E402
 
 PROG = "ensemble_study.py"
+
+
+def valid(a):
+    for config in es.CONFIGS:
+        r = es.run_of(os.path.join(a.folder, config))
+        print(f"{PROG}: {config}: {r['verdict']}" + (f": {r['reason']}" if r["reason"] else ""),
+              file=sys.stderr)
+        if r["verdict"] == "VALID":
+            print(config)
+    return 0
 
 
 def fit(a):
@@ -71,12 +84,12 @@ def table(a):
 
 def main(argv):
     p = cli.parser(PROG, __doc__)
-    p.add_argument("command", choices=("fit", "replay", "table"))
+    p.add_argument("command", choices=("valid", "fit", "replay", "table"))
     p.add_argument("folder", metavar="DIR", help="the study folder")
     p.add_argument("config", nargs="?", help="replay: multi or single")
     p.add_argument("--output", help="fit: the JSON file; replay: folder; table: folder")
     a = p.parse_args(argv)
-    return {"fit": fit, "replay": replay, "table": table}[a.command](a)
+    return {"valid": valid, "fit": fit, "replay": replay, "table": table}[a.command](a)
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 #include "calibration/fits.hpp"
 
+#include "common/compute_fits.hpp"
 #include "common/csv.hpp"
 #include "common/errors.hpp"
 #include "common/units.hpp"
@@ -380,15 +381,25 @@ std::vector<Prediction> predict_all(const Models& models, const std::vector<Runt
 }
 
 std::string compute_fits_csv(const std::vector<ComputeFit>& fits) {
-  csv::Writer table({"app", "problem", "system", "a", "b", "r2", "rmse", "max_relative_gap",
-                     "points", "sizes", "p_min", "p_max"});
+  // Through the table's one owner (common/compute_fits.hpp), which readers share.
+  ComputeFitTable table;
   for (const ComputeFit& f : fits) {
-    table.row({f.app, f.problem, f.system, csv::number(f.a), csv::number(f.b),
-               csv::number(f.fit.r2), csv::number(f.fit.rmse), csv::number(f.fit.max_relative_gap),
-               std::to_string(f.fit.points), std::to_string(f.sizes), std::to_string(f.p_min),
-               std::to_string(f.p_max)});
+    ComputeFitRow r;
+    r.app = f.app;
+    r.problem = f.problem;
+    r.system = f.system;
+    r.a = f.a;
+    r.b = f.b;
+    r.r2 = f.fit.r2;
+    r.rmse = f.fit.rmse;
+    r.max_relative_gap = f.fit.max_relative_gap;
+    r.points = static_cast<std::int64_t>(f.fit.points);
+    r.sizes = static_cast<std::int64_t>(f.sizes);
+    r.p_min = f.p_min;
+    r.p_max = f.p_max;
+    table.rows.push_back(std::move(r));
   }
-  return table.text();
+  return table.to_csv();
 }
 
 std::string link_fits_csv(const std::vector<LinkFit>& fits) {

@@ -123,7 +123,7 @@ void EnsembleCoordinator::step() {
   if (state_.running) watch_segment();
   if (done()) return;
   if (state_.day >= spec_.horizon) {
-    record({{"event", "finished"}, {"day", state_.day}});
+    record(finished_event());
     return;
   }
   if (!state_.running) start_segment();
@@ -166,6 +166,7 @@ void EnsembleCoordinator::watch_segment() {
       if (!c.lines.empty()) {
         const json& r = c.lines.back().doc;
         e["status"] = r.value("status", "");
+        if (r.value("status", "") != "valid") e["reason"] = r.value("reason", "");
         if (r.contains("result") && r["result"].is_object()) {
           e["wall_time"] = r["result"].value("wall_time", 0.0);  // the model days' compute alone
         }
@@ -227,7 +228,8 @@ void EnsembleCoordinator::start_segment() {
           {"from", s.from},
           {"to", s.to},
           {"processors", c.queue->processors},
-          {"predicted", c.predicted}});
+          {"predicted", c.predicted},
+          {"model", c.queue->model}});
   write_go(*state_.running);
 }
 
@@ -275,8 +277,22 @@ void EnsembleCoordinator::write_go(const EnsembleSegment& s) const {
 
 void EnsembleCoordinator::finish() {
   for (EnsembleSubmitter& s : submitters_) s.cancel(state_);
-  if (!state_.finished && state_.gave_up.empty())
-    record({{"event", "finished"}, {"day", state_.day}});
+  if (!state_.finished && state_.gave_up.empty()) record(finished_event());
+}
+
+// The run's verdict is its last segment's (mcb-ensflow judges a segment on days 1 to its stop
+// day); a segment without a record (its pilot killed after the restart file) counts as invalid.
+json EnsembleCoordinator::finished_event() const {
+  json e = {{"event", "finished"},
+            {"day", state_.day},
+            {"verdict", state_.verdict.empty() ? "invalid" : state_.verdict},
+            {"invalid_segments", state_.invalid_segments}};
+  if (state_.verdict.empty()) {
+    e["reason"] = "the last segment left no record";
+  } else if (state_.verdict != "valid") {
+    e["reason"] = state_.verdict_reason;
+  }
+  return e;
 }
 
 void EnsembleCoordinator::summary(std::ostream& out) const {
@@ -300,6 +316,13 @@ void EnsembleCoordinator::summary(std::ostream& out) const {
       << (starts ? waited / starts : 0.0) << " s; " << (hours > 0 ? state_.day / hours : 0.0)
       << " model days per wall-clock hour\n";
   if (!state_.gave_up.empty()) out << "mcb-ensemble: gave up: " << state_.gave_up << "\n";
+  if (state_.finished && state_.day >= spec_.horizon) {
+    const json f = finished_event();
+    out << "mcb-ensemble: the run is " << (f["verdict"] == "valid" ? "VALID" : "INVALID")
+        << " (its last segment judges days 1 to " << state_.day << "; " << state_.invalid_segments
+        << " of the done segments invalid)"
+        << (f.contains("reason") ? ": " + f["reason"].get<std::string>() : "") << "\n";
+  }
 }
 
 }  // namespace mcb::campaign

@@ -68,6 +68,7 @@ class EnsembleCoordinator {
   std::string record_file(int n) const;
   std::string go_file(const EnsembleSegment& s) const;
   bool committed(const EnsembleSegment& s) const;
+  nlohmann::json finished_event() const;
   const EnsembleQueue& queue(const std::string& name) const;
 
   const EnsembleSpec& spec_;

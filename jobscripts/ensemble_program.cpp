@@ -87,6 +87,11 @@ int run_ensemble_program(int argc, char** argv) {
     std::cout << "mcb-ensemble: " << spec.path << ": " << spec.queues.size() << " queues, "
               << spec.horizon << " model days, a checkpoint every " << spec.checkpoint_every
               << "\n";
+    for (const EnsembleQueue& q : spec.queues) {
+      std::cout << "mcb-ensemble: [queue." << q.name << "] " << q.a << " + " << q.b << "/"
+                << q.processors << " = " << q.seconds_per_day() << " s per model day (from "
+                << q.model << ")\n";
+    }
     return 0;
   }
   if (fs::exists(o.state) && !fs::is_directory(o.state)) {

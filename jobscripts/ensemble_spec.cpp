@@ -1,5 +1,6 @@
 #include "jobscripts/ensemble_spec.hpp"
 
+#include "common/compute_fits.hpp"
 #include "common/errors.hpp"
 #include "common/files.hpp"
 #include "common/units.hpp"
@@ -9,6 +10,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -22,9 +24,10 @@ const std::map<std::string, std::set<std::string>>& known_keys() {
   static const std::map<std::string, std::set<std::string>> keys = {
       {"ensemble",
        {"systems", "binary", "horizon", "checkpoint-every", "poll", "status-every", "max-failures",
-        "launcher", "np-flag"}},
+        "launcher", "np-flag", "compute-fits", "fit-problem"}},
       {"link", {"bandwidth", "latency"}},
-      {"queue", {"system", "partition", "queue", "processors", "time-limit", "a", "b"}}};
+      {"queue",
+       {"system", "partition", "queue", "processors", "time-limit", "a", "b", "fit-system"}}};
   return keys;
 }
 
@@ -80,8 +83,49 @@ double non_negative(const SpecReader& reader, const ini::Entry& e) {
   return v;
 }
 
+// The fitted runs' days, from mcb-ensflow's problem name "m<M>-d<D>-g<G>".
+int problem_days(const std::string& problem) {
+  const std::size_t at = problem.find("-d");
+  if (problem.rfind('m', 0) != 0 || at == std::string::npos) return 0;
+  std::size_t used = 0;
+  int days = 0;
+  try {
+    days = std::stoi(problem.substr(at + 2), &used);
+  } catch (const std::exception&) {
+    return 0;
+  }
+  const std::string rest = problem.substr(at + 2 + used);
+  return rest.rfind("-g", 0) == 0 && used > 0 ? days : 0;
+}
+
+// a + b/P of a model day from the compute fit of (ensflow, fit-problem, fit-system): the fit is
+// of a whole run's compute time, so both parts are divided by the problem's days.
+bool model_from_fit(const SpecReader& reader, const ini::Section& section,
+                    const ComputeFitTable* fits, const std::string& problem, EnsembleQueue& q) {
+  if (fits == nullptr) {
+    if (const ini::Entry* e = reader.find(section.name, "fit-system"))
+      throw reader.error(*e, "given without [ensemble] compute-fits");
+    return false;
+  }
+  std::string system = "local";  // mcb-ensflow's --system without wide-area emulation
+  reader.set_string(section.name, "fit-system", system);
+  const ComputeFitRow* row = fits->find("ensflow", problem, system);
+  if (row == nullptr) return false;
+  const double days = problem_days(problem);
+  if (row->seconds(q.processors) <= 0) {
+    throw UsageError(fits->file + ":" + std::to_string(row->line) + ": the fit predicts " +
+                     std::to_string(row->seconds(q.processors)) + " s at the " +
+                     std::to_string(q.processors) + " processors of [" + section.name + "]");
+  }
+  q.a = row->a / days;
+  q.b = row->b / days;
+  q.model = fits->file + ":" + std::to_string(row->line);
+  return true;
+}
+
 EnsembleQueue read_queue(const SpecReader& reader, const ini::Section& section,
-                         const std::vector<QueueConfig>& systems, const ini::File& file) {
+                         const std::vector<QueueConfig>& systems, const ini::File& file,
+                         const ComputeFitTable* fits, const std::string& problem) {
   EnsembleQueue q;
   q.name = section.name.substr(6);
   const std::string where = file.where(section.line);
@@ -104,11 +148,15 @@ EnsembleQueue read_queue(const SpecReader& reader, const ini::Section& section,
   make_queue(q.system);  // refuses a setting its kind does not know
   reader.set_int(section.name, "processors", q.processors, 1);
   reader.set_seconds(section.name, "time-limit", q.time_limit, false);
+  if (model_from_fit(reader, section, fits, problem, q)) return q;
   for (const auto& [key, out] : {std::pair{"a", &q.a}, std::pair{"b", &q.b}}) {
     const ini::Entry* e = reader.find(section.name, key);
     if (!e) {
       throw UsageError(where + ": [" + section.name + "]: " + key +
-                       ": missing (the measured time of a model day there is a + b/processors)");
+                       ": missing (the measured time of a model day there is a + b/processors; " +
+                       (fits ? "no compute fit of ensflow " + problem + " there"
+                             : "or [ensemble] compute-fits") +
+                       ")");
     }
     *out = non_negative(reader, *e);
   }
@@ -169,9 +217,25 @@ EnsembleSpec read_ensemble_spec(const std::string& path) {
   reader.set_words("ensemble", "launcher", s.launcher);
   reader.set_string("ensemble", "np-flag", s.np_flag);
   read_link(reader, s);
+  std::optional<ComputeFitTable> fits;
+  if (const ini::Entry* e = reader.find("ensemble", "compute-fits")) {
+    s.compute_fits = spec_detail::absolute_from(dir, reader.text(*e));
+    const ini::Entry* problem = reader.find("ensemble", "fit-problem");
+    if (!problem) {
+      throw reader.error(*e, "needs [ensemble] fit-problem, the fitted runs' m<M>-d<D>-g<G>");
+    }
+    s.fit_problem = reader.text(*problem);
+    if (problem_days(s.fit_problem) <= 0) {
+      throw reader.error(*problem, "'" + s.fit_problem + "' is not mcb-ensflow's m<M>-d<D>-g<G>");
+    }
+    fits = ComputeFitTable::read(s.compute_fits);
+  } else if (const ini::Entry* problem = reader.find("ensemble", "fit-problem")) {
+    throw reader.error(*problem, "given without [ensemble] compute-fits");
+  }
   for (const ini::Section& section : file.sections) {
     if (section.name.rfind("queue.", 0) == 0) {
-      s.queues.push_back(read_queue(reader, section, configs, file));
+      s.queues.push_back(
+          read_queue(reader, section, configs, file, fits ? &*fits : nullptr, s.fit_problem));
     }
   }
   if (s.queues.empty()) {

@@ -22,6 +22,9 @@ struct EnsembleQueue {
   double time_limit = 60;  //!< s: sbatch --time, qsub -l h_rt
   double a = 0;            //!< predicted s per model day: a + b / processors
   double b = 0;
+  /// where a and b come from: "spec" (the queue's own a and b), or the compute fit's
+  /// "FILE:LINE" (mcb-calibrate's compute_fits.csv, per model day)
+  std::string model = "spec";
 
   double seconds_per_day() const { return a + b / processors; }
 };
@@ -39,6 +42,11 @@ struct EnsembleSpec {
   std::string np_flag = "-np";
   double link_bandwidth = 0;  //!< bytes/s of the inter-site link (0: no transfer cost)
   double link_latency = 0;    //!< s
+  /// mcb-calibrate's compute fits (compute_fits.csv or its output folder; "" for none): a
+  /// queue's a + b/P of a model day is its row (app ensflow, fit-problem, the queue's
+  /// fit-system) divided by the problem's days, else the queue's own a and b
+  std::string compute_fits;
+  std::string fit_problem;  //!< the fitted runs' problem, "m<M>-d<D>-g<G>" (mcb-ensflow's)
   std::vector<EnsembleQueue> queues;
   /// mcb-ensflow's options (key, value), given to it as a --config file (flags as "true")
   std::vector<std::pair<std::string, std::string>> options;

@@ -55,6 +55,9 @@ void EnsembleState::apply(const json& e) {
       day = running->to;
       site = running->queue;
       failures = 0;
+      verdict = e.value("status", "");
+      verdict_reason = e.value("reason", "");
+      if (verdict != "valid") ++invalid_segments;
     } else if (outcome == "killed") {
       ++kills;
     } else {

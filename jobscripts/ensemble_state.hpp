@@ -55,6 +55,12 @@ struct EnsembleState {
   std::vector<std::string> active;  //!< the active set as last journaled
   int remaps = 0;
   int kills = 0;
+  /// The application's verdict of the last done segment's record (`valid`, `invalid`, or ""
+  /// before one): a segment judges the run from day 1 to its stop day, so the last one's is
+  /// the run's (apps/ensflow/README.md, "Checkpoint and restart").
+  std::string verdict;
+  std::string verdict_reason;
+  int invalid_segments = 0;  //!< done segments whose record is not valid
   bool finished = false;
   std::string gave_up;
 

@@ -78,7 +78,7 @@ def run_of(folder):
             # polls are part of what a model day costs on the rig.
             began = segments[e["n"]]
             done.append({"days": e["to"] - e["from"], "took": e["t"] - began["t"],
-                         "processors": began["processors"]})
+                         "processors": began["processors"], "status": e.get("status", "")})
         elif kind == "segment-end" and e.get("outcome") == "killed":
             killed += 1
         elif kind == "remap":
@@ -90,8 +90,15 @@ def run_of(folder):
     # Seed 003's resource availability rate: processor-seconds of the active pilots per second.
     held = sum(processors[tag] * (min(gone.get(tag, end), end) - t)
                for tag, t in started.items() if t < end)
-    days = next(e["day"] for e in events if e.get("event") == "finished")
+    finished = next(e for e in events if e.get("event") == "finished")
+    days = finished["day"]
+    # The run's verdict is its last segment's, which judges days 1 to the horizon
+    # (jobscripts/README.md); a log without one was written before runs were judged.
+    verdict = str(finished.get("verdict", "")).upper() or "INVALID"
+    reason = finished.get("reason", "" if "verdict" in finished else "no verdict in the log")
     return {"wall": wall, "days": days, "days_per_hour": days / wall * 3600,
+            "verdict": verdict, "reason": reason,
+            "valid_segments": sum(1 for s in done if s["status"] == "valid"),
             "wait": _mean(waits), "pilots": len(submitted), "rar": held / wall,
             "remaps": remaps, "killed": killed, "segments": done,
             "transfer_seconds": sum(t["seconds"] for t in transfers),
@@ -104,20 +111,27 @@ def fit(study):
     time from the runner's `segment` to its `segment-end`, over its days: mpirun's start and the
     pilot's pick-up included); the
     restart file's size and the mean measured transfer."""
-    runs = [run_of(os.path.join(study, c)) for c in CONFIGS]
+    every = {c: run_of(os.path.join(study, c)) for c in CONFIGS}
+    # Only VALID runs, and their valid segments, feed the fit.
+    runs = [r for r in every.values() if r["verdict"] == "VALID"]
+    if not runs:
+        raise cli.BadInput(f"{study}: no VALID run to fit a + b/P on (" + "; ".join(
+            f"{c}: {r['verdict']}: {r['reason']}" for c, r in every.items()) + ")")
     points = [(1 / s["processors"], s["took"] / s["days"]) for r in runs for s in r["segments"]
-              if s["days"] > 0]
+              if s["days"] > 0 and s["status"] == "valid"]
     if not points:
-        raise cli.BadInput(f"{study}: no done segment to fit a + b/P on")
+        raise cli.BadInput(f"{study}: no valid done segment to fit a + b/P on")
     mx, my = _mean(x for x, _ in points), _mean(y for _, y in points)
     sxx = sum((x - mx) ** 2 for x, _ in points)
     b = sum((x - mx) * (y - my) for x, y in points) / sxx if sxx > 0 else 0.0
     b = max(b, 0.0)  # more processors are never predicted slower
     a = max(my - b * mx, 0.0)
-    sizes = [os.path.getsize(p) for p in glob.glob(os.path.join(study, "*", "state", "sites", "*",
-                                                                "day-*.rst"))]
+    valid = [c for c, r in every.items() if r["verdict"] == "VALID"]
+    sizes = [os.path.getsize(p) for c in valid
+             for p in glob.glob(os.path.join(study, c, "state", "sites", "*", "day-*.rst"))]
     moved = [r["transfer_seconds"] / r["remaps"] for r in runs if r["remaps"]]
-    return {"a": a, "b": b, "points": len(points), "restart_bytes": max(sizes, default=0),
+    return {"a": a, "b": b, "points": len(points), "runs": valid,
+            "restart_bytes": max(sizes, default=0),
             "restart_seconds": _mean(moved) if moved else 0.0}
 
 
@@ -203,6 +217,9 @@ def load(study):
     out = []
     for config in CONFIGS:
         real = run_of(os.path.join(study, config))
+        if real["verdict"] != "VALID":
+            out.append({"name": config, "real": real, "sim": None})
+            continue
         doc, _ = read_json(os.path.join(study, config, "sim", "summary.json"),
                            required=("outcomes", "single_wait", "multi_wait", "verdict"),
                            schema="mcb-batchgrid-run/1")
@@ -220,21 +237,30 @@ def load(study):
 
 def table(configs):
     t = Table("ensemble-study", "The ensemble on the rig against mcb-batchgrid's replay",
-              ["configuration", "model days", "wall (s)", "pilots", "killed segments",
-               "transfer (s)", "real", "sim", "real", "sim", "real", "sim", "real", "sim"],
+              ["configuration", "verdict", "valid segments", "model days", "wall (s)", "pilots",
+               "killed segments", "transfer (s)", "real", "sim", "real", "sim", "real", "sim",
+               "real", "sim"],
               groups=[("model days / h", 2), ("pilot wait (s)", 2), ("RAR (processors)", 2),
                       ("remaps", 2)])
     for c in configs:
         r, s = c["real"], c["sim"]
-        t.add([c["name"], str(r["days"]), r["wall"], str(r["pilots"]), str(r["killed"]),
-               r["transfer_seconds"], r["days_per_hour"], s["days_per_hour"], r["wait"],
-               s["wait"], r["rar"], s["rar"], r["remaps"], s["remaps"]])
+        head = [c["name"], r["verdict"], f"{r['valid_segments']} of {len(r['segments'])}",
+                str(r["days"])]
+        if s is None:  # an INVALID run feeds no figure
+            t.add(head + [None] * 12)
+            continue
+        t.add(head + [r["wall"], str(r["pilots"]), str(r["killed"]), r["transfer_seconds"],
+                      r["days_per_hour"], s["days_per_hour"], r["wait"], s["wait"], r["rar"],
+                      s["rar"], r["remaps"], s["remaps"]])
     return t
 
 
 def verdict_lines(configs):
     by = {c["name"]: c for c in configs}
-    lines = []
+    lines = [f"{c['name']}: {c['real']['verdict']}"
+             + (f" ({c['real']['reason']})" if c["real"]["reason"] else "") for c in configs]
+    if any(c["sim"] is None for c in configs):
+        return lines + ["cannot be judged: only VALID runs are compared"]
     for source in ("real", "sim"):
         m, s = by["multi"][source]["days_per_hour"], by["single"][source]["days_per_hour"]
         gain = 100 * (m / s - 1) if s > 0 else math.nan
@@ -249,6 +275,7 @@ def draw(configs, out):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    configs = [c for c in configs if c["sim"] is not None]
     fig, axes = plt.subplots(1, 3, figsize=(11, 3.6))
     xs = range(len(configs))
     for ax, key, label in ((axes[0], "days_per_hour", "model days / h"),

@@ -130,7 +130,7 @@ void print_restart(const CheckpointBook& book, const std::string& checkpoint_fil
   if (book.stopped_at > 0) std::printf("  stopped at day %d (--stop-at-day)\n", book.stopped_at);
 }
 
-// The verdict's checks; a stopped run has none (the run that continues it is judged).
+// The verdict's checks (a stopped run's: over the days it reached).
 void print_checks(const json& verdict) {
   if (!verdict.contains("checks")) return;
   const json& checks = verdict["checks"];
@@ -269,20 +269,14 @@ class EnsflowRun : public harness::Measurement {
     const double figure = wall_time > 0 ? member_days / wall_time : 0.0;
     harness::Judgement j;
     const CheckpointBook& book = outcome_.checkpoints;
-    if (book.stopped_at > 0) {
-      // The filter's checks need the whole run; the run that continues this one judges it.
-      j.valid = false;
-      j.reason = "stopped at day " + std::to_string(book.stopped_at) + " of " +
-                 std::to_string(s.days) + " (--stop-at-day): '" + config_.checkpoints.file +
-                 "' continues it";
-      j.verdict = {{"stopped_at_day", book.stopped_at}};
-    } else {
-      const Verdict verdict =
-          ensflow::judge(outcome_.points, outcome_.innovations, s.free_run, outcome_.reference);
-      j.valid = verdict.valid;
-      j.reason = verdict.reason;
-      j.verdict = verdict.details;
-    }
+    // A stopped run is judged on the days it reached (verdict.hpp); `result.restart` says
+    // where it stopped and which file continues it.
+    const Verdict verdict =
+        ensflow::judge(outcome_.points, outcome_.innovations, s.free_run, outcome_.reference,
+                       JudgedSpan{book.stopped_at, s.analysis_every});
+    j.valid = verdict.valid;
+    j.reason = verdict.reason;
+    j.verdict = verdict.details;
     json restart = book.to_json(config_.checkpoints.file);
     restart["first_day"] = outcome_.first_day;
     restart["last_day"] = outcome_.last_day;

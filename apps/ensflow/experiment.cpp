@@ -6,6 +6,7 @@
 #include <mpi.h>
 
 #include <iterator>
+#include <memory>
 #include <string>
 
 namespace mcb::ensflow {
@@ -41,7 +42,16 @@ Start start_run(const ExperimentSettings& s, harness::InstrumentedComm& comm,
                 const RestartSource* restart, const std::string& config, CheckpointBook& book) {
   Start start;
   if (restart == nullptr) {
-    start.truth = make_truth(s, model, field, network);
+    // Rank 0 spins up and sends the background: the same bits every rank would compute (one
+    // binary, FFTW_ESTIMATE), at one process's cost instead of P's on an oversubscribed host.
+    ExperimentSettings with = s;
+    if (!s.background) {
+      std::vector<double> q(model.size());
+      if (quiet.rank() == 0) q = spin_up(model, s.spinup_days, s.spinup_seed);
+      MPI_Bcast(q.data(), static_cast<int>(q.size()), MPI_DOUBLE, 0, quiet.mpi());
+      with.background = std::make_shared<const std::vector<double>>(std::move(q));
+    }
+    start.truth = make_truth(with, model, field, network);
     ensemble.start(start.truth.background, model, field);
     ensemble.diagnose("initial", 0, start.truth.psi.at(0).data(), model, quiet, diagnostics);
     return start;

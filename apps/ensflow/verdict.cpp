@@ -111,9 +111,10 @@ void check_innovations(const std::vector<InnovationStatistics>& innovations, jso
 
 Verdict judge(const std::vector<DiagnosticPoint>& points,
               const std::vector<InnovationStatistics>& innovations, bool free_run,
-              const ReferenceCheck& reference) {
+              const ReferenceCheck& reference, const JudgedSpan& span) {
   Verdict v;
   std::string reason;
+  const bool stopped = span.stopped_at_day > 0;
   auto fail = [&](const std::string& why) {
     if (reason.empty()) reason = why;
   };
@@ -164,7 +165,9 @@ Verdict judge(const std::vector<DiagnosticPoint>& points,
                         {"free", pair_json(free)},
                         {"improved", improved}});
   }
-  if (analyses.empty()) fail("no analysis was made");
+  // A run stopped before its first analysis day has none due yet.
+  if (analyses.empty() && (!stopped || span.stopped_at_day >= span.first_analysis_day))
+    fail("no analysis was made");
 
   json checks = json::object();
   // Too few members or observations to judge the ensemble statistically: sampling noise alone
@@ -186,7 +189,10 @@ Verdict judge(const std::vector<DiagnosticPoint>& points,
     if (p.kind == "final") final_point = &p;
   }
   std::optional<DiagnosticPoint> free_final;
-  if (final_point == nullptr) {
+  // The final error and the free run belong to the last day, which a stopped run never saw.
+  if (stopped) {
+    free_run = false;
+  } else if (final_point == nullptr) {
     fail("no final error recorded");
   } else if (free_run) {
     free_final = find(points, "free", final_point->day);
@@ -204,7 +210,9 @@ Verdict judge(const std::vector<DiagnosticPoint>& points,
     if (p.kind == "initial") initial = p;
   }
   v.valid = reason.empty();
-  v.reason = reason;
+  v.reason = stopped && !v.valid ? "up to day " + std::to_string(span.stopped_at_day) +
+                                       " (--stop-at-day): " + reason
+                                 : reason;
   v.details = {{"valid", v.valid},
                {"quantity", "sea-surface height, m"},
                {"initial", pair_json(initial)},
@@ -213,6 +221,7 @@ Verdict judge(const std::vector<DiagnosticPoint>& points,
                {"final", final_point ? pair_json(*final_point) : pair_json(std::nullopt)},
                {"free_run", free_run},
                {"free_final", pair_json(free_final)}};
+  if (stopped) v.details["stopped_at_day"] = span.stopped_at_day;
   return v;
 }
 

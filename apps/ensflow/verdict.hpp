@@ -31,6 +31,13 @@
 /// spread. The statistical bands are wide enough for the sampling noise of two analyses of 200
 /// correlated observations: they judge the experiment's consistency; whether the algebra is
 /// right is the reference's to judge.
+///
+/// A run stopped at a checkpoint (--stop-at-day D) is judged on days 1 to D: the same checks
+/// over the analyses made so far (the restart file carries every point, innovation and the
+/// reference comparison since day 0, so a segment judges the run up to its day, not its own
+/// days alone), without the final error and the free run, which only the last day has; no
+/// analysis is required before the first analysis day. The run that reaches the last day is
+/// judged by every check, so its verdict is the whole run's.
 
 #include "apps/ensflow/diagnostics.hpp"
 #include "apps/ensflow/innovations.hpp"
@@ -65,11 +72,17 @@ struct Verdict {
   nlohmann::json details;  //!< the values checked, for the record's verdict block
 };
 
+/// @brief How far the judged run went: to its last day, or stopped at a checkpoint.
+struct JudgedSpan {
+  int stopped_at_day = 0;      //!< --stop-at-day D; 0 when the run reached its last day
+  int first_analysis_day = 0;  //!< no analysis is due before it (a stopped run)
+};
+
 /// @brief Judges the points and innovation statistics of a run and its first analysis against
 /// the reference analysis (see the file comment). @p free_run says whether the free run was
-/// made (its points are then required).
+/// made (its points are then required); @p span whether the run stopped at a checkpoint.
 Verdict judge(const std::vector<DiagnosticPoint>& points,
               const std::vector<InnovationStatistics>& innovations, bool free_run,
-              const ReferenceCheck& reference);
+              const ReferenceCheck& reference, const JudgedSpan& span = {});
 
 }  // namespace mcb::ensflow

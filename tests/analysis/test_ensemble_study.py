@@ -24,10 +24,10 @@ def spec(queues):
         for n, s, p in queues)
 
 
-def segment(n, queue, processors, start, end, days):
+def segment(n, queue, processors, start, end, days, status="valid"):
     return [{"event": "segment", "n": n, "queue": queue, "processors": processors, "t": start,
              "from": (n - 1) * days, "to": n * days},
-            {"event": "segment-end", "n": n, "outcome": "done", "t": end,
+            {"event": "segment-end", "n": n, "outcome": "done", "t": end, "status": status,
              "from": (n - 1) * days, "to": n * days, "took": end - start - 0.5}]
 
 
@@ -40,13 +40,13 @@ MULTI = ([{"event": "begin", "t": T0},
           {"event": "active", "tag": "a-1", "t": T0 + 4},
           {"event": "gone", "tag": "a-1", "queue": "a", "ran": 46.0, "t": T0 + 50}]
          + segment(1, "b", 4, T0 + 2, T0 + 10, 4) + segment(2, "b", 4, T0 + 10, T0 + 18, 4)
-         + [{"event": "finished", "day": 8, "t": T0 + 100}])
+         + [{"event": "finished", "day": 8, "verdict": "valid", "t": T0 + 100}])
 # single: 1 + 4/2 = 3 s a day at 2 processors (a fit needs two sizes).
 SINGLE = ([{"event": "begin", "t": T0},
            {"event": "submit", "queue": "b", "tag": "b-1", "t": T0},
            {"event": "active", "tag": "b-1", "t": T0 + 10}]
           + segment(1, "b", 2, T0 + 10, T0 + 22, 4)
-          + [{"event": "finished", "day": 4, "t": T0 + 60}])
+          + [{"event": "finished", "day": 4, "verdict": "valid", "t": T0 + 60}])
 
 
 def background(origin):
@@ -93,6 +93,40 @@ class EnsembleStudy(unittest.TestCase):
         self.assertAlmostEqual(f["a"], 1.0)
         self.assertAlmostEqual(f["b"], 4.0)
         self.assertEqual(f["points"], 3)
+
+    def write_events(self, config, events):
+        with open(os.path.join(self.study, config, "state", "events.jsonl"), "w") as f:
+            f.write("".join(json.dumps(e) + "\n" for e in events))
+
+    def test_only_valid_runs_and_segments_feed_the_fit(self):
+        # An invalid segment of single (a wrong time) and an INVALID multi change nothing but
+        # what single alone gives; the fit names the runs it used.
+        bad = segment(2, "b", 2, T0 + 22, T0 + 99, 4, status="invalid")
+        self.write_events("single", SINGLE[:-1] + bad + SINGLE[-1:])
+        self.write_events("multi", MULTI[:-1] + [{"event": "finished", "day": 8, "t": T0 + 100,
+                                                  "verdict": "invalid", "reason": "spread"}])
+        f = es.fit(self.study)
+        self.assertEqual(f["points"], 1)
+        self.assertEqual(f["runs"], ["single"])
+        self.assertAlmostEqual(f["a"], 12 / 4)  # one size: all of it in a
+
+    def test_an_invalid_run_feeds_no_figure_of_the_table(self):
+        self.write_events("multi", MULTI[:-1] + [{"event": "finished", "day": 8, "t": T0 + 100,
+                                                  "verdict": "invalid", "reason": "spread"}])
+        configs = [{"name": c, "real": es.run_of(os.path.join(self.study, c)), "sim": None}
+                   for c in es.CONFIGS]
+        rows = es.table(configs).csv().splitlines()
+        self.assertTrue(rows[1].startswith("multi,INVALID,2 of 2,8,"), rows[1])
+        self.assertEqual(rows[1].split(",")[4:], [""] * 12)
+        lines = es.verdict_lines(configs)
+        self.assertEqual(lines[0], "multi: INVALID (spread)")
+        self.assertEqual(lines[-1], "cannot be judged: only VALID runs are compared")
+        # A log from before runs were judged has no verdict: INVALID, and it says why.
+        self.write_events("single", SINGLE[:-1] + [{"event": "finished", "day": 4, "t": T0 + 60}])
+        r = es.run_of(os.path.join(self.study, "single"))
+        self.assertEqual((r["verdict"], r["reason"]), ("INVALID", "no verdict in the log"))
+        with self.assertRaisesRegex(Exception, "no VALID run to fit"):
+            es.fit(self.study)
 
     def test_the_background_is_put_on_the_ensembles_clock(self):
         _, rows = read_swf(self.replayed())

@@ -1,5 +1,6 @@
 // The contracts between stages, owned by common/: the CSV codec, the JSON Lines reader and its
 // torn-tail policy, the run record, the runtime table and the statistics.
+#include "common/compute_fits.hpp"
 #include "common/csv.hpp"
 #include "common/environment.hpp"
 #include "common/errors.hpp"
@@ -286,6 +287,54 @@ TEST(RuntimeTableContract, ServiceTimeLayoutAndRefusals) {
           "statistics out of order (need min <= avg, median <= max)");
   const std::string path = write(dir, "h.csv", "app,size\npoisson,8\n");
   EXPECT_NE(error_of([&] { RuntimeTable::read(path); }).find(path + ":1: unknown header"),
+            std::string::npos);
+}
+
+TEST(ComputeFitsContract, RoundTripsFindsAndRefuses) {
+  ComputeFitTable table;
+  ComputeFitRow row;
+  row.app = "ensflow";
+  row.problem = "m24-d80-g63";
+  row.system = "das2, \"vu\"";
+  row.a = 1.5;
+  row.b = -0.25;  // written as mcb-calibrate fitted it (it warns of a negative part)
+  row.r2 = 0.99;
+  row.rmse = 0.01;
+  row.max_relative_gap = 0.02;
+  row.points = 6;
+  row.sizes = 3;
+  row.p_min = 1;
+  row.p_max = 4;
+  table.rows.push_back(row);
+  const std::string text = table.to_csv();
+  EXPECT_EQ(text,
+            std::string(kComputeFitsHeader) +
+                "\nensflow,m24-d80-g63,\"das2, \"\"vu\"\"\",1.5,-0.25,0.99,0.01,0.02,6,3,1,4\n");
+  TempDir dir;
+  std::filesystem::create_directories(dir / "tables");
+  write(dir, "tables/compute_fits.csv", text);
+  const ComputeFitTable back = ComputeFitTable::read(dir.path().string());  // the folder
+  EXPECT_EQ(back.to_csv(), text);
+  const ComputeFitRow* found = back.find("ensflow", "m24-d80-g63", "das2, \"vu\"");
+  ASSERT_NE(found, nullptr);
+  EXPECT_EQ(found->line, 2u);
+  EXPECT_DOUBLE_EQ(found->seconds(2), 1.5 - 0.125);
+  EXPECT_EQ(back.find("ensflow", "m24-d80-g63", "local"), nullptr);
+  const std::string h = std::string(kComputeFitsHeader) + "\n";
+  const auto refused = [&](const std::string& body, const std::string& what) {
+    const std::string path = write(dir, "bad.csv", h + body);
+    EXPECT_EQ(error_of([&] { ComputeFitTable::read(path); }), path + ":" + what) << body;
+  };
+  refused("ensflow,p,s,one,1,1,0,0,2,2,1,2\n", "2: a 'one' is not a number");
+  refused("ensflow,p,s,1,1,1,0,0,2,1,1,2\n",
+          "2: a fit needs points >= sizes >= 2, found points 2, sizes 1");
+  refused("ensflow,p,s,1,1,1,0,0,2,2,3,2\n",
+          "2: p_min..p_max '3..2' is not a range of process counts");
+  refused(",p,s,1,1,1,0,0,2,2,1,2\n", "2: app is empty");
+  refused("ensflow,p,s,1,1,1,0,0,2,2,1,2\nensflow,p,s,2,1,1,0,0,2,2,1,2\n",
+          "3: fit for ensflow,p,s repeats line 2");
+  const std::string path = write(dir, "h.csv", "app,problem,system,a,b\nensflow,p,s,1,2\n");
+  EXPECT_NE(error_of([&] { ComputeFitTable::read(path); }).find(path + ":1: unknown header"),
             std::string::npos);
 }
 

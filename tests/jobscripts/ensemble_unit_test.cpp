@@ -1,6 +1,7 @@
 // mcb-ensemble's parts that need no batch system: the coordinator's choice of queue by
 // predicted time (a + b/P per model day, the restart file's transfer, the pilot's time left)
 // and the spec's one-line refusals.
+#include "common/compute_fits.hpp"
 #include "common/errors.hpp"
 #include "jobscripts/ensemble_coordinator.hpp"
 #include "jobscripts/ensemble_spec.hpp"
@@ -128,6 +129,73 @@ TEST_F(EnsembleSpecFile, RefusesWithTheLineAndTheValue) {
   const std::string rate = refusal("[link]\nbandwidth = fast\n");
   EXPECT_NE(rate.find("spec.ini:12: bandwidth: "), std::string::npos) << rate;
   EXPECT_NE(refusal("[ensemble2]\nx = 1\n").find("unknown section [ensemble2]"), std::string::npos);
+}
+
+// a + b/P of a model day from mcb-calibrate's compute fit (through common/compute_fits.hpp):
+// the fitted run's compute time over its days; a queue without a row keeps its own a and b.
+TEST_F(EnsembleSpecFile, TakesAPlusBOverPFromTheComputeFitElseTheSpec) {
+  mcb::ComputeFitTable fits;
+  mcb::ComputeFitRow row;
+  row.app = "ensflow";
+  row.problem = "m24-d80-g63";
+  row.system = "local";
+  row.a = 8;
+  row.b = 80;
+  row.points = 4;
+  row.sizes = 2;
+  row.p_min = 1;
+  row.p_max = 4;
+  fits.rows.push_back(row);
+  row.system = "slow";
+  row.a = -100;  // predicts no time at 1 processor
+  fits.rows.push_back(row);
+  std::ofstream(dir_ / "compute_fits.csv") << fits.to_csv();
+  std::ofstream(dir_ / "spec.ini")
+      << "[ensemble]\nsystems = rig.env\nbinary = ensflow\nhorizon = 10\ncheckpoint-every = 2\n"
+      << "compute-fits = compute_fits.csv\nfit-problem = m24-d80-g63\n"
+      << "[queue.a]\nsystem = slurm-a\ntime-limit = 1min\nprocessors = 4\n"
+      << "[queue.b]\nsystem = slurm-a\ntime-limit = 1min\nfit-system = other\na = 3\nb = 1\n";
+  const EnsembleSpec spec = read_ensemble_spec((dir_ / "spec.ini").string());
+  ASSERT_EQ(spec.queues.size(), 2u);
+  EXPECT_DOUBLE_EQ(spec.queues[0].a, 0.1);  // 8 s over 80 days
+  EXPECT_DOUBLE_EQ(spec.queues[0].b, 1.0);
+  EXPECT_DOUBLE_EQ(spec.queues[0].seconds_per_day(), 0.1 + 1.0 / 4);
+  EXPECT_EQ(spec.queues[0].model, (dir_ / "compute_fits.csv").string() + ":2");
+  EXPECT_DOUBLE_EQ(spec.queues[1].seconds_per_day(), 4.0);
+  EXPECT_EQ(spec.queues[1].model, "spec");
+
+  const std::string fit = "compute-fits = compute_fits.csv\n";
+  const auto with = [&](const std::string& ensemble, const std::string& queue) {
+    std::ofstream(dir_ / "spec.ini") << "[ensemble]\nsystems = rig.env\nbinary = ensflow\n"
+                                     << "horizon = 10\ncheckpoint-every = 2\n"
+                                     << ensemble << "[queue.c]\nsystem = slurm-a\n"
+                                     << "time-limit = 1min\n"
+                                     << queue;
+    try {
+      read_ensemble_spec((dir_ / "spec.ini").string());
+    } catch (const mcb::UsageError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_NE(with(fit, "").find("compute-fits: needs [ensemble] fit-problem"), std::string::npos);
+  EXPECT_NE(with(fit + "fit-problem = m24-g63\n", "")
+                .find("fit-problem: 'm24-g63' is not mcb-ensflow's m<M>-d<D>-g<G>"),
+            std::string::npos);
+  EXPECT_NE(with(fit + "fit-problem = m2-d8-g15\n", "")
+                .find("a: missing (the measured time of a model day there is a + b/processors; "
+                      "no compute fit of ensflow m2-d8-g15 there)"),
+            std::string::npos);
+  EXPECT_NE(with(fit + "fit-problem = m24-d80-g63\n", "fit-system = slow\n")
+                .find("compute_fits.csv:3: the fit predicts"),
+            std::string::npos);
+  EXPECT_NE(with("", "fit-system = local\na = 1\nb = 1\n")
+                .find("fit-system: given without [ensemble] compute-fits"),
+            std::string::npos);
+  std::ofstream(dir_ / "compute_fits.csv") << "app,problem,system,a,b\nensflow,m,local,1,2\n";
+  EXPECT_NE(
+      with(fit + "fit-problem = m24-d80-g63\n", "").find("compute_fits.csv:1: unknown header"),
+      std::string::npos);
 }
 
 }  // namespace

@@ -14,7 +14,8 @@ import unittest
 SOURCE = os.environ["MCB_SOURCE_DIR"]
 BUILD = os.environ["MCB_BUILD_DIR"]
 SKIPPED = 77
-DAYS = 16  # the quick study's horizon
+DAYS = 10  # the quick study's horizon (one analysis)
+LIMIT = 60  # its pilots' time limit, s
 
 
 class StudyEnsembleQuick(unittest.TestCase):
@@ -45,6 +46,11 @@ class StudyEnsembleQuick(unittest.TestCase):
         for name, processors, pilots in (("multi", 10, 3), ("single", 4, 1)):
             r = rows[name]
             self.assertEqual(int(r["model days"]), DAYS, name)
+            # Ensflow's default experiment at 24 members is VALID, and so is every segment:
+            # each judges the run from day 1 to its stop day.
+            self.assertEqual(r["verdict"], "VALID", name)
+            done = r["valid segments"].split(" of ")
+            self.assertEqual(done[0], done[1], name)
             self.assertGreaterEqual(int(r["pilots"]), pilots, name)
             for column in ("model days / h real", "model days / h sim", "RAR (processors) real",
                            "RAR (processors) sim"):
@@ -65,12 +71,14 @@ class StudyEnsembleQuick(unittest.TestCase):
         with open(os.path.join(self.out, "multi", "replay", "args"), encoding="utf-8") as f:
             args = f.read().split()
         self.assertEqual(args[args.index("--requests") + 1], "4,4,2")
-        self.assertEqual(args[args.index("--limit") + 1], "20")
+        self.assertEqual(args[args.index("--limit") + 1], str(LIMIT))
         # Each queue at its limit as it acted: never below the one asked for.
         for item in args[args.index("--queues") + 1].split(","):
-            self.assertGreaterEqual(float(item.rsplit(":limit=", 1)[1]), 20, item)
+            self.assertGreaterEqual(float(item.rsplit(":limit=", 1)[1]), LIMIT, item)
 
     def test_conclusion_has_a_verdict_with_numbers(self):
+        for config in ("multi", "single"):
+            self.assertIn(f"ensemble_study.py: {config}: VALID", self.result.stdout)
         for source in ("real", "sim"):
             self.assertRegex(self.result.stdout,
                              source + r": multiple queues \S+ against the single largest \S+ "
