@@ -18,7 +18,10 @@ bool launched_by_mpi();
 /// @brief MPI when launched by mpirun/srun, else a world of one.
 class MpiWorld {
  public:
-  ~MpiWorld();
+  /// @throws std::runtime_error when mcb-sim, started by an MPI launcher, cannot run mcb-sim-mpi.
+  MpiWorld(int& argc, char**& argv);
+  // Not defaulted here: mcb-sim-mpi's finalizes MPI (mcb-sim's has nothing to do).
+  ~MpiWorld();  // NOLINT(performance-trivially-destructible)
   MpiWorld(const MpiWorld&) = delete;
   MpiWorld& operator=(const MpiWorld&) = delete;
 
@@ -26,8 +29,6 @@ class MpiWorld {
   int size() const { return size_; }
   bool active() const { return active_; }
 
-  /// @throws std::runtime_error when mcb-sim, started by an MPI launcher, cannot run mcb-sim-mpi.
-  MpiWorld(int& argc, char**& argv);
   /// Rank 0's value on every rank.
   int broadcast(int value) const;
   /// Every rank's text, on rank 0 (in rank order); empty elsewhere.
