@@ -5,8 +5,9 @@
 # share/mcb/ as well. Tests, benchmarks and fuzzers are not installed.
 include(GNUInstallDirs)
 
-foreach(program mcb-sim mcb-calibrate mcb-campaign mcb-poisson mcb-ensflow mcb-synth mcb-links mcb-match
-                mcb-match-study mcb-batchgrid mcb-redundant mcb-load mcb-ensemble mcb-nodeload)
+foreach(program mcb-sim mcb-sim-mpi mcb-calibrate mcb-campaign mcb-poisson mcb-ensflow mcb-synth
+                mcb-links mcb-match mcb-match-study mcb-batchgrid mcb-redundant mcb-load mcb-ensemble
+                mcb-nodeload)
   if(TARGET ${program})
     # Keep the library folders the programs were linked with (Open MPI's): Open MPI's own
     # rpath flags make CMake's rewrite of the build rpath fail otherwise.

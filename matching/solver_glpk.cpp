@@ -1,10 +1,13 @@
 /// @file
 /// @brief The GLPK back end of MipSolver: branch and cut (glp_intopt) with its LP presolver;
 /// the first-solution stop terminates the search from the callback at the first incumbent.
+/// GLPK is loaded (dlopen) when the first solver is made, not linked: a program that links the
+/// matchers (mcb-sim, for its link-aware placement) but does not match loads none of GLPK and
+/// its libraries (their loading was a large part of a small simulation's CPU time).
 #include "matching/solver.hpp"
 
+#include <dlfcn.h>
 #include <glpk.h>
-
 #include <time.h>
 
 #include <chrono>
@@ -14,6 +17,67 @@
 
 namespace mcb::matching {
 namespace {
+
+// The GLPK functions this back end calls, looked up in the library loaded once per process.
+struct Api {
+  decltype(&::glp_add_cols) add_cols = nullptr;
+  decltype(&::glp_add_rows) add_rows = nullptr;
+  decltype(&::glp_create_prob) create_prob = nullptr;
+  decltype(&::glp_delete_prob) delete_prob = nullptr;
+  decltype(&::glp_init_iocp) init_iocp = nullptr;
+  decltype(&::glp_intopt) intopt = nullptr;
+  decltype(&::glp_ios_reason) ios_reason = nullptr;
+  decltype(&::glp_ios_terminate) ios_terminate = nullptr;
+  decltype(&::glp_mip_col_val) mip_col_val = nullptr;
+  decltype(&::glp_mip_obj_val) mip_obj_val = nullptr;
+  decltype(&::glp_mip_status) mip_status = nullptr;
+  decltype(&::glp_set_col_bnds) set_col_bnds = nullptr;
+  decltype(&::glp_set_col_kind) set_col_kind = nullptr;
+  decltype(&::glp_set_mat_row) set_mat_row = nullptr;
+  decltype(&::glp_set_obj_coef) set_obj_coef = nullptr;
+  decltype(&::glp_set_obj_dir) set_obj_dir = nullptr;
+  decltype(&::glp_set_row_bnds) set_row_bnds = nullptr;
+  decltype(&::glp_term_out) term_out = nullptr;
+};
+
+template <typename F>
+void bind(void* lib, F& f, const char* symbol) {
+  f = reinterpret_cast<F>(dlsym(lib, symbol));
+  if (!f) throw std::runtime_error(std::string("glpk: ") + MCB_GLPK_SONAME + " has no " + symbol);
+}
+
+const Api& api() {
+  static const Api loaded = [] {
+    // Never closed: the functions stay in use until the process ends.
+    void* lib = dlopen(MCB_GLPK_SONAME, RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+      const char* why = dlerror();
+      throw std::runtime_error(std::string("glpk: cannot load ") + MCB_GLPK_SONAME + ": " +
+                               (why ? why : "unknown error"));
+    }
+    Api a;
+    bind(lib, a.add_cols, "glp_add_cols");
+    bind(lib, a.add_rows, "glp_add_rows");
+    bind(lib, a.create_prob, "glp_create_prob");
+    bind(lib, a.delete_prob, "glp_delete_prob");
+    bind(lib, a.init_iocp, "glp_init_iocp");
+    bind(lib, a.intopt, "glp_intopt");
+    bind(lib, a.ios_reason, "glp_ios_reason");
+    bind(lib, a.ios_terminate, "glp_ios_terminate");
+    bind(lib, a.mip_col_val, "glp_mip_col_val");
+    bind(lib, a.mip_obj_val, "glp_mip_obj_val");
+    bind(lib, a.mip_status, "glp_mip_status");
+    bind(lib, a.set_col_bnds, "glp_set_col_bnds");
+    bind(lib, a.set_col_kind, "glp_set_col_kind");
+    bind(lib, a.set_mat_row, "glp_set_mat_row");
+    bind(lib, a.set_obj_coef, "glp_set_obj_coef");
+    bind(lib, a.set_obj_dir, "glp_set_obj_dir");
+    bind(lib, a.set_row_bnds, "glp_set_row_bnds");
+    bind(lib, a.term_out, "glp_term_out");
+    return a;
+  }();
+  return loaded;
+}
 
 int bound_type(double lo, double hi) {
   const bool has_lo = std::isfinite(lo);
@@ -25,39 +89,39 @@ int bound_type(double lo, double hi) {
 }
 
 void stop_at_first(glp_tree* tree, void*) {
-  if (glp_ios_reason(tree) == GLP_IBINGO) glp_ios_terminate(tree);
+  if (api().ios_reason(tree) == GLP_IBINGO) api().ios_terminate(tree);
 }
 
 // Owns one glp_prob.
 struct Problem {
-  glp_prob* p = glp_create_prob();
-  ~Problem() { glp_delete_prob(p); }
+  glp_prob* p = api().create_prob();
+  ~Problem() { api().delete_prob(p); }
 };
 
 void load(glp_prob* lp, const MipProblem& problem) {
-  glp_set_obj_dir(lp, GLP_MIN);
+  api().set_obj_dir(lp, GLP_MIN);
   const int cols = static_cast<int>(problem.columns.size());
-  if (cols > 0) glp_add_cols(lp, cols);
+  if (cols > 0) api().add_cols(lp, cols);
   for (int j = 0; j < cols; ++j) {
     const auto& c = problem.columns[static_cast<std::size_t>(j)];
-    glp_set_col_bnds(lp, j + 1, bound_type(c.lo, c.hi), c.lo, c.hi);
-    glp_set_obj_coef(lp, j + 1, c.cost);
-    if (c.integer) glp_set_col_kind(lp, j + 1, GLP_IV);
+    api().set_col_bnds(lp, j + 1, bound_type(c.lo, c.hi), c.lo, c.hi);
+    api().set_obj_coef(lp, j + 1, c.cost);
+    if (c.integer) api().set_col_kind(lp, j + 1, GLP_IV);
   }
-  if (!problem.rows.empty()) glp_add_rows(lp, static_cast<int>(problem.rows.size()));
+  if (!problem.rows.empty()) api().add_rows(lp, static_cast<int>(problem.rows.size()));
   std::vector<int> index;
   std::vector<double> value;
   for (std::size_t i = 0; i < problem.rows.size(); ++i) {
     const auto& r = problem.rows[i];
     const int row = static_cast<int>(i) + 1;
-    glp_set_row_bnds(lp, row, bound_type(r.lo, r.hi), r.lo, r.hi);
+    api().set_row_bnds(lp, row, bound_type(r.lo, r.hi), r.lo, r.hi);
     index.assign(1, 0);  // GLPK's arrays start at 1
     value.assign(1, 0.0);
     for (const auto& [col, coef] : r.terms) {
       index.push_back(col + 1);
       value.push_back(coef);
     }
-    glp_set_mat_row(lp, row, static_cast<int>(r.terms.size()), index.data(), value.data());
+    api().set_mat_row(lp, row, static_cast<int>(r.terms.size()), index.data(), value.data());
   }
 }
 
@@ -73,18 +137,18 @@ class Glpk final : public MipSolver {
   std::string_view name() const override { return "glpk"; }
 
   MipSolution solve(const MipProblem& problem, const MipOptions& options) const override {
-    glp_term_out(GLP_OFF);
+    api().term_out(GLP_OFF);
     Problem lp;
     load(lp.p, problem);
     glp_iocp parm;
-    glp_init_iocp(&parm);
+    api().init_iocp(&parm);
     parm.presolve = GLP_ON;
     parm.msg_lev = GLP_MSG_OFF;
     parm.tm_lim = static_cast<int>(std::min(options.time_limit * 1000.0, 2.0e9));
     if (options.stop_at_first) parm.cb_func = stop_at_first;
     const auto start = std::chrono::steady_clock::now();
     const double cpu_start = thread_cpu_seconds();
-    const int rc = glp_intopt(lp.p, &parm);
+    const int rc = api().intopt(lp.p, &parm);
     MipSolution s;
     s.cpu_seconds = thread_cpu_seconds() - cpu_start;
     s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -93,7 +157,7 @@ class Glpk final : public MipSolver {
       throw std::runtime_error("glpk: glp_intopt failed with code " + std::to_string(rc));
     }
     s.hit_time_limit = rc == GLP_ETMLIM;
-    const int status = glp_mip_status(lp.p);
+    const int status = api().mip_status(lp.p);
     if (rc == GLP_ENOPFS || status == GLP_NOFEAS) {
       s.status = MipStatus::kInfeasible;
       return s;
@@ -104,10 +168,10 @@ class Glpk final : public MipSolver {
       return s;
     }
     s.status = status == GLP_OPT && rc == 0 ? MipStatus::kOptimal : MipStatus::kFeasible;
-    s.objective = glp_mip_obj_val(lp.p);
+    s.objective = api().mip_obj_val(lp.p);
     s.values.resize(problem.columns.size());
     for (std::size_t j = 0; j < s.values.size(); ++j) {
-      s.values[j] = glp_mip_col_val(lp.p, static_cast<int>(j) + 1);
+      s.values[j] = api().mip_col_val(lp.p, static_cast<int>(j) + 1);
     }
     return s;
   }
@@ -115,6 +179,9 @@ class Glpk final : public MipSolver {
 
 }  // namespace
 
-std::unique_ptr<MipSolver> make_glpk_solver() { return std::make_unique<Glpk>(); }
+std::unique_ptr<MipSolver> make_glpk_solver() {
+  api();  // a missing GLPK is reported when the solver is made, before any work
+  return std::make_unique<Glpk>();
+}
 
 }  // namespace mcb::matching

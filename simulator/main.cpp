@@ -1,6 +1,7 @@
 /// @file
 /// @brief mcb-sim: the trace-driven co-allocation simulator. Checks everything, runs the
-/// study's simulations (shared among MPI ranks when started by mpirun), and writes jobs.csv
+/// study's simulations (shared among MPI ranks when started by mpirun: then as mcb-sim-mpi, the
+/// same program linked with MPI, see mpi_world.hpp), and writes jobs.csv
 /// and summary.json (with --schedule, batsim_jobs.csv and schedule.swf too), or sweep.csv and
 /// sweep.json, as one set under --output (common/output_set.hpp).
 #include "common/cli.hpp"
@@ -139,6 +140,10 @@ int body(mcb::sim::MpiWorld& world, int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  mcb::sim::MpiWorld world(argc, argv);
-  return mcb::cli::run("mcb-sim", [&] { return body(world, argc, argv); });
+  // Outlives the run, so that MPI ends after the error message of a failed run.
+  std::optional<mcb::sim::MpiWorld> world;
+  return mcb::cli::run("mcb-sim", [&] {
+    world.emplace(argc, argv);
+    return body(*world, argc, argv);
+  });
 }

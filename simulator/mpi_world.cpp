@@ -2,20 +2,7 @@
 
 #include <mpi.h>
 
-#include <cstdlib>
-
 namespace mcb::sim {
-namespace {
-
-bool launched_by_mpi() {
-  for (const char* var :
-       {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMI_RANK", "PMIX_RANK", "MPI_LOCALNRANKS"}) {
-    if (std::getenv(var)) return true;
-  }
-  return false;
-}
-
-}  // namespace
 
 MpiWorld::MpiWorld(int& argc, char**& argv) {
   if (!launched_by_mpi()) return;

@@ -6,6 +6,8 @@
 # MCB_SIM: build/bin/mcb-sim; PYSS_SRC: pyss's src/ folder (github dinesh121991/pyss, run by
 # python2, or $PYTHON2); LISTS_DIR: peer_lists.py's output. The medians of MCB_RUNS (default 3)
 # and PYSS_RUNS (default 1: pyss's conservative backfilling takes minutes) runs are printed.
+# PYSS_TIMEOUT=S stops a pyss run after S seconds (its time is then printed as >S, and the ratio
+# as a lower bound): pyss's conservative backfilling of the NASA list runs for over 17 minutes.
 set -euo pipefail
 sim="$(realpath "$1")"
 pyss="$(realpath "$2")"
@@ -21,10 +23,16 @@ trap 'rm -rf "$out"' EXIT
 cpu() {
   /usr/bin/python3 -c '
 import resource, subprocess, sys
+limit = float(sys.argv[2]) if sys.argv[2] else None
 with open(sys.argv[1], "w") as err:
-    subprocess.run(sys.argv[2:], stdout=subprocess.DEVNULL, stderr=err, check=True)
+    try:
+        subprocess.run(sys.argv[3:], stdout=subprocess.DEVNULL, stderr=err, check=True,
+                       timeout=limit)
+    except subprocess.TimeoutExpired:
+        print(">%g" % limit)
+        sys.exit(0)
 r = resource.getrusage(resource.RUSAGE_CHILDREN)
-print("%.4f" % (r.ru_utime + r.ru_stime))' "$out/err" "$@" || { cat "$out/err" >&2; exit 1; }
+print("%.4f" % (r.ru_utime + r.ru_stime))' "$out/err" "${limit:-}" "$@" || { cat "$out/err" >&2; exit 1; }
 }
 
 # Median of N runs of the command.
@@ -44,13 +52,14 @@ for queue in fcfs easy cons; do
   for list in das2-excerpt:64 nasa-85:128 synthetic-90:256; do
     name="${list%:*}"
     procs="${list#*:}"
-    p=$(cd "$pyss" && median "$pyss_runs" "$python2" -O run_simulator.py \
-      --num-processors "$procs" --input-file "$lists/$name.swf" --scheduler "$scheduler")
+    p=$(cd "$pyss" && limit="${PYSS_TIMEOUT:-}" median "$pyss_runs" "$python2" -O \
+      run_simulator.py --num-processors "$procs" --input-file "$lists/$name.swf" \
+      --scheduler "$scheduler")
     for input in swf csv; do
       m=$(median "$mcb_runs" "$sim" --trace "$lists/$name.$input" --clusters "$procs" \
         --queue "$queue" --warmup 0 --output "$out/mcb")
-      printf "%-14s %-5s %-6s %10s %10s %8.1f\n" "$name" "$queue" "$input" "$p" "$m" \
-        "$(awk -v a="$p" -v b="$m" 'BEGIN {print a / b}')"
+      printf "%-14s %-5s %-6s %10s %10s %8s\n" "$name" "$queue" "$input" "$p" "$m" \
+        "$(awk -v a="$p" -v b="$m" 'BEGIN {s = sub(/^>/, "", a) ? ">" : ""; printf "%s%.1f", s, a / b}')"
     done
   done
 done
