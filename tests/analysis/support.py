@@ -50,6 +50,14 @@ class TempDirTest(unittest.TestCase):
     def path(self, *parts):
         return os.path.join(self.tmp, *parts)
 
+    def write_jsonl(self, records, name="runs.jsonl"):
+        """The records as a JSON Lines file in the test's folder; returns its path."""
+        path = self.path(name)
+        with open(path, "w", encoding="utf-8") as f:
+            for r in records:
+                f.write(json.dumps(r) + "\n")
+        return path
+
     def assertOk(self, proc):
         self.assertEqual(proc.returncode, 0, f"stdout:\n{proc.stdout}\nstderr:\n{proc.stderr}")
 

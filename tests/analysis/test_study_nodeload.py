@@ -3,7 +3,6 @@ the analysis on records made up for the purpose (medians, penalty, slowdown, the
 iterations that differ, bad input), and the study end to end at a tiny size with real MPI runs
 under a real load, checked on what it computes, never on its times."""
 
-import json
 import os
 import subprocess
 import unittest
@@ -21,19 +20,12 @@ def record(run_id, load, clusters, wall, share=0.0, iterations=100, status="vali
 
 
 class StudyNodeLoadAnalysis(TempDirTest):
-    def write(self, records):
-        path = self.path("runs.jsonl")
-        with open(path, "w", encoding="utf-8") as f:
-            for r in records:
-                f.write(json.dumps(r) + "\n")
-        return path
-
     def test_penalty_slowdown_and_share_by_load(self):
         runs = [record("a", "none", 1, 2.0), record("b", "none", 2, 3.0),
                 record("c", "cpu=50%", 1, 4.0, 0.4), record("d", "cpu=50%", 2, 5.0, 0.5),
                 record("e", "cpu=50%", 2, 7.0, 0.3), record("f", "cpu=50%", 2, 6.0, 0.4),
                 record("g", "cpu=50%", 2, 0.1, status="invalid")]
-        done = run("study_nodeload.py", "--records", self.write(runs), "--output", self.tmp)
+        done = run("study_nodeload.py", "--records", self.write_jsonl(runs), "--output", self.tmp)
         self.assertOk(done)
         rows = read_csv(self.path("nodeload.csv"))
         self.assertEqual([r["load"] for r in rows], ["none", "cpu=50%"])
@@ -49,13 +41,13 @@ class StudyNodeLoadAnalysis(TempDirTest):
     def test_iterations_that_differ_are_reported(self):
         runs = [record("a", "none", 1, 2.0), record("b", "none", 2, 3.0),
                 record("c", "cpu=25%", 1, 2.5, iterations=101), record("d", "cpu=25%", 2, 3.5)]
-        done = run("study_nodeload.py", "--records", self.write(runs), "--output", self.tmp)
+        done = run("study_nodeload.py", "--records", self.write_jsonl(runs), "--output", self.tmp)
         self.assertOk(done)
         self.assertIn("NOT COMPARABLE: poisson 64x64", done.stdout)
 
     def test_records_without_both_cluster_counts_are_bad_input(self):
         runs = [record("a", "none", 1, 2.0), record("b", "cpu=25%", 1, 3.0)]
-        done = run("study_nodeload.py", "--records", self.write(runs), "--output", self.tmp)
+        done = run("study_nodeload.py", "--records", self.write_jsonl(runs), "--output", self.tmp)
         self.assertBadInput(done, "--records", "valid runs on 1 and 2 clusters")
         self.assertFalse(os.path.exists(self.path("nodeload.csv")))
 

@@ -3,7 +3,6 @@ analysis on records made up for the purpose (medians, the time the wide area add
 modes that disagree on the solution, bad input), and the study end to end at a tiny size with
 real MPI runs over emulated links, checked on what it computes, never on its times."""
 
-import json
 import os
 import subprocess
 import unittest
@@ -20,13 +19,6 @@ def record(run_id, grid, halo, clusters, wall, iterations=100, error=1e-3, statu
 
 
 class StudyOverlapAnalysis(TempDirTest):
-    def write(self, records):
-        path = self.path("runs.jsonl")
-        with open(path, "w", encoding="utf-8") as f:
-            for r in records:
-                f.write(json.dumps(r) + "\n")
-        return path
-
     def test_medians_added_time_and_verdict(self):
         # Grid 16: exact adds 2.0 s (medians 1.0 and 3.0), overlap 1.0 s; grid 32: exact adds
         # 1.0 s, overlap 1.5 s. The invalid run is left out.
@@ -36,7 +28,7 @@ class StudyOverlapAnalysis(TempDirTest):
                 record("g", 32, "exact", 1, 4.0), record("h", 32, "exact", 2, 5.0),
                 record("i", 32, "overlap", 1, 3.0), record("j", 32, "overlap", 2, 4.5),
                 record("k", 32, "overlap", 2, 0.1, status="invalid")]
-        done = run("study_overlap.py", "--records", self.write(runs), "--output", self.tmp)
+        done = run("study_overlap.py", "--records", self.write_jsonl(runs), "--output", self.tmp)
         self.assertOk(done)
         rows = {int(r["grid"]): r for r in read_csv(self.path("overlap.csv"))}
         self.assertAlmostEqual(float(rows[16]["exact_2"]), 3.0)  # median of 3.0, 9.0, 2.9
@@ -51,7 +43,7 @@ class StudyOverlapAnalysis(TempDirTest):
         runs = [record("a", 16, "exact", 1, 1.0), record("b", 16, "exact", 2, 3.0),
                 record("c", 16, "overlap", 1, 0.5), record("d", 16, "overlap", 2, 1.5,
                                                           iterations=101)]
-        done = run("study_overlap.py", "--records", self.write(runs), "--output", self.tmp)
+        done = run("study_overlap.py", "--records", self.write_jsonl(runs), "--output", self.tmp)
         self.assertOk(done)
         self.assertIn("NOT COMPARABLE", done.stdout)
         self.assertIn("does not hold", done.stdout)
@@ -59,7 +51,7 @@ class StudyOverlapAnalysis(TempDirTest):
 
     def test_records_without_both_modes_are_bad_input(self):
         runs = [record("a", 16, "exact", 1, 1.0), record("b", 16, "exact", 2, 3.0)]
-        done = run("study_overlap.py", "--records", self.write(runs), "--output", self.tmp)
+        done = run("study_overlap.py", "--records", self.write_jsonl(runs), "--output", self.tmp)
         self.assertBadInput(done, "--records", "both halo modes")
         self.assertFalse(os.path.exists(self.path("overlap.csv")))
 

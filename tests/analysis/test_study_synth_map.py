@@ -4,7 +4,6 @@ ratio, the 1.25 threshold interpolated in log ratio, the two applications placed
 the study end to end in its quick mode with real MPI runs over emulated links, checked on what it
 computes, never on its times."""
 
-import json
 import os
 import subprocess
 import unittest
@@ -34,13 +33,6 @@ def placed(app, run_id, clusters, wall, compute, comm):
 
 
 class StudySynthMapAnalysis(TempDirTest):
-    def write(self, records):
-        path = self.path("runs.jsonl")
-        with open(path, "w", encoding="utf-8") as f:
-            for r in records:
-                f.write(json.dumps(r) + "\n")
-        return path
-
     def test_penalties_threshold_and_placements(self):
         # Level 1e5: ratio 0.5 on 2 clusters, penalty 2.0 (median of 1.9, 2.0, 9.0 over 1.0);
         # level 1e7: ratio 4 on 2 clusters, penalty 1.0; so 1.25 is crossed at 3/4 of the way
@@ -52,7 +44,7 @@ class StudySynthMapAnalysis(TempDirTest):
                 synth("i", 1e7, 3, 0.1, status="invalid"),
                 placed("poisson", "p1", 1, 2.0, 1.0, 0.1), placed("poisson", "p2", 2, 2.2, 3.0, 1.0),
                 placed("ensflow", "e1", 1, 1.0, 1.0, 0.1), placed("ensflow", "e2", 2, 3.0, 1.0, 2.0)]
-        done = run("study_synth_map.py", "--records", self.write(runs), "--output", self.tmp)
+        done = run("study_synth_map.py", "--records", self.write_jsonl(runs), "--output", self.tmp)
         self.assertOk(done)
         rows = {(float(r["bytes"]), int(r["clusters"])): r
                 for r in read_csv(self.path("penalty.csv"))}
@@ -76,13 +68,13 @@ class StudySynthMapAnalysis(TempDirTest):
     def test_every_level_within_the_bound(self):
         runs = [synth("a", 1e5, 1, 1.0), synth("b", 1e5, 2, 1.1, 1.0, 0.5),
                 synth("c", 1e6, 1, 1.0), synth("d", 1e6, 2, 1.0, 2.0, 0.5)]
-        done = run("study_synth_map.py", "--records", self.write(runs), "--output", self.tmp)
+        done = run("study_synth_map.py", "--records", self.write_jsonl(runs), "--output", self.tmp)
         self.assertOk(done)
         self.assertIn("stays within 1.25 at every ratio measured (from 2)", done.stdout)
 
     def test_records_without_a_single_cluster_base_are_bad_input(self):
         runs = [synth("a", 1e5, 2, 1.0), synth("b", 1e5, 3, 1.0)]
-        done = run("study_synth_map.py", "--records", self.write(runs), "--output", self.tmp)
+        done = run("study_synth_map.py", "--records", self.write_jsonl(runs), "--output", self.tmp)
         self.assertBadInput(done, "--records", "mcb-synth")
         self.assertFalse(os.path.exists(self.path("penalty.csv")))
 
