@@ -20,15 +20,12 @@ COLUMNS = ("app", "problem", "load", "cpu_share_reached", "time_1", "time_2", "p
            "slowdown_1", "runs")
 
 
-def _load_order(text):
-    """'none' first, then by the CPU share asked for."""
-    if text == "none":
-        return (0, 0.0, text)
-    share = 0.0
-    for part in text.split(","):
-        if part.startswith("cpu="):
-            share = float(part[4:].rstrip("%"))
-    return (1, share, text)
+def _asked_share(runs):
+    """The CPU share the runs asked for: env.node_load.load as the program recorded it (the
+    spec's one reader is common/node_load.hpp; "none" has no env.node_load)."""
+    loads = [r["env"]["node_load"]["load"]["cpu_share"] for r in runs
+             if r["env"].get("node_load")]
+    return max(loads, default=0.0)
 
 
 def _reached(runs):
@@ -44,9 +41,12 @@ def rows_of(runs):
         if r["status"] == "valid":
             c = r["config"]
             groups[(r["app"], c["problem"], c.get("node_load", "none"), c["components"])].append(r)
+    asked = defaultdict(list)
+    for (app, problem, load, _), rs in groups.items():
+        asked[(app, problem, load)] += rs
     rows = []
-    for app, problem, load in sorted({k[:3] for k in groups},
-                                     key=lambda k: (k[0], k[1], _load_order(k[2]))):
+    for app, problem, load in sorted(asked, key=lambda k: (k[0], k[1], k[2] != "none",
+                                                           _asked_share(asked[k]), k[2])):
         one, two = groups.get((app, problem, load, 1)), groups.get((app, problem, load, 2))
         if not one or not two:
             continue

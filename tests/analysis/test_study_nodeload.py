@@ -13,7 +13,8 @@ from support import BIN, SOURCE, TempDirTest, read_csv, run
 def record(run_id, load, clusters, wall, share=0.0, iterations=100, status="valid"):
     env = {}
     if load != "none":
-        env["node_load"] = {"hosts": [{"cpu": {"share": share}}]}
+        asked = float(load.split("=")[1].rstrip("%")) / 100
+        env["node_load"] = {"load": {"cpu_share": asked}, "hosts": [{"cpu": {"share": share}}]}
     return {"schema": "mcb-run/2", "app": "poisson", "run_id": run_id, "status": status,
             "config": {"problem": "64x64", "node_load": load, "components": clusters},
             "env": env, "result": {"wall_time": wall, "iterations": iterations}}
