@@ -55,6 +55,10 @@ std::string as_typed(const json* value) {
 
 json comparable_config(const json& config) {
   json out = without(config, {"seed", "cluster_names"});
+  // Records from before --node-load have no node_load; they ran without one, as "none" says.
+  if (const auto load = out.find("node_load"); load != out.end() && *load == "none") {
+    out.erase(load);
+  }
   const auto it = out.find("cluster_map");
   if (it != out.end() && it->is_array()) {
     std::vector<std::pair<json, int>> numbers;  // label -> renumbered cluster, first seen first

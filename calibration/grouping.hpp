@@ -20,7 +20,8 @@ namespace mcb::calib {
 /// and stddev) and `cluster_names` (which physical clusters an allocation happened to get), and
 /// with `cluster_map` renumbered in order of first appearance,
 /// so [1,1,0,0] and [0,0,1,1] (the same split, labels swapped) compare equal while different
-/// splits stay different.
+/// splits stay different. `node_load` "none" compares equal to no `node_load` at all (records
+/// written before the field), while runs under different loads stay apart.
 nlohmann::json comparable_config(const nlohmann::json& config);
 
 /// @brief @p config without the given top-level keys.

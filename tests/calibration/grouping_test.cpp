@@ -95,6 +95,11 @@ TEST(Grouping, ComparableConfigDropsIdentityAndRenumbersClusters) {
   EXPECT_EQ(c, (json{{"cluster_map", {0, 0, 1, 2}}, {"sync", true}}));
 }
 
+TEST(Grouping, NoNodeLoadIsTheSameAsNone) {
+  EXPECT_EQ(comparable_config({{"node_load", "none"}, {"sync", true}}), (json{{"sync", true}}));
+  EXPECT_EQ(comparable_config({{"node_load", "cpu=25%"}}), (json{{"node_load", "cpu=25%"}}));
+}
+
 TEST(Grouping, FirstDifferenceNamesTheNestedPath) {
   const json a = {{"wan", {{"latency", 1}, {"bandwidth", 2}}}, {"grid", 64}};
   json b = a;
