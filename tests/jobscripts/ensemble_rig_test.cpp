@@ -18,6 +18,7 @@
 
 #include <fstream>
 #include <future>
+#include <set>
 
 namespace {
 
@@ -197,8 +198,10 @@ std::string bytes_of(const fs::path& path) {
 // Both queues active: after the first segment (its record gives the run's shape) the members
 // spread over slurm-a's 2 and slurm-b's 4 processes, one MPI job joined across the two Slurm
 // instances, predicted 2/6 s a day against 2/4 on slurm-b alone. The runner is killed with
-// kill -9 while a joined segment runs and resumes it (its ompi-server adopted). The run's last
-// restart file and record equal one uninterrupted mpirun's, bit for bit.
+// kill -9 while a joined segment runs and resumes it (its ompi-server adopted); then slurm-a's
+// pilot is cancelled while the next joined segment runs, which kills the segment: it runs again
+// from the last restart file. The run's last restart file and record equal one uninterrupted
+// mpirun's, bit for bit.
 TEST_F(RigTest, TwoActiveQueuesRunSegmentsJoinedAcrossThemAsOneMpiJob) {
   const fs::path dir = write_spec(
       "split", {{"small", "slurm-a", 2, "10min", 2.0}, {"large", "slurm-b", 4, "10min", 2.0}}, 8, 2,
@@ -215,44 +218,74 @@ TEST_F(RigTest, TwoActiveQueuesRunSegmentsJoinedAcrossThemAsOneMpiJob) {
   const pid_t pid = std::stoi(mcb::testing::slurp(dir / "pid"));
   ASSERT_EQ(::kill(pid, SIGKILL), 0);
   EXPECT_EQ(run.get().exit_code, 128 + SIGKILL) << "killed";
-  const CommandResult r = run_command(command(dir));
+  auto again = in_background(dir);
+  const int resumed_at = joined().back().at("n").get<int>();
+  ASSERT_TRUE(wait_for([&] { return joined().back().at("n").get<int>() > resumed_at; }, 120))
+      << "no joined segment after the resume";
+  const json cancelled = joined().back();
+  std::string job;
+  for (const json& e : events(dir, "submitted")) {
+    if (e.at("tag") == "small-1") job = e.at("job").get<std::string>();
+  }
+  make_queue(system_named("slurm-a"))->cancel(job);
+  const CommandResult r = again.get();
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_EQ(events(dir, "resumed").size(), 1u);
   EXPECT_EQ(events(dir, "server").size(), 1u) << "the resumed runner adopted the ompi-server";
+  bool killed = false;
+  for (const json& e : events(dir, "segment-end")) {
+    if (e.at("n") != cancelled.at("n")) continue;
+    EXPECT_EQ(e.at("outcome"), "killed") << e.dump();
+    EXPECT_NE(e.value("why", "").find("pilot small-1 ended"), std::string::npos) << e.dump();
+    killed = true;
+  }
+  EXPECT_TRUE(killed) << "the segment whose slurm-a part was cancelled";
   EXPECT_EQ(events(dir, "server-stopped").size(), 1u);
   expect_each_day_once(dir, 8);
 
-  // Part 0 is the queue whose site holds the restart file (the first segment's).
-  const json site = done_segments(dir).front().at("queue");
-  const json both = site == "small" ? json({"small", "large"}) : json({"large", "small"});
+  // Part 0 is the queue whose site holds the restart file (at first, the first segment's).
+  const json first_site = done_segments(dir).front().at("queue");
+  const json both = first_site == "small" ? json({"small", "large"}) : json({"large", "small"});
   const json first = joined().front();
   EXPECT_EQ(first.at("queues"), both);
   EXPECT_EQ(first.at("processors"), 6);
   bool joined_done = false;
+  json site;  // where the restart file lies: the last done segment's part 0
   for (const json& e : done_segments(dir)) {
     if (e.contains("queues")) {
-      EXPECT_EQ(e.at("queues"), both);
+      std::set<std::string> queues;
+      for (const json& q : e.at("queues")) queues.insert(q.get<std::string>());
+      EXPECT_EQ(queues, (std::set<std::string>{"small", "large"})) << e.dump();
+      EXPECT_EQ(e.at("queues")[0], site) << "the site holding the restart file leads";
       // Part 0's exit code is the run's (1: INVALID, as this small experiment is by day 2).
       EXPECT_EQ(e.at("exit_codes")[0], e.at("status") == "valid" ? 0 : 1) << e.dump();
       joined_done = true;
     }
+    site = e.at("queue");
   }
   ASSERT_TRUE(joined_done);
   bool remapped = false;
   for (const json& e : events(dir, "remap")) remapped = remapped || e.at("to_queues") == both;
   EXPECT_TRUE(remapped) << "the mapping changed from one queue to the set";
 
-  // The last segment's record: one job of 6 ranks over two clusters, through the join.
+  const auto record_of = [&](const json& end) {
+    const auto lines = mcb::jsonl::read(
+        (dir / "state/records" / ("segment-" + end.at("n").dump() + ".jsonl")).string(), {}, true);
+    return lines.lines.empty() ? json() : lines.lines.back().doc;
+  };
+  // A joined segment's record: one job of 6 ranks over two clusters, through the join.
+  for (const json& e : done_segments(dir)) {
+    if (!e.contains("queues")) continue;
+    const json joined_record = record_of(e);
+    ASSERT_FALSE(joined_record.is_null());
+    EXPECT_EQ(joined_record.at("config").at("total_size"), 6);
+    EXPECT_EQ(joined_record.at("config").at("clusters"), 2);
+    EXPECT_TRUE(joined_record.at("env").contains("join")) << joined_record.at("env").dump();
+    break;
+  }
   const json last_end = done_segments(dir).back();
-  const auto last = mcb::jsonl::read(
-      (dir / "state/records" / ("segment-" + last_end.at("n").dump() + ".jsonl")).string(), {},
-      true);
-  ASSERT_FALSE(last.lines.empty());
-  const json& rec = last.lines.back().doc;
-  ASSERT_TRUE(last_end.contains("queues")) << last_end.dump();
-  EXPECT_EQ(rec.at("config").at("total_size"), 6);
-  EXPECT_EQ(rec.at("config").at("clusters"), 2);
-  EXPECT_TRUE(rec.at("env").contains("join")) << rec.at("env").dump();
+  const json rec = record_of(last_end);
+  ASSERT_FALSE(rec.is_null());
   // The same run in one mpirun of 2 processes, uninterrupted.
   const fs::path ref = dir / "reference";
   fs::create_directories(ref);
