@@ -199,7 +199,8 @@ void Sim::admit(JobId id) {
     j.req.power = required_power(j.req, j.home, machine_.spec().speeds);
   }
   // Priced by seed 002's model (--platform): plan with the largest price the job can get.
-  const double bound = placement_->price_bound();
+  j.req.app = j.app;
+  const double bound = placement_->price_bound(j.req);
   j.plan = bound > 0 ? service_.requested_base(j, 1) * bound : service_.plan(j, machine_);
   queue(j.queue).push_back(store_, id);
   ++waiting_;
