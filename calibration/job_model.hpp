@@ -3,10 +3,11 @@
 /// @brief Seed 002's job model (MetaLoRaS, section 2) fitted to application runs: eq. 1,
 /// T = T^p x SP + T^c x SC, per job (application, problem, total size). T^p and T^c are measured
 /// on one cluster without a load; SP = 1 / (P x A) with P = 1 (one kind of node) and A = 1 - the
-/// run's CPU load share (eqs. 2-3); SC = max(1, BW^j / BW^max) over the links the run crossed,
-/// BW^j from eq. 4 with the job's PNBW, BW^max the emulated link's bandwidth (eqs. 4-7). PNBW
-/// is the one parameter fitted: the value that makes eq. 1 meet the co-allocated runs best in
-/// relative least squares. calibration/README.md, "Seed 002's job model", argues the choice.
+/// CPU share the run's load generators reached, as measured (eqs. 2-3); SC = max(1, BW^j / BW^max)
+/// over the links the run crossed, BW^j from eq. 4 with the job's PNBW, BW^max the emulated link's
+/// bandwidth (eqs. 4-7). PNBW is the one parameter fitted: the value that makes eq. 1 meet the
+/// co-allocated runs best in relative least squares. calibration/README.md, "Seed 002's job model",
+/// argues the choice.
 
 #include "calibration/fits.hpp"
 #include "calibration/records.hpp"
@@ -41,10 +42,11 @@ struct ModelRun {
   std::string app, problem;
   std::int64_t total_size = 0;
   int clusters = 1;
-  std::string link_class;  //!< "intra" (one cluster), else "<latency>/<bandwidth>" of the link
-  double latency = 0;      //!< seconds (0 for intra)
-  double bandwidth = 0;    //!< MB/s (0 for intra)
-  double cpu_share = 0;    //!< the node load's CPU share: A = 1 - cpu_share
+  std::string link_class;      //!< "intra" (one cluster), else "<latency>/<bandwidth>" of the link
+  double latency = 0;          //!< seconds (0 for intra)
+  double bandwidth = 0;        //!< MB/s (0 for intra)
+  double cpu_share_asked = 0;  //!< the CPU share --node-load asked for
+  double cpu_share = 0;        //!< the share its generators reached (mean over hosts): A = 1 - it
   double sp = 1, sc = 1;
   double predicted = 0, measured = 0;
   double relative_error() const { return (predicted - measured) / measured; }
@@ -73,8 +75,8 @@ struct JobModelFit {
 /// when the runs of one job differ.
 JobModelFit fit_job_models(const std::vector<const Record*>& runs, const std::string& hint);
 
-/// job_model_runs.csv: run_id,source,app,problem,total_size,clusters,link_class,cpu_share,sp,
-/// sc,predicted,measured,relative_error
+/// job_model_runs.csv: run_id,source,app,problem,total_size,clusters,link_class,
+/// cpu_share_asked,cpu_share,sp,sc,predicted,measured,relative_error
 std::string job_model_runs_csv(const JobModelFit& fit);
 /// job_model_links.csv: link_class,latency,bandwidth,runs,median_abs_relative_error,
 /// max_abs_relative_error

@@ -2,6 +2,7 @@
 // give back T^p, T^c and PNBW, and SP and SC of every run.
 #include "calibration/job_model.hpp"
 #include "common/errors.hpp"
+#include "common/node_load.hpp"
 #include "tests/calibration/record_builder.hpp"
 
 #include <gtest/gtest.h>
@@ -78,6 +79,24 @@ TEST(JobModel, RecoversTpTcAndPnbwFromRunsThatFollowEquationOne) {
   EXPECT_EQ(fit.classes[1].link_class, "1ms/100MB/s");
   EXPECT_EQ(fit.classes[3].link_class, "1ms/1MB/s");
   EXPECT_EQ(fit.classes[3].runs, 3u);
+}
+
+TEST(JobModel, TakesTheAvailabilityTheLoadReachedNotTheOneAskedFor) {
+  json loaded = run("b", 1, 50, 0);
+  NodeLoadAchieved reached;
+  reached.host = "node1";
+  reached.seconds = 2;
+  reached.cpu_threads = 2;
+  reached.cpu_seconds = 1;  // a quarter of two cores for two seconds
+  loaded["env"] = {
+      {"node_load", {{"hosts", {node_load_summary(parse_node_load("cpu=50%"), reached)}}}}};
+  const std::vector<Record> records =
+      test::as_records({run("a", 1, 0, 0), loaded, run("c", 2, 0, 100.0)});
+  const JobModelFit fit = fit_job_models(test::pointers(records), "where");
+  ASSERT_EQ(fit.runs.size(), 3u);
+  EXPECT_DOUBLE_EQ(fit.runs[1].cpu_share_asked, 0.5);
+  EXPECT_DOUBLE_EQ(fit.runs[1].cpu_share, 0.25);
+  EXPECT_DOUBLE_EQ(fit.runs[1].sp, 1 / 0.75);
 }
 
 TEST(JobModel, FitsPnbwByRelativeLeastSquares) {
