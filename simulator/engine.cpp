@@ -68,7 +68,7 @@ Sim::Sim(MachineSpec machine, std::unique_ptr<Policy> policy,
       policy_(std::move(policy)),
       discipline_(std::move(discipline)),
       placement_(std::move(placement)),
-      service_(service),
+      service_(std::move(service)),
       limits_(limits),
       routing_(limits.routing_seed),
       queues_(static_cast<size_t>(policy_->queue_count())) {
