@@ -138,8 +138,8 @@ bool SwfReader::next(SwfRecord& r) {
     }
     auto [q, ec] = std::from_chars(start, p, v);
     if (ec != std::errc() || q != p || !std::isfinite(v)) {
-      throw UsageError(where() + "field " + std::to_string(count + 1) + " '" + std::string(start, p) +
-                       "' is not a number");
+      throw UsageError(where() + "field " + std::to_string(count + 1) + " '" +
+                       std::string(start, p) + "' is not a number");
     }
     f[static_cast<size_t>(count++)] = v;
   }

@@ -76,8 +76,9 @@ bool TraceSource::next_swf(TraceRecords::Swf& out, std::map<std::string, std::ui
     if (!reason) break;
     if (skipped) ++(*skipped)[reason];
   }
-  out = {rec.line, rec.job, rec.submit, rec.run, rec.req_time,
-         rec.procs > 0 ? rec.procs : rec.req_procs, rec.partition};
+  out = {rec.line,     rec.job,      rec.submit,
+         rec.run,      rec.req_time, rec.procs > 0 ? rec.procs : rec.req_procs,
+         rec.partition};
   if (recording_) recording_->swf.push_back(out);
   return true;
 }

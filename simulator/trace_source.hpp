@@ -42,13 +42,13 @@ struct TraceRecords {
     int app = 0;    //!< index into apps ("" where the list names none)
     int type = -1;  //!< RequestType, -1 where the list gives none
     int home = -1, min_component = 1, max_component = 0, max_components = 0, min_size = 0;
-    std::uint32_t parts = 0;              //!< first of its components, then clusters, in parts
+    std::uint32_t parts = 0;                //!< first of its components, then clusters, in parts
     std::uint32_t sizes = 0, clusters = 0;  //!< how many of each
   };
   std::vector<Swf> swf;
   std::vector<Listed> list;
-  std::vector<int> parts;          //!< the list jobs' components and clusters
-  std::vector<std::string> apps;   //!< the list jobs' app names
+  std::vector<int> parts;         //!< the list jobs' components and clusters
+  std::vector<std::string> apps;  //!< the list jobs' app names
   /// Keeps @p record as a Listed (its app name added to apps when new).
   void add(const ListRecord& record);
   /// Reserves room for the jobs a file like @p path may hold.
