@@ -439,10 +439,11 @@ bool RequestState::all_bound() const {
   return true;
 }
 
-void CoallocCoordinator::step() {
-  // The go first: a request whose last component has just started is launched before this
-  // look's slower work for every request (queue queries and cancels, each command 0.5-1 s on a
-  // busy host), which would otherwise lie between that start and the joint start.
+// The go of every request whose last component has started. Reads only the pilots' files, so
+// step() gives it before each request's slower work (queue queries, cancels and resubmissions,
+// each command 0.5-1 s on a busy host, several per request): a start never waits for more than
+// one request's commands before its go.
+void CoallocCoordinator::give_goes() {
   for (auto& [id, r] : requests_) {
     if (r.phase != RequestPhase::allocating) continue;
     notice_starts(r);
@@ -450,7 +451,12 @@ void CoallocCoordinator::step() {
     hooks_.launch(r);
     record({{"event", "go"}, {"request", id}});
   }
+}
+
+void CoallocCoordinator::step() {
+  give_goes();
   for (auto& [id, r] : requests_) {
+    give_goes();
     if (r.phase == RequestPhase::allocating) {
       watch_copies(r);
       const int components = static_cast<int>(r.request.ranks.size());

@@ -129,6 +129,7 @@ class CoallocCoordinator {
   void cancel_copy(RequestState& r, CopyState& c, const std::string& why);
   void adopt_orphans();
   void notice_starts(RequestState& r);
+  void give_goes();
   void watch_copies(RequestState& r);
   void synchronize(RequestState& r);
   void cancel_twins(RequestState& r);

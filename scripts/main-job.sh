@@ -51,7 +51,8 @@ export OMPI_MCA_mpi_yield_when_idle="${OMPI_MCA_mpi_yield_when_idle:-1}"
 # The paper's regime (README, "The main job's regime"): Poisson runs SOR with exact halos, which
 # at the simulated grid converges in about the 2,600 iterations of the paper's Table 2, and the
 # wide-area links are scaled to this machine's speed (measured by probe runs below) so that
-# 2 clusters take the DAS-2's share longer than 1.
+# 2 clusters take the DAS-2's share longer than 1; on a core so fast that the link's share would
+# sink to the emulation's own cost, the probes grow the grid as well.
 p_options=("halo = exact" "tolerance = 1e-3")
 max_scale=1         # the slowest links the probe may choose: the reference 1 ms, 100 Mbit/s
 das2_penalty=0.18   # Table 4, 16 processes: (766 - 649) / 649, wide area over one cluster
@@ -121,21 +122,23 @@ spec() {  # spec NAME APP OPTIONS...: writes a campaign spec, prints its path
   } >"$out/specs/$name.ini"
   echo "$out/specs/$name.ini"
 }
-# --- the links, scaled to this machine ----------------------------------------------------
+# --- the links and the grid, scaled to this machine ----------------------------------------
 # The links are chosen so that a 2-process job on 2 clusters takes das2_penalty longer than on
 # 1 cluster, as at the paper's grid (Table 4). Probe runs: Poisson on 2 processes at the
 # simulated grid, 300 iterations (they stop at the cap, unconverged and so INVALID: they time
 # iterations and feed no table), on 1 and on 2 clusters in turn, three times each; per iteration
 # the fastest of the three counts (the least disturbed by other work on the host). First over
 # the reference link (1 ms, 100 Mbit/s), then over it scaled by the first estimate; the fit
-# through both is analysis/mcb_analysis/link_scale.py.
-probe_pairs() {  # probe_pairs LATENCY BANDWIDTH FILE
+# through both is analysis/mcb_analysis/link_scale.py. The same two probes give the emulation's
+# floor (what a link costs per iteration however fast it is scaled): when the link's share is
+# not well above it (a fast core), the grid grows and the probes run again there.
+probe_pairs() {  # probe_pairs GRID LATENCY BANDWIDTH FILE
   local k clusters
   for k in 1 2 3; do
     for clusters in 1 2; do
-      mpirun -np 2 "$build/bin/mcb-poisson" --grid "$p_sim_grid" --procs 2x1 \
-        --clusters "$clusters" --halo exact --max-iterations 300 --wan-latency "$1" \
-        --wan-bandwidth "$2" --output "$3" >>"$out/probe/run.log" 2>&1 || true
+      mpirun -np 2 "$build/bin/mcb-poisson" --grid "$1" --procs 2x1 \
+        --clusters "$clusters" --halo exact --max-iterations 300 --wan-latency "$2" \
+        --wan-bandwidth "$3" --output "$4" >>"$out/probe/run.log" 2>&1 || true
     done
   done
 }
@@ -143,24 +146,36 @@ probe_pairs() {  # probe_pairs LATENCY BANDWIDTH FILE
 probe_times() {
   "$python" "$root/analysis/main_job_records.py" probe "$1"
 }
-# Prints "LATENCY BANDWIDTH SCALE T1 W_REF PROBED_PENALTY".
+# probe_round GRID: both probes at GRID; prints "T1 T2 S1 U1 U2".
+probe_round() {
+  local fit=("$python" "$root/analysis/main_job_links.py")
+  local t1 t2 link u1 u2
+  probe_pairs "$1" 1ms 100Mbit/s "$out/probe/reference-$1.jsonl"
+  read -r t1 t2 < <(probe_times "$out/probe/reference-$1.jsonl")
+  read -r -a link < <("${fit[@]}" first --target "$das2_penalty" --max-scale "$max_scale" "$t1" "$t2")
+  probe_pairs "$1" "${link[0]}" "${link[1]}" "$out/probe/scaled-$1.jsonl"
+  read -r u1 u2 < <(probe_times "$out/probe/scaled-$1.jsonl")
+  echo "$t1 $t2 ${link[2]} $u1 $u2"
+}
+# Prints "LATENCY BANDWIDTH SCALE T1 W_REF PROBED_PENALTY GRID FLOOR_SHARE".
 scale_links() {
   mkdir -p "$out/probe"
   local fit=("$python" "$root/analysis/main_job_links.py")
-  local limits=(--target "$das2_penalty" --max-scale "$max_scale")
-  probe_pairs 1ms 100Mbit/s "$out/probe/reference.jsonl"
-  local t1 t2 link
-  read -r t1 t2 < <(probe_times "$out/probe/reference.jsonl")
-  read -r -a link < <("${fit[@]}" first "${limits[@]}" "$t1" "$t2")
-  probe_pairs "${link[0]}" "${link[1]}" "$out/probe/scaled.jsonl"
-  local u1 u2
-  read -r u1 u2 < <(probe_times "$out/probe/scaled.jsonl")
-  "${fit[@]}" final "${limits[@]}" "$t1" "$t2" "${link[2]}" "$u1" "$u2"
+  local probes grid floor
+  read -r -a probes < <(probe_round "$p_sim_grid")
+  read -r grid floor < <("${fit[@]}" grid --target "$das2_penalty" --grid "$p_sim_grid" "${probes[@]}")
+  if [ "$grid" != "$p_sim_grid" ]; then
+    read -r -a probes < <(probe_round "$grid")
+    read -r _ floor < <("${fit[@]}" grid --target "$das2_penalty" --grid "$grid" "${probes[@]}")
+  fi
+  echo "$("${fit[@]}" final --target "$das2_penalty" --max-scale "$max_scale" "${probes[@]}") $grid $floor"
 }
-[ "$size" = tiny ] && wan=(1ms 100Mbit/s 1 - - -) || {
-  read -r -a wan < <(scale_links) && [ "${#wan[@]}" -eq 6 ] ||
+p_start_grid="$p_sim_grid"
+[ "$size" = tiny ] && wan=(1ms 100Mbit/s 1 - - - "$p_sim_grid" -) || {
+  read -r -a wan < <(scale_links) && [ "${#wan[@]}" -eq 8 ] ||
     { echo "main job: the link probe failed (see $out/probe/run.log)" >&2; exit 1; }
 }
+p_sim_grid="${wan[6]}"
 
 specs=()
 specs+=("$(spec poisson-appendix poisson "procs = $p_appendix_procs" "grid = $p_grids" \
@@ -259,6 +274,7 @@ e_list_intro="$(printf '%s;' "${e_sizes[@]}")"
   took_simulate="$((took[simulate]))" took_analyse="$((took[analyse]))" specs="${#specs[@]}" \
   records="$records" not_valid="$not_valid" wan_latency="${wan[0]}" wan_bandwidth="${wan[1]}" \
   wan_scale="${wan[2]}" probe_t1="${wan[3]}" probe_w_ref="${wan[4]}" probe_penalty="${wan[5]}" \
+  probe_floor="${wan[7]}" p_start_grid="$p_start_grid" \
   das2_penalty="$das2_penalty" systems="$systems" load_note="$load_note" \
   p_sim_grid="$p_sim_grid" p_appendix_procs="$p_appendix_procs" p_grids="$p_grids" \
   p_appendix_clusters="$p_appendix_clusters" p_sizes="$p_sizes" e_problem="$e_problem" \

@@ -6,7 +6,8 @@ lays them out."""
 # The facts the introduction needs, each a string as the main job has it.
 FACTS = ("host", "cores", "date", "took_measure", "took_calibrate", "took_simulate",
          "took_analyse", "specs", "records", "not_valid", "wan_latency", "wan_bandwidth",
-         "wan_scale", "probe_t1", "probe_w_ref", "probe_penalty", "das2_penalty", "systems",
+         "wan_scale", "probe_t1", "probe_w_ref", "probe_penalty", "probe_floor", "p_start_grid",
+         "das2_penalty", "systems",
          "load_note", "p_sim_grid", "p_appendix_procs", "p_grids", "p_appendix_clusters",
          "p_sizes", "e_problem", "e_sizes", "reps", "sim_jobs", "sim_utilization",
          "sim_clusters", "sim_statistic", "penalty")
@@ -31,7 +32,10 @@ Epema (JSSPP 2003).
   iteration on one cluster and {probe_w_ref} s more per iteration on two over the reference link,
   and {probe_penalty} times as long on two as on one over the first scaled link; the scale is chosen
   so that two clusters take {das2_penalty} longer than one, the DAS-2's share in the paper's
-  Table 4 (README, "The main job's regime"). The
+  Table 4 (README, "The main job's regime"). The probes chose the grid too: starting at
+  {p_start_grid}, it grows until that share is at least three times the emulation's own cost per
+  iteration (not scaled with the link), which came to {probe_floor} of an iteration at grid
+  {p_sim_grid}. The
   system label each application's records carry says what was emulated: {systems_listed}.
   The machine's share and load are in every record (`env.ranks_per_core`,
   `env.load_average`); {load_note}

@@ -46,6 +46,31 @@ class LinkScale(unittest.TestCase):
         s, _, _ = link_scale.final_scale(0.18, 0.01, 0.01001, 0.01, 0.01, 0.010001, 1.0)
         self.assertAlmostEqual(s, 0.04)
 
+    def test_the_line_through_both_probes_gives_the_floor(self):
+        # W(s) = 0.0005 + 0.002 s, as above: the floor is 0.0005 s per iteration.
+        a, b = link_scale.line(0.01, 0.0125, 0.5, 0.01, 0.0115)
+        self.assertAlmostEqual(a, 0.0005)
+        self.assertAlmostEqual(b, 0.002)
+
+    def test_grid_is_kept_when_the_links_share_is_well_above_the_floor(self):
+        # 0.18 x 0.01 = 0.0018 s against three times a floor of 0.0005 s.
+        self.assertEqual(link_scale.grid_for(0.18, 0.01, 0.0005, 1024), 1024)
+        # A floor the probes' noise made negative says nothing: the grid stays.
+        self.assertEqual(link_scale.grid_for(0.18, 0.01, -0.001, 1024), 1024)
+
+    def test_grid_grows_with_the_square_root_of_the_missing_share(self):
+        # The share 0.18 x 0.001 = 0.00018 s against a floor of 0.00053 s (a fast core): the
+        # compute must grow 3 x 0.00053 / 0.00018 = 8.83 times, the grid sqrt(8.83) = 2.97
+        # times, to 3043, rounded up to a multiple of 256.
+        self.assertEqual(link_scale.grid_for(0.18, 0.001, 0.00053, 1024), 3072)
+        # ... and never past the paper's own problem.
+        self.assertEqual(link_scale.grid_for(0.18, 0.001, 0.01, 1024), 4096)
+
+    def test_grid_line_is_what_the_main_job_reads(self):
+        # W(1) = 0.005, W(0.05) = 0.0006: b = 0.0044 / 0.95, floor 0.000368 = 0.368 of T1.
+        self.assertEqual(link_scale.grid_line(0.18, 0.001, 0.006, 0.05, 0.001, 0.0016, 1024),
+                         "2560 0.368")
+
     def test_final_line_is_what_the_main_job_reads(self):
         self.assertEqual(link_scale.final_line(0.18, 0.01, 0.012, 0.9, 0.01, 0.0119, 1.0),
                          "800us 125Mbit/s 0.8 0.01 0.002 1.19")
@@ -61,6 +86,15 @@ class LinkScaleProgram(TempDirTest):
                    "0.01", "0.012", "0.9", "0.01", "0.0119")
         self.assertOk(proc)
         self.assertEqual(proc.stdout, "800us 125Mbit/s 0.8 0.01 0.002 1.19\n")
+
+    def test_grid_prints_the_grid_and_the_floors_share(self):
+        proc = run("main_job_links.py", "grid", "--target", "0.18", "--grid", "1024",
+                   "0.001", "0.006", "0.05", "0.001", "0.0016")
+        self.assertOk(proc)
+        self.assertEqual(proc.stdout, "2560 0.368\n")
+        self.assertBadInput(run("main_job_links.py", "grid", "--target", "0.18", "--grid",
+                                "1e3", "0.001", "0.006", "0.05", "0.001", "0.0016"),
+                            "--grid", "1e3")
 
     def test_a_time_that_is_not_a_positive_number_is_refused(self):
         self.assertBadInput(run("main_job_links.py", "first", "--target", "0.18",

@@ -1,6 +1,7 @@
 // The co-allocating executor against the real rig (two Slurm instances, a Grid Engine cell;
-// tests/jobscripts/rig_support.hpp): a Poisson run over slurm-a and slurm-b joined into one MPI
-// job gives the answer of the same run in one mpirun; stop-and-wait holds the first allocation
+// tests/jobscripts/rig_support.hpp): a Poisson run over slurm-a and slurm-b, and an Ensflow run
+// over slurm-a and Grid Engine, joined into one MPI job give the answers of the same runs in one
+// mpirun; stop-and-wait holds the first allocation
 // while a blocker keeps the second system full, and records the held time; a duplicate is
 // cancelled when its twin starts; a coordinator killed with kill -9 resumes and the run is
 // recorded once; `mcb-campaign cancel` after such a kill cancels every pilot in every system. The
@@ -162,6 +163,52 @@ TEST_F(RigTest, TwoComponentPoissonOverTwoSlurmInstancesMatchesOneMpirun) {
   const json single = mcb::testing::read_records(one.string()).at(0);
   EXPECT_EQ(rec.at("result").at("iterations"), single.at("result").at("iterations"));
   EXPECT_EQ(rec.at("result").at("global_error"), single.at("result").at("global_error"));
+}
+
+// Ensflow's options for a short run of 8 members on 4 ranks.
+const char* const kEnsflowOptions =
+    "members = 8\ndays = 4\nanalysis-every = 2\ngrid = 15\nspinup-days = 2\nranks = 4\n";
+
+TEST_F(RigTest, TwoComponentEnsflowOverSlurmAndGridEngineMatchesOneMpirun) {
+  // The other kind of batch system and the other application: components on slurm-a and on
+  // the Grid Engine cell, the ensemble's analysis traffic crossing the join.
+  const fs::path dir = state().dir / "campaign-ensflow";
+  fs::create_directories(dir);
+  std::ofstream(dir / "spec.ini")
+      << "name = ensflow\napp = ensflow\nexecutor = coalloc\nbinary = "
+      << mcb::testing::bin("mcb-ensflow") << "\nfolder = " << (dir / "folder").string()
+      << "\ntimeout = 3min\n"
+      << "env = OMPI_MCA_btl=self,tcp\nenv = OMPI_MCA_btl_tcp_if_include=lo\n"
+      << "env = OMPI_MCA_mpi_yield_when_idle=1\nenv = OMPI_ALLOW_RUN_AS_ROOT=1\n"
+      << "env = OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1\nenv = OMPI_MCA_rmaps_base_oversubscribe=1\n"
+      << "[coalloc]\nsystems = " << (state().dir / "rig.env").string()
+      << "\nclusters = slurm-a gridengine\ntimeout = 4min\npoll = 100ms\n"
+      << "[options]\n"
+      << kEnsflowOptions << "clusters = 2\n";
+  const CommandResult r = campaign_run(dir);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const auto recs = records(dir);
+  ASSERT_EQ(recs.size(), 1u);
+  const json& rec = recs[0];
+  ASSERT_EQ(rec.at("status"), "valid") << rec.dump();
+  ASSERT_EQ(rec.at("env").at("join").at("components").size(), 2u);
+  const json& co = rec.at("env").at("coalloc");
+  ASSERT_EQ(co.at("components").size(), 2u);
+  EXPECT_EQ(co.at("components")[0].at("system"), "slurm-a");
+  EXPECT_EQ(co.at("components")[1].at("system"), "gridengine");
+  EXPECT_FALSE(co.at("components")[1].at("batch_job_id").is_null());
+
+  // The same run in one mpirun on this host: every diagnostic (forecast, analysis, free run)
+  // bit for bit, since the members' draws are keyed by member, not by rank.
+  const fs::path one = dir / "one.jsonl";
+  const CommandResult ref = mcb::testing::run_program(
+      "mcb-ensflow",
+      {"--members", "8", "--days", "4", "--analysis-every", "2", "--grid", "15", "--spinup-days",
+       "2", "--clusters", "1", "--output", one.string()},
+      mcb::testing::mpirun(4));
+  ASSERT_EQ(ref.exit_code, 0) << ref.out << ref.err;
+  const json single = mcb::testing::read_records(one.string()).at(0);
+  EXPECT_EQ(rec.at("result").at("diagnostics"), single.at("result").at("diagnostics"));
 }
 
 TEST_F(RigTest, StopAndWaitHoldsTheFirstAllocationUntilTheSecondStarts) {
