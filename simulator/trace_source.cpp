@@ -218,8 +218,8 @@ bool TraceSource::read(Job& job, Rng* rng, std::map<std::string, std::uint64_t>*
     stated_id_ = rec.id >= 0;
     job.line = line;
     const std::string& named = from->apps[static_cast<std::size_t>(rec.app)];
-    static const std::string kUnnamed = "job";
-    const std::string& app = named.empty() ? kUnnamed : named;
+    static const std::string unnamed_app = "job";
+    const std::string& app = named.empty() ? unnamed_app : named;
     if (app_name != app) app_name = app;
     auto it = app_index_.find(app_name);
     job.app = it == app_index_.end() ? 0 : it->second;
