@@ -3,6 +3,7 @@
 #include "calibration/comm_tables.hpp"
 #include "calibration/fits.hpp"
 #include "calibration/grouping.hpp"
+#include "calibration/job_model.hpp"
 #include "calibration/records.hpp"
 #include "calibration/runtime_table.hpp"
 #include "calibration/warnings.hpp"
@@ -198,6 +199,72 @@ int run_convert(const Options& o, int argc, const char* const* argv, std::ostrea
     out << "mcb-calibrate: converted " << rows.size() << " rows from " << o.convert.size()
         << " file(s) into " << (fs::path(o.output) / "runtimes.csv").string() << "\n";
   }
+  return 0;
+}
+
+// The valid application runs of @p set that pass --where (each filter must apply to some record).
+std::vector<const Record*> job_model_runs(const RecordSet& set, const std::vector<Filter>& where) {
+  for (const Filter& f : where) {
+    bool applies = false;
+    for (const Record& r : set.records) applies = applies || f.applies_to(r);
+    if (!applies) throw UsageError("--where " + f.text + ": no record has config." + f.key);
+  }
+  std::vector<const Record*> runs;
+  for (const Record& r : set.records) {
+    if (r.status() == "valid" && r.app() != "links" && passes_all(where, r)) runs.push_back(&r);
+  }
+  return runs;
+}
+
+void print_job_model(const JobModelFit& fit, const Options& o, std::size_t read,
+                     std::ostream& out) {
+  out << "mcb-calibrate: seed 002's job model of " << fit.models.rows.size() << " job(s) from "
+      << fit.runs.size() << " run(s) (" << read << " records read)\n";
+  for (const Skipped& s : fit.skipped) out << "  skipped " << s.what << ": " << s.reason << "\n";
+  for (const JobModelRow& m : fit.models.rows) {
+    out << "  " << m.app << " " << m.problem << " on " << m.total_size << ": Tp " << m.tp
+        << " s, Tc " << m.tc << " s, PNBW " << m.pnbw << " MB/s (" << m.fitted_runs
+        << " co-allocated runs)\n";
+  }
+  out << "  median |relative error| per link class:";
+  for (const LinkClassError& c : fit.classes) {
+    out << " " << c.link_class << " " << c.median_abs_relative_error << " (" << c.runs << " runs)";
+  }
+  out << "\nwrote " << o.output
+      << "/: job_models.csv job_model_runs.csv job_model_links.csv job_model.json\n";
+}
+
+// --job-model: seed 002's eq. 1 fitted per job (calibration/job_model.hpp), and every run
+// predicted, into their own files of the output folder; the tables there are left as they are.
+int run_job_model(const Options& o, int argc, const char* const* argv, std::ostream& out) {
+  const std::vector<Filter> where = parse_filters("where", o.where);
+  const RecordSet set = load_records(o.inputs);
+  for (const std::string& notice : set.summary.torn_tails) {
+    std::cerr << "mcb-calibrate: " << notice << "\n";
+  }
+  const std::vector<const Record*> runs = job_model_runs(set, where);
+  const JobModelFit fit = fit_job_models(runs, "where");
+  if (fit.models.rows.empty()) {
+    std::string why = fit.skipped.empty() ? "no valid application run" : "";
+    for (const Skipped& s : fit.skipped) {
+      why += (why.empty() ? "" : "; ") + s.what + ": " + s.reason;
+    }
+    throw UsageError(join(o.inputs, ", ") + ": no job to model (" + why + ")");
+  }
+  json manifest = job_model_json(fit);
+  manifest["schema"] = "mcb-job-model/1";
+  manifest["inputs"] = o.inputs;
+  manifest["filters"] = {{"where", o.where}};
+  manifest["records"] = {{"read", set.summary.lines}, {"used", runs.size()}};
+  manifest["generated_by"] = environment_block(argc, argv);
+  OutputSet files(
+      o.output, {"job_models.csv", "job_model_runs.csv", "job_model_links.csv", "job_model.json"});
+  files.write("job_models.csv", fit.models.to_csv());
+  files.write("job_model_runs.csv", job_model_runs_csv(fit));
+  files.write("job_model_links.csv", job_model_links_csv(fit));
+  files.write("job_model.json", manifest.dump(2) + "\n");
+  files.commit();
+  if (!o.quiet) print_job_model(fit, o, set.summary.lines, out);
   return 0;
 }
 
@@ -409,7 +476,10 @@ void add_options(po::options_description& desc, Options& o) {
       "where converted numbers come from, written into runtimes.json (with --convert)")(
       "check", po::value(&o.check)->value_name("TABLE"),
       "read and check a runtime table (file, or folder holding runtimes.csv), print its size")(
-      "quiet,q", po::bool_switch(&o.quiet), "print nothing on success");
+      "job-model", po::bool_switch(&o.job_model),
+      "with --input: fit seed 002's job model T = Tp*SP + Tc*SC per job instead of the tables "
+      "(job_models.csv, which mcb-sim --job-model reads)")("quiet,q", po::bool_switch(&o.quiet),
+                                                           "print nothing on success");
 }
 
 void check_options(const Options& o) {
@@ -422,10 +492,19 @@ void check_options(const Options& o) {
                                      {"runtime-where", !o.runtime_where.empty()},
                                      {"row", !o.rows.empty()},
                                      {"predict", !o.predict.empty()},
-                                     {"extrapolate", o.extrapolate}}) {
+                                     {"extrapolate", o.extrapolate},
+                                     {"job-model", o.job_model}}) {
       if (used) throw UsageError(std::string("--") + name + ": only used with --input");
     }
   } else {
+    if (o.job_model) {
+      for (const auto& [name, used] : {std::pair{"runtime-where", !o.runtime_where.empty()},
+                                       {"row", !o.rows.empty()},
+                                       {"predict", !o.predict.empty()},
+                                       {"extrapolate", o.extrapolate}}) {
+        if (used) throw UsageError(std::string("--") + name + ": not with --job-model");
+      }
+    }
     for (const auto& [name, used] : {std::pair{"problem", !o.problem.empty()},
                                      {"system", !o.system.empty()},
                                      {"source", !o.source.empty()}}) {
@@ -468,6 +547,7 @@ bool parse_command_line(int argc, const char* const* argv, Options& options) {
 int run(const Options& options, int argc, const char* const* argv, std::ostream& out) {
   if (!options.check.empty()) return run_check(options, out);
   if (!options.convert.empty()) return run_convert(options, argc, argv, out);
+  if (options.job_model) return run_job_model(options, argc, argv, out);
   return run_calibration(options, argc, argv, out);
 }
 

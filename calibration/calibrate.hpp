@@ -25,7 +25,8 @@ struct Options {
   std::string system;                      //!< --system LABEL (with --convert)
   std::string source;                      //!< --source TEXT (with --convert)
   std::string check;                       //!< --check TABLE: validate a runtime table
-  bool quiet = false;                      //!< --quiet: no summary on stdout
+  bool job_model = false;  //!< --job-model: fit seed 002's job model instead of the tables
+  bool quiet = false;      //!< --quiet: no summary on stdout
 };
 
 /// @brief Adds the options to @p desc, bound to @p options.

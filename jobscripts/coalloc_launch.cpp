@@ -81,7 +81,12 @@ double join_joined(const json& join, int k) {
 
 RendezvousServer::RendezvousServer(const CampaignSpec& spec, const CoallocJournal& journal,
                                    std::string dir)
-    : spec_(spec), journal_(journal), dir_(std::move(dir)) {
+    : RendezvousServer(spec.coalloc.ompi_server, spec.env, journal, std::move(dir)) {}
+
+RendezvousServer::RendezvousServer(std::string program,
+                                   std::vector<std::pair<std::string, std::string>> env,
+                                   const CoallocJournal& journal, std::string dir)
+    : program_(std::move(program)), env_(std::move(env)), journal_(journal), dir_(std::move(dir)) {
   // The last server the journal names, if it still runs.
   for (const json& e : journal_.replay()) {
     if (e.value("event", "") == "server") {
@@ -109,8 +114,8 @@ RendezvousServer::~RendezvousServer() {
 const std::string& RendezvousServer::uri_file() {
   if (pid_ > 0) return uri_file_;
   const std::string uri = dir_ + "/ompi-server." + random_token() + ".uri";
-  pid_ = spawn_server({spec_.coalloc.ompi_server, "--no-daemonize", "--report-uri", uri},
-                      dir_ + "/ompi-server.log", spec_.env);
+  pid_ = spawn_server({program_, "--no-daemonize", "--report-uri", uri}, dir_ + "/ompi-server.log",
+                      env_);
   child_ = true;
   const auto end =
       std::chrono::steady_clock::now() + std::chrono::duration<double>(kServerStartSeconds);
@@ -147,6 +152,15 @@ void RendezvousServer::stop() {
 
 std::string join_name(const RequestState& r) { return "mcb." + plain_name(r.request.id, 90); }
 
+std::string join_exports(const std::string& name, int k, int components, int ranks,
+                         double timeout) {
+  std::ostringstream line;
+  line << "export MCB_JOIN=" << shell_quote(name) << " MCB_JOIN_COMPONENT=" << k
+       << " MCB_JOIN_COMPONENTS=" << components << " MCB_JOIN_RANKS=" << ranks
+       << " MCB_JOIN_TIMEOUT=" << static_cast<long>(timeout) << "s\n";
+  return line.str();
+}
+
 std::string request_record_file(const std::string& dir, const RequestState& r) {
   return dir + "/" + r.request.id + ".record.jsonl";
 }
@@ -174,9 +188,7 @@ std::string launch_script(const CampaignSpec& spec, const Plan& plan, const Plan
     // may take, then as long as a join may.
     double timeout = spec.coalloc.join_timeout;
     if (spec.coalloc.launch == Launch::at_start) timeout += spec.coalloc.timeout;
-    go << "export MCB_JOIN=" << shell_quote(join_name(r)) << " MCB_JOIN_COMPONENT=" << k
-       << " MCB_JOIN_COMPONENTS=" << components << " MCB_JOIN_RANKS=" << c.ranks
-       << " MCB_JOIN_TIMEOUT=" << static_cast<long>(timeout) << "s\n";
+    go << join_exports(join_name(r), k, components, c.ranks, timeout);
     argv.insert(argv.end(), {"--ompi-server", "file:" + server.uri_file()});
   }
   if (!spec.coalloc.np_flag.empty()) {

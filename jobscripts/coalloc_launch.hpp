@@ -16,6 +16,8 @@
 #include <nlohmann/json.hpp>
 
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace mcb::campaign {
 
@@ -24,6 +26,10 @@ namespace mcb::campaign {
 class RendezvousServer {
  public:
   RendezvousServer(const CampaignSpec& spec, const CoallocJournal& journal, std::string dir);
+  /// @brief The same for another launcher of joins (mcb-ensemble): @p program is ompi-server's
+  /// path, @p env what it runs with.
+  RendezvousServer(std::string program, std::vector<std::pair<std::string, std::string>> env,
+                   const CoallocJournal& journal, std::string dir);
   ~RendezvousServer();
   RendezvousServer(const RendezvousServer&) = delete;
   RendezvousServer& operator=(const RendezvousServer&) = delete;
@@ -33,9 +39,12 @@ class RendezvousServer {
   const std::string& uri_file();
   /// @brief Ends the server (by its pid) and journals it.
   void stop();
+  /// @brief Whether a server runs (started here, or adopted from the journal).
+  bool running() const { return pid_ > 0; }
 
  private:
-  const CampaignSpec& spec_;
+  std::string program_;
+  std::vector<std::pair<std::string, std::string>> env_;
   const CoallocJournal& journal_;
   std::string dir_;
   std::string uri_file_;
@@ -45,6 +54,10 @@ class RendezvousServer {
 
 /// @brief The join's name of a request (MCB_JOIN).
 std::string join_name(const RequestState& r);
+
+/// @brief The shell line that exports the MCB_JOIN variables of component @p k of @p components
+/// (docs/join.md) for a launch script.
+std::string join_exports(const std::string& name, int k, int components, int ranks, double timeout);
 
 /// @brief Writes the go script of every bound copy of @p r (atomically: a pilot never runs
 /// half of one).

@@ -4,8 +4,10 @@
 #include "common/files.hpp"
 #include "common/jsonl.hpp"
 #include "jobscripts/app_check.hpp"
+#include "jobscripts/process.hpp"
 #include "jobscripts/shell.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -17,39 +19,11 @@ namespace mcb::campaign {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-SegmentChoice choose_queue(const EnsembleSpec& spec, const EnsembleState& state,
-                           const std::vector<std::string>& active, double restart_bytes,
-                           double now) {
-  SegmentChoice best;
-  double best_rate = 0;  // model days per predicted second
-  const int wanted = std::min(spec.checkpoint_every, spec.horizon - state.day);
-  for (const EnsembleQueue& q : spec.queues) {
-    if (std::find(active.begin(), active.end(), q.name) == active.end()) continue;
-    const EnsemblePilot* p = state.live_pilot(q.name);
-    const double left = q.time_limit - (now - *p->started);
-    double transfer = 0;
-    if (state.day > 0 && q.name != state.site) {
-      transfer =
-          spec.link_latency + (spec.link_bandwidth > 0 ? restart_bytes / spec.link_bandwidth : 0);
-    }
-    const double per_day = q.seconds_per_day();
-    const int fit = static_cast<int>(std::floor((left - transfer) / per_day));
-    const int days = std::min(wanted, fit);
-    if (days < 1) continue;
-    const double predicted = transfer + days * per_day;
-    const double rate = days / predicted;
-    // Staying on the site that holds the restart file wins a tie.
-    if (!best.queue || rate > best_rate * (1 + 1e-9) ||
-        (rate >= best_rate * (1 - 1e-9) && q.name == state.site)) {
-      best = {&q, days, transfer, predicted};
-      best_rate = rate;
-    }
-  }
-  return best;
-}
-
 EnsembleCoordinator::EnsembleCoordinator(const EnsembleSpec& spec, std::string dir)
-    : spec_(spec), dir_(std::move(dir)), journal_(dir_ + "/events.jsonl") {
+    : spec_(spec),
+      dir_(std::move(dir)),
+      journal_(dir_ + "/events.jsonl"),
+      server_(spec_.ompi_server, {}, journal_, dir_) {
   for (const json& e : journal_.replay()) apply(e);
   if (state_.begun && state_.spec_text != spec_.text) {
     throw UsageError("--state: '" + dir_ + "' holds a run of another spec (its events.jsonl); " +
@@ -80,8 +54,14 @@ EnsembleCoordinator::EnsembleCoordinator(const EnsembleSpec& spec, std::string d
     record({{"event", "resumed"}, {"day", state_.day}});
   }
   adopt_orphans();
-  // Killed between journaling a segment and writing its go: the same go again.
-  if (state_.running && !fs::exists(go_file(*state_.running))) write_go(*state_.running);
+  if (!state_.running) return;
+  // A joined segment whose rendezvous died with the runner cannot join: its parts are stopped
+  // and it runs again. Otherwise the segment is adopted; killed between journaling it and
+  // writing its go, the same go again.
+  if (!state_.running->join.empty() && !server_.running() && state_.running->stopping.empty()) {
+    stop_parts(*state_.running, "its ompi-server ended with the runner");
+  }
+  if (state_.running->stopping.empty()) write_go(*state_.running);
 }
 
 const EnsembleQueue& EnsembleCoordinator::queue(const std::string& name) const {
@@ -105,8 +85,12 @@ std::string EnsembleCoordinator::restart_file(const std::string& queue, int day)
   return dir_ + "/sites/" + queue + "/day-" + std::to_string(day) + ".rst";
 }
 
-std::string EnsembleCoordinator::go_file(const EnsembleSegment& s) const {
-  return pilots_dir(dir_) + "/" + s.tag + ".go." + std::to_string(s.go);
+std::string EnsembleCoordinator::pilot_file(const EnsemblePart& p, const std::string& kind) const {
+  return pilots_dir(dir_) + "/" + p.tag + "." + kind + "." + std::to_string(p.go);
+}
+
+std::string EnsembleCoordinator::go_file(const EnsemblePart& p) const {
+  return pilot_file(p, "go");
 }
 
 std::string EnsembleCoordinator::record_file(int n) const {
@@ -147,40 +131,88 @@ bool EnsembleCoordinator::committed(const EnsembleSegment& s) const {
          r["result"]["restart"].value("last_day", -1) == s.to;
 }
 
-void EnsembleCoordinator::watch_segment() {
-  const EnsembleSegment s = *state_.running;
-  const EnsemblePilot& p = state_.pilots.at(s.tag);
-  const std::string done_file = pilots_dir(dir_) + "/" + s.tag + ".done." + std::to_string(s.go);
-  std::ifstream in(done_file);
+namespace {
+
+// The figures of a done segment's record: its verdict and its compute time.
+void add_record_figures(json& e, const std::string& file) {
+  if (!fs::exists(file)) return;
+  const jsonl::Contents c = jsonl::read(file, {}, true);
+  if (c.lines.empty()) return;
+  const json& r = c.lines.back().doc;
+  e["status"] = r.value("status", "");
+  if (r.value("status", "") != "valid") e["reason"] = r.value("reason", "");
+  if (r.contains("result") && r["result"].is_object()) {
+    e["wall_time"] = r["result"].value("wall_time", 0.0);  // the model days' compute alone
+  }
+}
+
+// How one part of a segment ended: its pilot's done file (exit code, time), or its pilot gone.
+struct PartEnd {
+  bool exited = false;
   int code = -1;
   double ended = 0;
-  const bool exited = static_cast<bool>(in >> code >> ended);
-  if (!exited && !p.gone) return;
+  bool gone = false;
+};
+
+}  // namespace
+
+// A segment ends when part 0 (its rank 0 writes the restart file and the record) exited, when a
+// part's pilot ended without it (its queue's limit, a cancel), or when another part failed and
+// part 0 did not follow within the join's timeout. Parts still running are then stopped.
+void EnsembleCoordinator::watch_segment() {
+  const EnsembleSegment s = *state_.running;
+  std::vector<PartEnd> ends;
+  bool lost = false, straggling = false;
+  std::string lost_why;
+  for (const EnsemblePart& part : s.parts) {
+    PartEnd end;
+    std::ifstream in(pilot_file(part, "done"));
+    end.exited = static_cast<bool>(in >> end.code >> end.ended);
+    const EnsemblePilot& p = state_.pilots.at(part.tag);
+    end.gone = p.gone;
+    if (!end.exited && end.gone && !lost) {
+      lost = true;
+      lost_why = "pilot " + part.tag + " ended: " + p.gone_why;
+    }
+    if (&part != &s.parts.front() && end.exited && end.code != 0 &&
+        utc_now() - end.ended > spec_.join_timeout) {
+      straggling = true;
+    }
+    ends.push_back(end);
+  }
+  const PartEnd& lead = ends.front();
+  if (!lead.exited && !lost && !straggling) return;
+  for (std::size_t k = 0; k < s.parts.size(); ++k) {
+    if (!ends[k].exited && !ends[k].gone) {
+      write_file_atomically(pilot_file(s.parts[k], "stop"), "");
+    }
+  }
   json e = {{"event", "segment-end"}, {"n", s.n},   {"queue", s.queue},
             {"from", s.from},         {"to", s.to}, {"predicted", s.predicted}};
+  if (s.parts.size() > 1) {
+    json codes = json::array();
+    for (const PartEnd& end : ends) codes.push_back(end.exited ? json(end.code) : json(nullptr));
+    e["queues"] = json::array();
+    for (const EnsemblePart& part : s.parts) e["queues"].push_back(part.queue);
+    e["exit_codes"] = codes;
+  }
   if (committed(s)) {
     e["outcome"] = "done";
-    e["took"] = (exited ? ended : utc_now()) - s.began;
-    if (fs::exists(record_file(s.n))) {
-      const jsonl::Contents c = jsonl::read(record_file(s.n), {}, true);
-      if (!c.lines.empty()) {
-        const json& r = c.lines.back().doc;
-        e["status"] = r.value("status", "");
-        if (r.value("status", "") != "valid") e["reason"] = r.value("reason", "");
-        if (r.contains("result") && r["result"].is_object()) {
-          e["wall_time"] = r["result"].value("wall_time", 0.0);  // the model days' compute alone
-        }
-      }
-    }
-  } else if (!exited) {
+    e["took"] = (lead.exited ? lead.ended : utc_now()) - s.began;
+    add_record_figures(e, record_file(s.n));
+  } else if (!s.stopping.empty()) {
     e["outcome"] = "killed";
-    e["why"] = "pilot " + s.tag + " ended: " + p.gone_why;
+    e["why"] = "stopped by the runner: " + s.stopping;
+  } else if (lost) {
+    e["outcome"] = "killed";
+    e["why"] = lost_why;
   } else {
     e["outcome"] = "failed";
-    e["why"] = "exit code " + std::to_string(code) + " and no restart file (log: " + dir_ +
-               "/logs/segment-" + std::to_string(s.n) + ".log)";
+    e["why"] = "exit code " + std::to_string(lead.exited ? lead.code : -1) +
+               " and no restart file (log: " + dir_ + "/logs/segment-" + std::to_string(s.n) +
+               ".log)";
   }
-  if (exited) e["exit_code"] = code;
+  if (lead.exited) e["exit_code"] = lead.code;
   record(e);
   if (state_.failures >= spec_.max_failures) {
     record({{"event", "gave-up"},
@@ -189,48 +221,87 @@ void EnsembleCoordinator::watch_segment() {
   }
 }
 
+// The runner ends a segment's parts itself (journaled first: a runner killed meanwhile still
+// counts the segment as stopped, not failed); each pilot ends its part's mpirun.
+void EnsembleCoordinator::stop_parts(const EnsembleSegment& s, const std::string& why) {
+  record({{"event", "stopping"}, {"n", s.n}, {"why", why}});
+  for (const EnsemblePart& p : s.parts) write_file_atomically(pilot_file(p, "stop"), "");
+}
+
+// The shape of the run (members, observations, state size, analysis interval) from the newest
+// segment record that has it; the same for every segment of one spec.
+std::optional<EnsembleShape> EnsembleCoordinator::shape() {
+  for (int n = state_.segments; n >= 1 && !shape_; --n) {
+    if (!fs::exists(record_file(n))) continue;
+    const jsonl::Contents c = jsonl::read(record_file(n), {}, true);
+    if (!c.lines.empty()) shape_ = shape_of_record(c.lines.back().doc);
+  }
+  return shape_;
+}
+
 void EnsembleCoordinator::start_segment() {
   const std::vector<std::string>& active = state_.active;
   if (active.empty()) return;
   const std::string from_file = restart_file(state_.site, state_.day);
   const double bytes = state_.day > 0 ? static_cast<double>(fs::file_size(from_file)) : 0.0;
-  const SegmentChoice c = choose_queue(spec_, state_, active, bytes, utc_now());
+  const SegmentChoice c = choose_mapping(spec_, state_, active, bytes, utc_now(), shape());
   if (!c.queue) return;
-  const EnsemblePilot& p = *state_.live_pilot(c.queue->name);
-  if (!state_.site.empty() && c.queue->name != state_.site) {
+  std::vector<std::string> to;
+  for (const EnsembleQueue* q : c.parts) to.push_back(q->name);
+  if (!state_.mapping.empty() && to != state_.mapping) {
     const bool lost = std::find(active.begin(), active.end(), state_.site) == active.end();
     record({{"event", "remap"},
             {"from", state_.site},
             {"to", c.queue->name},
+            {"from_queues", state_.mapping},
+            {"to_queues", to},
             {"day", state_.day},
             {"active", active},
-            {"why",
-             lost ? "queue " + state_.site + " has no active job"
-                  : "active set " + json(active).dump() + " predicts " + c.queue->name + " faster"},
+            {"why", lost ? "queue " + state_.site + " has no active job"
+                         : "active set " + json(active).dump() + " predicts " + json(to).dump() +
+                               " faster"},
             {"from_seconds_per_day", queue(state_.site).seconds_per_day()},
-            {"to_seconds_per_day", c.queue->seconds_per_day()},
+            {"to_seconds_per_day", c.per_day},
             {"restart_bytes", bytes},
             {"transfer_predicted", c.transfer}});
-    transfer_restart(*c.queue, c.transfer);
   }
-  EnsembleSegment s;
-  s.n = state_.segments + 1;
-  s.queue = c.queue->name;
-  s.tag = p.tag;
-  s.go = p.gos + 1;
-  s.from = state_.day;
-  s.to = state_.day + c.days;
-  record({{"event", "segment"},
-          {"n", s.n},
-          {"queue", s.queue},
-          {"tag", s.tag},
-          {"go", s.go},
-          {"from", s.from},
-          {"to", s.to},
-          {"processors", c.queue->processors},
-          {"predicted", c.predicted},
-          {"model", c.queue->model}});
+  if (!state_.site.empty() && c.queue->name != state_.site) transfer_restart(*c.queue, c.transfer);
+  // The rendezvous runs (and is journaled) before the segment that needs it, so that a runner
+  // killed after journaling the segment finds it to adopt.
+  if (c.parts.size() > 1) server_.uri_file();
+  record(segment_event(c));
   write_go(*state_.running);
+}
+
+json EnsembleCoordinator::segment_event(const SegmentChoice& c) const {
+  const int n = state_.segments + 1;
+  json parts = json::array();
+  json queues = json::array();
+  for (const EnsembleQueue* q : c.parts) {
+    const EnsemblePilot& p = *state_.live_pilot(q->name);
+    parts.push_back(
+        {{"queue", q->name}, {"tag", p.tag}, {"go", p.gos + 1}, {"processors", q->processors}});
+    queues.push_back(q->name);
+  }
+  json e = {{"event", "segment"},
+            {"n", n},
+            {"queue", c.queue->name},
+            {"tag", parts[0]["tag"]},
+            {"go", parts[0]["go"]},
+            {"queues", queues},
+            {"parts", parts},
+            {"from", state_.day},
+            {"to", state_.day + c.days},
+            {"processors", c.processors()},
+            {"per_day", c.per_day},
+            {"predicted", c.predicted},
+            {"model", c.queue->model}};
+  if (c.parts.size() > 1) {
+    // A fresh name for every attempt: a join left behind by a killed one is never met again.
+    e["join"] = "mcb-ensemble.s" + std::to_string(n) + "." + random_token();
+    e["link_seconds_per_day"] = c.traffic;
+  }
+  return e;
 }
 
 // The restart file crosses to the new site's folder (a copy on the rig's shared file system),
@@ -253,11 +324,26 @@ void EnsembleCoordinator::transfer_restart(const EnsembleQueue& to, double predi
           {"predicted", predicted}});
 }
 
-void EnsembleCoordinator::write_go(const EnsembleSegment& s) const {
-  const EnsembleQueue& q = queue(s.queue);
+// Every part's go not yet written (a runner started again writes only the missing ones).
+void EnsembleCoordinator::write_go(const EnsembleSegment& s) {
+  const std::string uri = s.join.empty() ? "" : server_.uri_file();
+  for (std::size_t k = 0; k < s.parts.size(); ++k) {
+    if (!fs::exists(go_file(s.parts[k]))) write_part_go(s, k, uri);
+  }
+}
+
+// Part k's mpirun: its ranks, and for a joined segment the MCB_JOIN variables (docs/join.md),
+// the rendezvous and the cluster map; every part runs the same command line, and part 0's rank 0
+// (rank 0 of the joined job) reads and writes the restart file in its site's folder and writes
+// the record.
+void EnsembleCoordinator::write_part_go(const EnsembleSegment& s, std::size_t k,
+                                        const std::string& uri) const {
+  const EnsemblePart& part = s.parts[k];
+  const bool joined = s.parts.size() > 1;
   std::vector<std::string> argv = spec_.launcher;
+  if (joined) argv.insert(argv.end(), {"--ompi-server", "file:" + uri});
   if (!spec_.np_flag.empty())
-    argv.insert(argv.end(), {spec_.np_flag, std::to_string(q.processors)});
+    argv.insert(argv.end(), {spec_.np_flag, std::to_string(part.processors)});
   argv.push_back(spec_.binary);
   argv.insert(argv.end(), {"--config", dir_ + "/ensflow.ini"});
   argv.insert(argv.end(), {"--days", std::to_string(spec_.horizon)});
@@ -265,18 +351,30 @@ void EnsembleCoordinator::write_go(const EnsembleSegment& s) const {
   argv.insert(argv.end(), {"--checkpoint", restart_file(s.queue, s.to), "--checkpoint-every",
                            std::to_string(spec_.horizon)});
   if (s.to < spec_.horizon) argv.insert(argv.end(), {"--stop-at-day", std::to_string(s.to)});
+  if (joined) argv.insert(argv.end(), {"--cluster-map", "env:MCB_CLUSTER"});
   argv.insert(argv.end(), {"--output", record_file(s.n)});
+  std::string log = dir_ + "/logs/segment-" + std::to_string(s.n);
+  if (k > 0) log += ".part-" + std::to_string(k);
   std::ostringstream go;
   go << "#!/bin/bash\n# segment " << s.n << ": model days " << s.from + 1 << " to " << s.to
-     << " on " << s.queue << " (written by mcb-ensemble)\n"
-     << "cd " << shell_quote(dir_) << " || exit 2\n"
-     << shell_words(argv) << " >"
-     << shell_quote(dir_ + "/logs/segment-" + std::to_string(s.n) + ".log") << " 2>&1\n";
-  write_file_atomically(go_file(s), go.str());
+     << " on " << part.queue;
+  if (joined) go << ", part " << k << " of " << s.parts.size() << " joined as " << s.join;
+  go << " (written by mcb-ensemble)\n"
+     << "cd " << shell_quote(dir_) << " || exit 2\n";
+  if (joined) {
+    int ranks = 0;
+    for (const EnsemblePart& p : s.parts) ranks += p.processors;
+    go << "export MCB_CLUSTER=" << shell_quote(part.queue) << "\n"
+       << join_exports(s.join, static_cast<int>(k), static_cast<int>(s.parts.size()), ranks,
+                       spec_.join_timeout);
+  }
+  go << shell_words(argv) << " >" << shell_quote(log + ".log") << " 2>&1\n";
+  write_file_atomically(go_file(part), go.str());
 }
 
 void EnsembleCoordinator::finish() {
   for (EnsembleSubmitter& s : submitters_) s.cancel(state_);
+  server_.stop();
   if (!state_.finished && state_.gave_up.empty()) record(finished_event());
 }
 

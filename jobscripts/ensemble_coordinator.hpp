@@ -6,12 +6,16 @@
 /// (--restart, --checkpoint, --stop-at-day). Before each segment the coordinator maps the run
 /// onto the active queue with the smallest predicted time per model day: a + b/P there, plus
 /// the restart file's transfer over the inter-site link when it lies at another site, the
-/// segment cut to fit the pilot's remaining time. A change of the active set therefore remaps
-/// the run at its next checkpoint; a pilot killed at its queue's limit is resubmitted by its
-/// submitter, and its segment, whose restart file was never written, runs again from the last
-/// one. Every decision goes to the event log (ensemble_state.hpp), the runner's only state.
+/// segment cut to fit the pilot's remaining time; or, when a set of active queues joined into
+/// one MPI job is predicted faster (ensemble_mapping.hpp), onto that set. A change of the active
+/// set therefore remaps the run at its next checkpoint; a pilot killed at its queue's limit is
+/// resubmitted by its submitter, and its segment, whose restart file was never written, runs again
+/// from the last one. Every decision goes to the event log (ensemble_state.hpp), the runner's only
+/// state.
 
 #include "jobscripts/coalloc_journal.hpp"
+#include "jobscripts/coalloc_launch.hpp"
+#include "jobscripts/ensemble_mapping.hpp"
 #include "jobscripts/ensemble_monitor.hpp"
 #include "jobscripts/ensemble_spec.hpp"
 #include "jobscripts/ensemble_state.hpp"
@@ -19,26 +23,12 @@
 #include "jobscripts/queue.hpp"
 
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
 
 namespace mcb::campaign {
-
-/// @brief Where the next segment goes, as predicted.
-struct SegmentChoice {
-  const EnsembleQueue* queue = nullptr;
-  int days = 0;
-  double transfer = 0;   //!< s predicted for the restart file's transfer (0 on its own site)
-  double predicted = 0;  //!< s: transfer + days (a + b/P)
-};
-
-/// @brief The best active queue for the segment starting after model day @p state.day, or none
-/// (queue null) when no active pilot has time left for a model day.
-/// @param restart_bytes the size of the restart file to move (0 at day 0)
-SegmentChoice choose_queue(const EnsembleSpec& spec, const EnsembleState& state,
-                           const std::vector<std::string>& active, double restart_bytes,
-                           double now);
 
 class EnsembleCoordinator {
  public:
@@ -62,11 +52,16 @@ class EnsembleCoordinator {
   void watch_active_set();
   void watch_segment();
   void start_segment();
+  nlohmann::json segment_event(const SegmentChoice& c) const;
   void transfer_restart(const EnsembleQueue& to, double predicted);
-  void write_go(const EnsembleSegment& s) const;
+  void write_go(const EnsembleSegment& s);
+  void write_part_go(const EnsembleSegment& s, std::size_t k, const std::string& uri) const;
+  void stop_parts(const EnsembleSegment& s, const std::string& why);
+  std::optional<EnsembleShape> shape();
   std::string restart_file(const std::string& queue, int day) const;
   std::string record_file(int n) const;
-  std::string go_file(const EnsembleSegment& s) const;
+  std::string go_file(const EnsemblePart& p) const;
+  std::string pilot_file(const EnsemblePart& p, const std::string& kind) const;
   bool committed(const EnsembleSegment& s) const;
   nlohmann::json finished_event() const;
   const EnsembleQueue& queue(const std::string& name) const;
@@ -78,6 +73,8 @@ class EnsembleCoordinator {
   std::vector<std::unique_ptr<BatchQueue>> systems_;  // one per queue (its partition set)
   std::vector<EnsembleSubmitter> submitters_;
   std::vector<EnsembleMonitor> monitors_;
+  RendezvousServer server_;  // the joins' ompi-server, started with the first joined segment
+  std::optional<EnsembleShape> shape_;
 };
 
 }  // namespace mcb::campaign

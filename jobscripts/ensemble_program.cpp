@@ -86,7 +86,7 @@ int run_ensemble_program(int argc, char** argv) {
   if (o.check) {
     std::cout << "mcb-ensemble: " << spec.path << ": " << spec.queues.size() << " queues, "
               << spec.horizon << " model days, a checkpoint every " << spec.checkpoint_every
-              << "\n";
+              << "; split over several active queues: " << (spec.split ? "auto" : "never") << "\n";
     for (const EnsembleQueue& q : spec.queues) {
       std::cout << "mcb-ensemble: [queue." << q.name << "] " << q.a << " + " << q.b << "/"
                 << q.processors << " = " << q.seconds_per_day() << " s per model day (from "

@@ -24,7 +24,8 @@ const std::map<std::string, std::set<std::string>>& known_keys() {
   static const std::map<std::string, std::set<std::string>> keys = {
       {"ensemble",
        {"systems", "binary", "horizon", "checkpoint-every", "poll", "status-every", "max-failures",
-        "launcher", "np-flag", "compute-fits", "fit-problem"}},
+        "launcher", "np-flag", "compute-fits", "fit-problem", "split", "join-timeout",
+        "ompi-server"}},
       {"link", {"bandwidth", "latency"}},
       {"queue",
        {"system", "partition", "queue", "processors", "time-limit", "a", "b", "fit-system"}}};
@@ -177,6 +178,18 @@ void read_link(const SpecReader& reader, EnsembleSpec& s) {
   reader.set_seconds("link", "latency", s.link_latency, true);
 }
 
+void read_split(const SpecReader& reader, EnsembleSpec& s) {
+  if (const ini::Entry* e = reader.find("ensemble", "split")) {
+    const std::string value = reader.text(*e);
+    if (value != "auto" && value != "never") {
+      throw reader.error(*e, "'" + value + "' is not auto or never");
+    }
+    s.split = value == "auto";
+  }
+  reader.set_seconds("ensemble", "join-timeout", s.join_timeout, false);
+  reader.set_string("ensemble", "ompi-server", s.ompi_server);
+}
+
 void read_options(const ini::File& file, const SpecReader& reader, EnsembleSpec& s) {
   for (const ini::Entry& e : file.entries) {
     if (e.section != "options") continue;
@@ -217,6 +230,7 @@ EnsembleSpec read_ensemble_spec(const std::string& path) {
   reader.set_words("ensemble", "launcher", s.launcher);
   reader.set_string("ensemble", "np-flag", s.np_flag);
   read_link(reader, s);
+  read_split(reader, s);
   std::optional<ComputeFitTable> fits;
   if (const ini::Entry* e = reader.find("ensemble", "compute-fits")) {
     s.compute_fits = spec_detail::absolute_from(dir, reader.text(*e));

@@ -40,6 +40,12 @@ struct EnsembleSpec {
   int max_failures = 3;      //!< segments in a row failing (not killed) before giving up
   std::vector<std::string> launcher{"mpirun", "--mca", "ras", "^slurm", "--bind-to", "none"};
   std::string np_flag = "-np";
+  /// may a segment run over several active queues joined into one MPI job (`auto`: when its
+  /// predicted time per model day beats the best single queue's, as seed 003's scheduler maps
+  /// components over every active system), or never
+  bool split = true;
+  double join_timeout = 60;                 //!< s: MCB_JOIN_TIMEOUT of a joined segment's parts
+  std::string ompi_server = "ompi-server";  //!< the joins' rendezvous (docs/join.md)
   double link_bandwidth = 0;  //!< bytes/s of the inter-site link (0: no transfer cost)
   double link_latency = 0;    //!< s
   /// mcb-calibrate's compute fits (compute_fits.csv or its output folder; "" for none): a

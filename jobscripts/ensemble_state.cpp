@@ -15,6 +15,15 @@ EnsembleSegment segment_of(const json& e) {
   s.to = e.at("to").get<int>();
   s.began = e.at("t").get<double>();
   s.predicted = e.value("predicted", 0.0);
+  if (e.contains("parts")) {
+    for (const json& p : e.at("parts")) {
+      s.parts.push_back({p.at("queue").get<std::string>(), p.at("tag").get<std::string>(),
+                         p.at("go").get<int>(), p.at("processors").get<int>()});
+    }
+    s.join = e.value("join", "");
+  } else {
+    s.parts.push_back({s.queue, s.tag, s.go, e.value("processors", 0)});
+  }
   return s;
 }
 
@@ -47,13 +56,17 @@ void EnsembleState::apply(const json& e) {
     ++remaps;
   } else if (kind == "segment") {
     running = segment_of(e);
-    ++pilots.at(running->tag).gos;
+    for (const EnsemblePart& p : running->parts) ++pilots.at(p.tag).gos;
     segments = std::max(segments, running->n);
+  } else if (kind == "stopping") {
+    if (running) running->stopping = e.value("why", "stopped");
   } else if (kind == "segment-end") {
     const std::string outcome = e.at("outcome").get<std::string>();
     if (outcome == "done") {
       day = running->to;
       site = running->queue;
+      mapping.clear();
+      for (const EnsemblePart& p : running->parts) mapping.push_back(p.queue);
       failures = 0;
       verdict = e.value("status", "");
       verdict_reason = e.value("reason", "");

@@ -28,13 +28,26 @@ struct EnsemblePilot {
   int gos = 0;  //!< segments given to it
 };
 
-/// @brief A segment of model days run by one pilot: mcb-ensflow from the restart file of day
-/// `from` (none at 0) to `to`, stopped there with a restart file.
-struct EnsembleSegment {
-  int n = 0;
+/// @brief One queue's share of a segment: its pilot runs `processors` ranks of it.
+struct EnsemblePart {
   std::string queue;
   std::string tag;
   int go = 0;  //!< the pilot's go number (TAG.go.N)
+  int processors = 0;
+};
+
+/// @brief A segment of model days: mcb-ensflow from the restart file of day `from` (none at 0)
+/// to `to`, stopped there with a restart file; run by one pilot, or by the pilots of several
+/// queues joined into one MPI job (docs/join.md), part 0 first (its rank 0 reads and writes the
+/// restart file, in its queue's site folder).
+struct EnsembleSegment {
+  int n = 0;
+  std::string queue;  //!< part 0's
+  std::string tag;    //!< part 0's
+  int go = 0;         //!< part 0's
+  std::vector<EnsemblePart> parts;
+  std::string join;      //!< MCB_JOIN of a joined segment ("" for one part)
+  std::string stopping;  //!< why the runner stopped its parts ("" unless it did)
   int from = 0;
   int to = 0;
   double began = 0;
@@ -50,6 +63,7 @@ struct EnsembleState {
   int day = 0;                                  //!< last model day done (committed)
   std::string site;                             //!< queue whose folder holds day's restart file
   std::optional<EnsembleSegment> running;
+  std::vector<std::string> mapping;  //!< the queues of the last done segment (part 0 first)
   int segments = 0;
   int failures = 0;                 //!< segments in a row that failed (a kill is no failure)
   std::vector<std::string> active;  //!< the active set as last journaled

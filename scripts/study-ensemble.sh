@@ -2,12 +2,14 @@
 # Issue 30's study in one command: on the rig of separate batch systems (started here and
 # stopped at the end), under a background load replayed into every system by mcb-load, the
 # Ensflow ensemble runs to its horizon with mcb-ensemble (a) over three queues (slurm-a at 2
-# processors, slurm-b and gridengine at 4) and (b) on the single largest queue (slurm-b) alone,
-# every pilot under the same time limit. Then each run's setting (the queues, the limit, the
-# background jobs as they ran, a + b/P measured from the runs' segments) is replayed in
-# mcb-batchgrid, and analysis/ensemble_study.py prints real against simulated: throughput
-# (model days per wall-clock hour), the pilots' queue wait, the resource availability rate,
-# remaps and their cost, and whether multiple queues beat the single largest on the rig.
+# processors, slurm-b and gridengine at 4; with [ensemble] split = auto, the default, a segment
+# runs over two active queues joined into one MPI job when that is predicted faster) and (b) on
+# the single largest queue (slurm-b) alone, every pilot under the same time limit. Then each
+# run's setting (the queues, the limit, the background jobs as they ran, a + b/P measured from
+# the runs' segments on one queue) is replayed in mcb-batchgrid, and analysis/ensemble_study.py
+# prints real against simulated: throughput (model days per wall-clock hour), the pilots' queue
+# wait, the resource availability rate, remaps and their cost, and whether multiple queues beat
+# the single largest on the rig.
 #
 #   scripts/study-ensemble.sh [--quick] [OUT_DIR]
 #
@@ -16,7 +18,8 @@
 # study_ensemble_quick). MCB_ENSEMBLE_DAYS (horizon, default 80), MCB_ENSEMBLE_LIMIT (seconds,
 # default 60: the first segment spins the ocean up, about 30 s on the shared 2-core machine),
 # MCB_ENSEMBLE_LOAD_JOBS (default 150) and MCB_ENSEMBLE_FACTOR (time compression of the
-# background trace, default 300) size it.
+# background trace, default 300) size it; MCB_ENSEMBLE_SPLIT=never keeps every segment on one
+# queue (default auto).
 # Exit 0: the table is written; 1: a step failed; 77: this machine cannot run the rig.
 set -euo pipefail
 RIG_STUDY_PROGRAMS="mcb-ensemble mcb-ensflow"
@@ -34,6 +37,7 @@ else
   load_jobs="${MCB_ENSEMBLE_LOAD_JOBS:-150}"
 fi
 factor="${MCB_ENSEMBLE_FACTOR:-300}"
+split="${MCB_ENSEMBLE_SPLIT:-auto}"
 
 rig_study_background 30 "$load_jobs"
 
@@ -48,7 +52,8 @@ for config in multi single; do
   {
     printf '[ensemble]\nsystems = %s\nbinary = %s\nhorizon = %s\ncheckpoint-every = 4\n' \
       "$rig/rig.env" "$bin/mcb-ensflow" "$days"
-    printf 'poll = 200ms\nstatus-every = 1s\n[link]\nbandwidth = 100Mbit/s\nlatency = 5ms\n'
+    printf 'poll = 200ms\nstatus-every = 1s\nsplit = %s\n' "$split"
+    printf '[link]\nbandwidth = 100Mbit/s\nlatency = 5ms\n'
     queue b slurm-b 4
     if [ "$config" = multi ]; then
       queue a slurm-a 2

@@ -68,7 +68,7 @@ Sim::Sim(MachineSpec machine, std::unique_ptr<Policy> policy,
       policy_(std::move(policy)),
       discipline_(std::move(discipline)),
       placement_(std::move(placement)),
-      service_(service),
+      service_(std::move(service)),
       limits_(limits),
       routing_(limits.routing_seed),
       queues_(static_cast<size_t>(policy_->queue_count())) {
@@ -199,7 +199,8 @@ void Sim::admit(JobId id) {
     j.req.power = required_power(j.req, j.home, machine_.spec().speeds);
   }
   // Priced by seed 002's model (--platform): plan with the largest price the job can get.
-  const double bound = placement_->price_bound();
+  j.req.app = j.app;
+  const double bound = placement_->price_bound(j.req);
   j.plan = bound > 0 ? service_.requested_base(j, 1) * bound : service_.plan(j, machine_);
   queue(j.queue).push_back(store_, id);
   ++waiting_;

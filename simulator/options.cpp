@@ -94,6 +94,10 @@ po::options_description link_aware_options(Options& o) {
       "per-node bandwidth of every job, in the platform's bandwidth unit")(
       "comm-share", po::value(&o.comm_share)->default_value(o.comm_share)->value_name("F"),
       "communication share of a job's dedicated time, T^c / (T^p + T^c)")(
+      "job-model", po::value(&o.job_model)->value_name("FILE"),
+      "seed 002's model fitted per job (mcb-calibrate --job-model: job_models.csv, or its "
+      "folder): each job's PNBW (MB/s; the platform's bandwidths in MB/s too) and T^c share "
+      "instead of --pnbw and --comm-share")(
       "match-time-limit",
       po::value(&o.match_time_limit)->default_value(o.match_time_limit)->value_name("S"),
       "seconds the solver may take per match (reaching it ends the run)");

@@ -46,6 +46,7 @@ struct Options {
   std::string matcher = "optimal";  //!< optimal|non-saturated|first-feasible
   double pnbw = 0.25;               //!< per-node bandwidth of every job, platform units
   double comm_share = 0.5;          //!< T^c / (T^p + T^c) of every job
+  std::string job_model;            //!< mcb-calibrate --job-model table: each job's model
   double match_time_limit = 60.0;   //!< seconds per match
   // Moldable requests and site selection (seed 001 section V).
   double moldable_min = 0.5;         //!< smallest size = ceil(F x requested)

@@ -37,15 +37,14 @@ std::unique_ptr<PlacementRule> make_placement(std::string_view name,
   if (settings.platform) {
     // Only link-aware with a non-saturated matcher keeps every link unsaturated.
     const bool unsaturated = name == "link-aware" && settings.matcher != "optimal";
-    rule->price_with(std::make_shared<ModelPricing>(settings.platform, settings.pnbw,
-                                                    settings.comm_share, unsaturated));
+    rule->price_with(std::make_shared<ModelPricing>(
+        settings.platform, settings.pnbw, settings.comm_share, unsaturated, settings.job_models));
   }
   return rule;
 }
 
-double PlacementRule::on_start(std::uint32_t job, const Request& /*req*/,
-                               std::span<const int> alloc) {
-  return pricing_ ? pricing_->start(job, alloc) : 0.0;
+double PlacementRule::on_start(std::uint32_t job, const Request& req, std::span<const int> alloc) {
+  return pricing_ ? pricing_->start(job, req.app, alloc) : 0.0;
 }
 
 void PlacementRule::on_depart(std::uint32_t job) {
@@ -53,6 +52,10 @@ void PlacementRule::on_depart(std::uint32_t job) {
 }
 
 double PlacementRule::price_bound() const { return pricing_ ? pricing_->bound() : 0.0; }
+
+double PlacementRule::price_bound(const Request& req) const {
+  return pricing_ ? pricing_->bound(req.app, req.total) : 0.0;
+}
 
 bool PlacementRule::place(const Request& req, std::span<const int> avail,
                           std::span<int> out) const {

@@ -23,6 +23,7 @@ struct Platform;
 namespace mcb::sim {
 
 class ModelPricing;
+struct JobModels;
 
 /// @brief What a rule needs beyond its name: the platform of --platform, with which seed 002's
 /// model prices every rule's placements, and link-aware's matcher and the job model.
@@ -31,7 +32,9 @@ struct PlacementSettings {
   std::string matcher = "optimal";  //!< optimal | non-saturated | first-feasible
   double pnbw = 0.25;               //!< per-node bandwidth of every job, platform units
   double comm_share = 0.5;          //!< T^c / (T^p + T^c) of every job
-  double time_limit = 60.0;         //!< seconds per match
+  /// Each job's own PNBW and T^c share instead (--job-model), or null.
+  std::shared_ptr<const JobModels> job_models;
+  double time_limit = 60.0;  //!< seconds per match
   /// How one site is chosen for one-component and moldable requests (every rule).
   SiteSelection site_selection = SiteSelection::kIdle;
 };
@@ -73,6 +76,8 @@ class PlacementRule {
   /// @brief The largest factor on_start can return on this platform (0 without --platform),
   /// for the plans the backfilling disciplines make at arrival.
   double price_bound() const;
+  /// @brief The same for a job of @p req (its application and size, under --job-model).
+  double price_bound(const Request& req) const;
   /// @brief Prices this rule's placements by seed 002's model (make_placement does it when
   /// --platform is given).
   void price_with(std::shared_ptr<ModelPricing> pricing) { pricing_ = std::move(pricing); }

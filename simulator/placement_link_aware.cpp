@@ -42,6 +42,7 @@ class LinkAware final : public PlacementRule {
   bool place_flexible(const Request& req, const FlexLimits& lim, std::span<const int> avail,
                       std::span<int> out) const override {
     Key key{pricing()->version(),
+            req.app,
             req.total,
             lim.lo,
             lim.cap,
@@ -64,7 +65,7 @@ class LinkAware final : public PlacementRule {
   std::vector<int> solve(const Request& req, const FlexLimits& lim,
                          std::span<const int> avail) const {
     const ModelPricing::View v = pricing()->view(avail);
-    mt::Job job = pricing()->job();
+    mt::Job job = pricing()->job(req.app, req.total);
     job.tasks = req.total;
     const mt::SplitLimits limits{lim.lo, lim.cap, lim.counts};
     const mt::MatchResult r = mt::match(v.platform, job, matcher_, *solver_, options_, limits);
@@ -82,7 +83,7 @@ class LinkAware final : public PlacementRule {
     return out;
   }
 
-  using Key = std::tuple<std::uint64_t, int, int, int, std::uint64_t, std::vector<int>>;
+  using Key = std::tuple<std::uint64_t, int, int, int, int, std::uint64_t, std::vector<int>>;
 
   mt::Matcher matcher_;
   std::unique_ptr<mt::MipSolver> solver_;

@@ -6,6 +6,7 @@
 #include "matching/matcher.hpp"
 #include "simulator/discipline.hpp"
 #include "simulator/engine.hpp"
+#include "simulator/model_pricing.hpp"
 #include "simulator/policy.hpp"
 #include "simulator/schedule.hpp"
 #include "simulator/workload_synthetic.hpp"
@@ -120,14 +121,19 @@ void Study::setup_synthetic(Lists& lists) {
   const JobMix mix = load_mix(o.workload);
   for (const auto& a : mix.apps) apps_.push_back(a.name);
   load_book(apps_);
+  if (!o.job_model.empty()) {
+    placement_settings_.job_models =
+        std::make_shared<const JobModels>(load_job_models(o.job_model, apps_, *book_));
+  }
   for (const auto& rule_name : lists.rules) {
     const Rule rule = parse_rule(rule_name);
     auto choices = mix_choices(mix, rule, request_, machine_, component_limit_);
     const RuleLimits lim = rule_limits(rule, component_limit_);
     for (const MixChoice& c : choices) {
       const std::string& app = apps_[static_cast<size_t>(c.app)];
-      const Request r = sample_request(c, request_, lim, flex_bounds(), machine_,
-                                       book_->find(app, c.total), moldable_.min_share);
+      Request r = sample_request(c, request_, lim, flex_bounds(), machine_,
+                                 book_->find(app, c.total), moldable_.min_share);
+      r.app = c.app;  // its model under --job-model
       check_prices(*book_, app, r, "needed by --workload " + o.workload + " --rule " + rule_name);
       for (const auto& pn : lists.policies) {
         for (const auto& pl : lists.placements) {
@@ -402,6 +408,11 @@ nlohmann::json Study::config_json() const {
                        {"match_time_limit", placement_settings_.time_limit},
                        {"pricing", "every placement"},
                        {"solver", "glpk"}};
+    if (placement_settings_.job_models) {  // each job's PNBW and share come from the file
+      c["link_aware"].erase("pnbw");
+      c["link_aware"].erase("comm_share");
+      c["link_aware"]["job_model"] = placement_settings_.job_models->file;
+    }
   }
   c["rule"] = split_list("rule", o_.rule);
   c["queue"] = split_list("queue", o_.queue);

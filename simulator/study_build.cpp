@@ -166,6 +166,9 @@ PlacementSettings link_aware_settings(const Options& o, const MachineSpec& machi
     throw UsageError("--matcher: " + std::string(e.what()));
   }
   const bool link_aware = std::find(p.begin(), p.end(), "link-aware") != p.end();
+  if (!o.job_model.empty() && o.platform.empty()) {
+    throw UsageError("--job-model: needs --platform, on which seed 002's model prices the jobs");
+  }
   if (!link_aware && o.platform.empty()) return {};
   if (o.platform.empty()) throw UsageError("--platform: required by --placement link-aware");
   if (!o.speeds.empty()) {
@@ -186,6 +189,17 @@ PlacementSettings link_aware_settings(const Options& o, const MachineSpec& machi
   }
   if (!(o.comm_share >= 0 && o.comm_share < 1)) {
     throw UsageError("--comm-share: '" + std::to_string(o.comm_share) + "' must be in [0, 1)");
+  }
+  if (!o.job_model.empty()) {
+    if (!o.trace.empty()) {
+      throw UsageError("--job-model: with --workload (a mix priced by --tables), not --trace");
+    }
+    for (const char* flag : {"pnbw", "comm-share"}) {
+      if (o.was_given(flag)) {
+        throw UsageError(std::string("--") + flag +
+                         ": not with --job-model, which sets it per job");
+      }
+    }
   }
   if (!(o.match_time_limit > 0) || !std::isfinite(o.match_time_limit)) {
     throw UsageError("--match-time-limit: '" + std::to_string(o.match_time_limit) +

@@ -78,7 +78,8 @@ def run_of(folder):
             # polls are part of what a model day costs on the rig.
             began = segments[e["n"]]
             done.append({"days": e["to"] - e["from"], "took": e["t"] - began["t"],
-                         "processors": began["processors"], "status": e.get("status", "")})
+                         "processors": began["processors"], "status": e.get("status", ""),
+                         "joined": len(began.get("parts", [])) > 1})
         elif kind == "segment-end" and e.get("outcome") == "killed":
             killed += 1
         elif kind == "remap":
@@ -101,15 +102,17 @@ def run_of(folder):
             "valid_segments": sum(1 for s in done if s["status"] == "valid"),
             "wait": _mean(waits), "pilots": len(submitted), "rar": held / wall,
             "remaps": remaps, "killed": killed, "segments": done,
+            "joined": sum(1 for s in done if s["joined"]),
+            "transfers": len(transfers),
             "transfer_seconds": sum(t["seconds"] for t in transfers),
             "transfer_bytes": max((t["bytes"] for t in transfers), default=0),
             "queues": queues}
 
 
 def fit(study):
-    """a + b/P per model day, least squares over the done segments of both runs (a segment's
-    time from the runner's `segment` to its `segment-end`, over its days: mpirun's start and the
-    pilot's pick-up included); the
+    """a + b/P per model day, least squares over the done segments on one queue of both runs (a
+    segment's time from the runner's `segment` to its `segment-end`, over its days: mpirun's
+    start and the pilot's pick-up included); the
     restart file's size and the mean measured transfer."""
     every = {c: run_of(os.path.join(study, c)) for c in CONFIGS}
     # Only VALID runs, and their valid segments, feed the fit.
@@ -117,8 +120,10 @@ def fit(study):
     if not runs:
         raise cli.BadInput(f"{study}: no VALID run to fit a + b/P on (" + "; ".join(
             f"{c}: {r['verdict']}: {r['reason']}" for c, r in every.items()) + ")")
+    # Segments joined over several queues are left out: mcb-batchgrid's --app is one component,
+    # which its scheduler maps onto one queue, so the replay models only those.
     points = [(1 / s["processors"], s["took"] / s["days"]) for r in runs for s in r["segments"]
-              if s["days"] > 0 and s["status"] == "valid"]
+              if s["days"] > 0 and s["status"] == "valid" and not s["joined"]]
     if not points:
         raise cli.BadInput(f"{study}: no valid done segment to fit a + b/P on")
     mx, my = _mean(x for x, _ in points), _mean(y for _, y in points)
@@ -129,7 +134,8 @@ def fit(study):
     valid = [c for c, r in every.items() if r["verdict"] == "VALID"]
     sizes = [os.path.getsize(p) for c in valid
              for p in glob.glob(os.path.join(study, c, "state", "sites", "*", "day-*.rst"))]
-    moved = [r["transfer_seconds"] / r["remaps"] for r in runs if r["remaps"]]
+    # Per restart file moved (a remap onto a set led by the site holding the file moves none).
+    moved = [r["transfer_seconds"] / r["transfers"] for r in runs if r["transfers"]]
     return {"a": a, "b": b, "points": len(points), "runs": valid,
             "restart_bytes": max(sizes, default=0),
             "restart_seconds": _mean(moved) if moved else 0.0}
@@ -259,6 +265,12 @@ def verdict_lines(configs):
     by = {c["name"]: c for c in configs}
     lines = [f"{c['name']}: {c['real']['verdict']}"
              + (f" ({c['real']['reason']})" if c["real"]["reason"] else "") for c in configs]
+    for c in configs:
+        r = c["real"]
+        if r["joined"]:
+            lines.append(f"{c['name']}: {r['joined']} of {len(r['segments'])} done segments ran "
+                         "joined over several queues (mcb-batchgrid's replay maps every segment "
+                         "onto one queue: it has no such model)")
     if any(c["sim"] is None for c in configs):
         return lines + ["cannot be judged: only VALID runs are compared"]
     for source in ("real", "sim"):

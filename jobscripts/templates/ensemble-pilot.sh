@@ -5,7 +5,8 @@
 # It reports its allocation active through the shared file system (DIR/TAG.active: the time it
 # started and its hosts), then runs the segments the coordinator gives it, one after another:
 # DIR/TAG.go.1, DIR/TAG.go.2, ... each leaving its exit code in DIR/TAG.done.N, until the queue's
-# time limit ends the job or the coordinator writes DIR/TAG.cancel.
+# time limit ends the job or the coordinator writes DIR/TAG.cancel. DIR/TAG.stop.N ends segment
+# N's mpirun (a part of a joined segment whose partner was killed): the pilot goes on to N+1.
 dir=$1
 tag=$2
 [ -n "$dir" ] && [ -n "$tag" ] || { echo "usage: ensemble-pilot.sh DIR TAG" >&2; exit 2; }
@@ -28,12 +29,27 @@ mv -f "$dir/$tag.active.tmp.$$" "$dir/$tag.active"
 
 n=1
 while :; do
-  while [ ! -e "$dir/$tag.go.$n" ]; do
+  while [ ! -e "$dir/$tag.go.$n" ] && [ ! -e "$dir/$tag.stop.$n" ]; do
     [ -e "$dir/$tag.cancel" ] && exit 0
     sleep 0.05
   done
-  bash "$dir/$tag.go.$n"
-  code=$?
+  if [ -e "$dir/$tag.stop.$n" ]; then
+    code=143
+  else
+    bash "$dir/$tag.go.$n" &
+    run=$!
+    while kill -0 "$run" 2>/dev/null; do
+      if [ -e "$dir/$tag.stop.$n" ]; then
+        # The go's own children (its mpirun, which ends its ranks), then the go.
+        pkill -TERM -P "$run" 2>/dev/null
+        kill -TERM "$run" 2>/dev/null
+        break
+      fi
+      sleep 0.05
+    done
+    wait "$run"
+    code=$?
+  fi
   printf '%s %s\n' "$code" "$(date +%s.%N)" >"$dir/$tag.done.$n.tmp.$$"
   mv -f "$dir/$tag.done.$n.tmp.$$" "$dir/$tag.done.$n"
   n=$((n + 1))

@@ -110,6 +110,26 @@ class EnsembleStudy(unittest.TestCase):
         self.assertEqual(f["runs"], ["single"])
         self.assertAlmostEqual(f["a"], 12 / 4)  # one size: all of it in a
 
+    def test_a_segment_joined_over_two_queues_is_counted_but_not_fitted(self):
+        # multi's second segment ran over b and a joined (6 processes, a wrong time for the
+        # fit): mcb-batchgrid's replay has no such model, so the fit is single's and multi's
+        # first segment, as before, and the verdict lines say how many segments were joined.
+        joined = segment(2, "b", 6, T0 + 10, T0 + 90, 4)
+        joined[0]["parts"] = [{"queue": "b", "tag": "b-1", "go": 2, "processors": 4},
+                              {"queue": "a", "tag": "a-1", "go": 1, "processors": 2}]
+        self.write_events("multi", MULTI[:-3] + joined + MULTI[-1:])
+        r = es.run_of(os.path.join(self.study, "multi"))
+        self.assertEqual(r["joined"], 1)
+        self.assertEqual(len(r["segments"]), 2)
+        f = es.fit(self.study)
+        self.assertEqual(f["points"], 2)
+        self.assertAlmostEqual(f["a"], 1.0)
+        self.assertAlmostEqual(f["b"], 4.0)
+        configs = [{"name": c, "real": es.run_of(os.path.join(self.study, c)), "sim": None}
+                   for c in es.CONFIGS]
+        self.assertIn("multi: 1 of 2 done segments ran joined over several queues",
+                      "\n".join(es.verdict_lines(configs)))
+
     def test_an_invalid_run_feeds_no_figure_of_the_table(self):
         self.write_events("multi", MULTI[:-1] + [{"event": "finished", "day": 8, "t": T0 + 100,
                                                   "verdict": "invalid", "reason": "spread"}])

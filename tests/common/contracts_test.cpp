@@ -5,6 +5,7 @@
 #include "common/environment.hpp"
 #include "common/errors.hpp"
 #include "common/files.hpp"
+#include "common/job_models.hpp"
 #include "common/jsonl.hpp"
 #include "common/run_record.hpp"
 #include "common/runtime_table.hpp"
@@ -340,6 +341,50 @@ TEST(ComputeFitsContract, RoundTripsFindsAndRefuses) {
           "3: fit for ensflow,p,s repeats line 2");
   const std::string path = write(dir, "h.csv", "app,problem,system,a,b\nensflow,p,s,1,2\n");
   EXPECT_NE(error_of([&] { ComputeFitTable::read(path); }).find(path + ":1: unknown header"),
+            std::string::npos);
+}
+
+TEST(JobModelsContract, RoundTripsFindsAndRefuses) {
+  JobModelTable table;
+  JobModelRow row;
+  row.app = "synth";
+  row.problem = "nearest-m65536-b5e+07-f0";
+  row.total_size = 4;
+  row.tp = 1.5;
+  row.tc = 0.5;
+  row.pnbw = 0.3;
+  row.dedicated_runs = 2;
+  row.fitted_runs = 8;
+  row.median_abs_relative_error = 0.125;
+  table.rows.push_back(row);
+  const std::string text = table.to_csv();
+  EXPECT_EQ(text, std::string(kJobModelsHeader) +
+                      "\nsynth,nearest-m65536-b5e+07-f0,4,1.5,0.5,0.3,2,8,0.125\n");
+  TempDir dir;
+  write(dir, "job_models.csv", text);
+  const JobModelTable back = JobModelTable::read(dir.path().string());  // the folder
+  EXPECT_EQ(back.to_csv(), text);
+  const JobModelRow* found = back.find("synth", "nearest-m65536-b5e+07-f0", 4);
+  ASSERT_NE(found, nullptr);
+  EXPECT_EQ(found->line, 2u);
+  EXPECT_DOUBLE_EQ(found->comm_share(), 0.25);
+  EXPECT_EQ(back.find("synth", "nearest-m65536-b5e+07-f0", 8), nullptr);
+  const std::string h = std::string(kJobModelsHeader) + "\n";
+  const auto refused = [&](const std::string& body, const std::string& what) {
+    const std::string path = write(dir, "bad.csv", h + body);
+    EXPECT_EQ(error_of([&] { JobModelTable::read(path); }), path + ":" + what) << body;
+  };
+  refused("synth,p,4,0,1,1,1,1,0\n", "2: tp '0' must be > 0");
+  refused("synth,p,4,1,-1,1,1,1,0\n", "2: tc '-1' must be >= 0");
+  refused("synth,p,4,1,1,nan,1,1,0\n", "2: pnbw 'nan' is not a number");
+  refused("synth,p,0,1,1,1,1,1,0\n", "2: total_size '0' must be in 1..1e9");
+  refused("synth,p,4,1,1,1,0,1,0\n", "2: dedicated_runs '0' must be in 1..1e9");
+  refused("synth,p,4,1,1,1,1,0,0\n", "2: fitted_runs '0' must be in 1..1e9");
+  refused("synth,,4,1,1,1,1,1,0\n", "2: problem is empty");
+  refused("synth,p,4,1,1,1,1,1,0\nsynth,p,4,2,1,1,1,1,0\n",
+          "3: model for synth,p,4 repeats line 2");
+  const std::string path = write(dir, "h.csv", "app,problem,tp\nsynth,p,1\n");
+  EXPECT_NE(error_of([&] { JobModelTable::read(path); }).find(path + ":1: unknown header"),
             std::string::npos);
 }
 

@@ -418,6 +418,12 @@ INSTANTIATE_TEST_SUITE_P(
              "--input " MCB_FIXTURES_DIR "/records/poisson-local --output @/f",
              "--output",
              {{"f", "x"}}},
+        Case{"job_model_with_row", "mcb-calibrate",
+             "--job-model --input @/none.jsonl --row poisson,g,4,2,das2 --output @/cal",
+             "--row: not with --job-model"},
+        Case{"job_model_nothing_to_fit", "mcb-calibrate",
+             "--job-model --input " MCB_FIXTURES_DIR "/records/poisson-local --output @/cal",
+             "no job to model"},
         Case{"config_folder", "mcb-calibrate", "--config @/conf", "--config", {{"conf", "<dir>"}}},
         Case{"config_unreadable",
              "mcb-calibrate",
@@ -434,9 +440,35 @@ std::string wide_swf() {
   for (int i = 0; i < 300; ++i) line += " 4.6e18";
   return line + "\n";
 }
+// A mix, its table and a platform that --job-model prices (tests/simulator/job_model_e2e_test).
+const std::string kJobModelRun =
+    "--clusters 2x4 --rule co --workload @/mix.ini --tables @/rt.csv --platform @/p.ini "
+    "--rate 1e-6 --jobs 3 --output @/out --job-model @/m.csv";
+const std::vector<InputFile> kJobModelFiles = {
+    {"mix.ini", "[synth]\nsizes = 4\nexclude = 4x1\n"},
+    {"rt.csv",
+     "app,problem,total_size,components,system,n,min,avg,max,median,stddev\n"
+     "synth,p,4,1,local,1,100,100,100,100,\nsynth,p,4,2,local,1,100,100,100,100,\n"},
+    {"p.ini", "[cluster.a]\nnodes = 4\nlink_max = 1\n[cluster.b]\nnodes = 4\nlink_max = 1\n"}};
+std::vector<InputFile> job_model_files(const std::string& model_row) {
+  std::vector<InputFile> files = kJobModelFiles;
+  files.push_back(
+      {"m.csv", std::string("app,problem,total_size,tp,tc,pnbw,dedicated_runs,fitted_runs,"
+                            "median_abs_relative_error\n") +
+                    model_row});
+  return files;
+}
 INSTANTIATE_TEST_SUITE_P(
     Sim, BadInputMatrix,
     ::testing::Values(
+        Case{"job_model_tp_zero", "mcb-sim", kJobModelRun, "@/m.csv:2: tp '0' must be > 0",
+             job_model_files("synth,p,4,0,1,1,1,1,0\n")},
+        Case{"job_model_no_row", "mcb-sim", kJobModelRun,
+             "--job-model: @/m.csv: no model of synth p on 4 processors",
+             job_model_files("synth,p,8,1,1,1,1,1,0\n")},
+        Case{"job_model_without_platform", "mcb-sim",
+             kSim + "--workload poisson --utilization 0.5 --job-model @/m.csv",
+             "--job-model: needs --platform"},
         Case{"stray_word", "mcb-sim", kSim + "--workload poisson stray",
              "'stray' is not an option"},
         Case{"swf_318_fields",

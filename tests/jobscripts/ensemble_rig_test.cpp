@@ -18,6 +18,7 @@
 
 #include <fstream>
 #include <future>
+#include <set>
 
 namespace {
 
@@ -46,14 +47,14 @@ struct Queue {
 };
 
 fs::path write_spec(const std::string& name, const std::vector<Queue>& queues, int horizon,
-                    int every, const fs::path& systems) {
+                    int every, const fs::path& systems, const std::string& ensemble = "") {
   fs::path dir = state().dir / ("ensemble-" + name);
   fs::create_directories(dir);
   std::ofstream out(dir / "spec.ini");
   out << "[ensemble]\nsystems = " << systems.string()
       << "\nbinary = " << mcb::testing::bin("mcb-ensflow") << "\nhorizon = " << horizon
       << "\ncheckpoint-every = " << every << "\npoll = 100ms\nstatus-every = 500ms\n"
-      << "[link]\nbandwidth = 100Mbit/s\nlatency = 5ms\n";
+      << ensemble << "[link]\nbandwidth = 100Mbit/s\nlatency = 5ms\n";
   for (const Queue& q : queues) {
     out << "[queue." << q.name << "]\nsystem = " << q.system << "\nprocessors = " << q.processors
         << "\ntime-limit = " << q.limit << "\na = 0\nb = " << q.b << "\n";
@@ -162,10 +163,11 @@ TEST_F(RigTest, AJobEndedAtItsTimeLimitIsResubmittedAndTheRunResumes) {
 
 TEST_F(RigTest, ASecondQueueBecomingActiveRemapsTheRun) {
   const std::string block = blocker(system_named("slurm-b"));
-  // slurm-b's 4 processors are predicted twice as fast as slurm-a's 2.
+  // slurm-b's 4 processors are predicted twice as fast as slurm-a's 2 (and both together
+  // faster still: the split is forbidden here, it has a test of its own).
   const fs::path dir = write_spec(
       "remap", {{"small", "slurm-a", 2, "10min", 2.0}, {"large", "slurm-b", 4, "10min", 2.0}}, 12,
-      2, rig_systems());
+      2, rig_systems(), "split = never\n");
   auto run = in_background(dir);
   ASSERT_TRUE(wait_for([&] { return !done_segments(dir).empty(); }, 120));
   EXPECT_TRUE(events(dir, "remap").empty());
@@ -186,6 +188,122 @@ TEST_F(RigTest, ASecondQueueBecomingActiveRemapsTheRun) {
   EXPECT_TRUE(both_active);
   EXPECT_EQ(done_segments(dir).back().at("queue"), "large");
   expect_each_day_once(dir, 12);
+}
+
+std::string bytes_of(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// Both queues active: after the first segment (its record gives the run's shape) the members
+// spread over slurm-a's 2 and slurm-b's 4 processes, one MPI job joined across the two Slurm
+// instances, predicted 2/6 s a day against 2/4 on slurm-b alone. The runner is killed with
+// kill -9 while a joined segment runs and resumes it (its ompi-server adopted); then slurm-a's
+// pilot is cancelled while the next joined segment runs, which kills the segment: it runs again
+// from the last restart file. The run's last restart file and record equal one uninterrupted
+// mpirun's, bit for bit.
+TEST_F(RigTest, TwoActiveQueuesRunSegmentsJoinedAcrossThemAsOneMpiJob) {
+  const fs::path dir = write_spec(
+      "split", {{"small", "slurm-a", 2, "10min", 2.0}, {"large", "slurm-b", 4, "10min", 2.0}}, 8, 2,
+      rig_systems());
+  auto run = in_background(dir);
+  const auto joined = [&] {
+    std::vector<json> found;
+    for (const json& e : events(dir, "segment")) {
+      if (e.at("parts").size() == 2) found.push_back(e);
+    }
+    return found;
+  };
+  ASSERT_TRUE(wait_for([&] { return !joined().empty(); }, 120)) << "no joined segment";
+  const pid_t pid = std::stoi(mcb::testing::slurp(dir / "pid"));
+  ASSERT_EQ(::kill(pid, SIGKILL), 0);
+  EXPECT_EQ(run.get().exit_code, 128 + SIGKILL) << "killed";
+  auto again = in_background(dir);
+  const int resumed_at = joined().back().at("n").get<int>();
+  ASSERT_TRUE(wait_for([&] { return joined().back().at("n").get<int>() > resumed_at; }, 120))
+      << "no joined segment after the resume";
+  const json cancelled = joined().back();
+  std::string job;
+  for (const json& e : events(dir, "submitted")) {
+    if (e.at("tag") == "small-1") job = e.at("job").get<std::string>();
+  }
+  make_queue(system_named("slurm-a"))->cancel(job);
+  const CommandResult r = again.get();
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(events(dir, "resumed").size(), 1u);
+  EXPECT_EQ(events(dir, "server").size(), 1u) << "the resumed runner adopted the ompi-server";
+  bool killed = false;
+  for (const json& e : events(dir, "segment-end")) {
+    if (e.at("n") != cancelled.at("n")) continue;
+    EXPECT_EQ(e.at("outcome"), "killed") << e.dump();
+    EXPECT_NE(e.value("why", "").find("pilot small-1 ended"), std::string::npos) << e.dump();
+    killed = true;
+  }
+  EXPECT_TRUE(killed) << "the segment whose slurm-a part was cancelled";
+  EXPECT_EQ(events(dir, "server-stopped").size(), 1u);
+  expect_each_day_once(dir, 8);
+
+  // Part 0 is the queue whose site holds the restart file (at first, the first segment's).
+  const json first_site = done_segments(dir).front().at("queue");
+  const json both = first_site == "small" ? json({"small", "large"}) : json({"large", "small"});
+  const json first = joined().front();
+  EXPECT_EQ(first.at("queues"), both);
+  EXPECT_EQ(first.at("processors"), 6);
+  bool joined_done = false;
+  json site;  // where the restart file lies: the last done segment's part 0
+  for (const json& e : done_segments(dir)) {
+    if (e.contains("queues")) {
+      std::set<std::string> queues;
+      for (const json& q : e.at("queues")) queues.insert(q.get<std::string>());
+      EXPECT_EQ(queues, (std::set<std::string>{"small", "large"})) << e.dump();
+      EXPECT_EQ(e.at("queues")[0], site) << "the site holding the restart file leads";
+      // Part 0's exit code is the run's (1: INVALID, as this small experiment is by day 2).
+      EXPECT_EQ(e.at("exit_codes")[0], e.at("status") == "valid" ? 0 : 1) << e.dump();
+      joined_done = true;
+    }
+    site = e.at("queue");
+  }
+  ASSERT_TRUE(joined_done);
+  bool remapped = false;
+  for (const json& e : events(dir, "remap")) remapped = remapped || e.at("to_queues") == both;
+  EXPECT_TRUE(remapped) << "the mapping changed from one queue to the set";
+
+  const auto record_of = [&](const json& end) {
+    const auto lines = mcb::jsonl::read(
+        (dir / "state/records" / ("segment-" + end.at("n").dump() + ".jsonl")).string(), {}, true);
+    return lines.lines.empty() ? json() : lines.lines.back().doc;
+  };
+  // A joined segment's record: one job of 6 ranks over two clusters, through the join.
+  for (const json& e : done_segments(dir)) {
+    if (!e.contains("queues")) continue;
+    const json joined_record = record_of(e);
+    ASSERT_FALSE(joined_record.is_null());
+    EXPECT_EQ(joined_record.at("config").at("total_size"), 6);
+    EXPECT_EQ(joined_record.at("config").at("clusters"), 2);
+    EXPECT_TRUE(joined_record.at("env").contains("join")) << joined_record.at("env").dump();
+    break;
+  }
+  const json last_end = done_segments(dir).back();
+  const json rec = record_of(last_end);
+  ASSERT_FALSE(rec.is_null());
+  // The same run in one mpirun of 2 processes, uninterrupted.
+  const fs::path ref = dir / "reference";
+  fs::create_directories(ref);
+  const CommandResult whole =
+      run_command(mcb::testing::mpirun(2) + quote(mcb::testing::bin("mcb-ensflow")) + " --config " +
+                  quote((dir / "state/ensflow.ini").string()) + " --days 8 --checkpoint " +
+                  quote((ref / "day-8.rst").string()) + " --checkpoint-every 8 --output " +
+                  quote((ref / "whole.jsonl").string()));
+  const auto want = mcb::jsonl::read((ref / "whole.jsonl").string(), {}, true);
+  ASSERT_FALSE(want.lines.empty()) << whole.out << whole.err;
+  const json& reference = want.lines.back().doc;
+  EXPECT_EQ(rec.at("result").at("diagnostics"), reference.at("result").at("diagnostics"));
+  EXPECT_EQ(rec.at("result").at("innovations"), reference.at("result").at("innovations"));
+  EXPECT_EQ(rec.at("status"), reference.at("status"));
+  const fs::path final_file =
+      dir / "state/sites" / last_end.at("queue").get<std::string>() / "day-8.rst";
+  EXPECT_TRUE(bytes_of(final_file) == bytes_of(ref / "day-8.rst"))
+      << "the final restart files differ";
 }
 
 TEST_F(RigTest, ARunnerKilledWithKill9Resumes) {

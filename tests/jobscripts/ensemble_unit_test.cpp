@@ -94,6 +94,80 @@ TEST(EnsembleChoice, ASegmentIsCutToThePilotsTimeLeftAndAFullPilotIsSkipped) {
   EXPECT_EQ(c.days, 2);
 }
 
+// The Setting's run as mcb-ensflow's record gives its shape: 12 members, a 15 x 15 basin of one
+// layer, 30 observations, an analysis every 2 days, the gathered layout.
+EnsembleShape small_shape() {
+  return *shape_of_record({{"config",
+                            {{"members", 12},
+                             {"observations", 30},
+                             {"state_size", 225},
+                             {"analysis_every", 2},
+                             {"analysis_layout", "gathered"}}}});
+}
+
+// The link's analysis traffic is the bytes mcb-ensflow books between clusters: its README
+// measured 192,000 (gather) + 2 x 1,905,120 (transpose, update) bytes per analysis at M = 60,
+// m = 200, n = 7938 on 2 + 2 processes.
+TEST(EnsembleSplit, TheLinksAnalysisTrafficIsTheApplicationsInterClusterBytes) {
+  EnsembleSpec spec;
+  spec.link_bandwidth = 1;  // 1 byte/s: the seconds are the bytes
+  const EnsembleShape shape{60, 200, 7938, 10, true};
+  EXPECT_DOUBLE_EQ(analysis_link_seconds(spec, shape, {2, 2}) * 10, 192000 + 2 * 1905120.0);
+  EXPECT_DOUBLE_EQ(analysis_link_seconds(spec, shape, {4}), 0) << "one site: nothing crosses";
+  spec.link_bandwidth = 0;
+  spec.link_latency = 0.01;  // three channels of P-1 = 3 steps each, per analysis
+  EXPECT_DOUBLE_EQ(analysis_link_seconds(spec, shape, {2, 2}), 9 * 0.01 / 10);
+  EXPECT_FALSE(shape_of_record({{"config", {{"members", 12}}}}).has_value());
+}
+
+TEST(EnsembleSplit, TwoActiveQueuesJoinWhenTheSetIsPredictedFaster) {
+  Setting s;
+  s.spec.link_bandwidth = 12.5e6;  // 100 Mbit/s
+  s.spec.link_latency = 0.005;
+  const std::optional<EnsembleShape> shape = small_shape();
+  const SegmentChoice c = choose_mapping(s.spec, s.state, {"small", "large"}, 1e5, 10, shape);
+  ASSERT_NE(c.queue, nullptr);
+  ASSERT_EQ(c.parts.size(), 2u);
+  EXPECT_EQ(c.parts[0]->name, "small") << "the site holding the restart file leads";
+  EXPECT_EQ(c.parts[1]->name, "large");
+  EXPECT_EQ(c.processors(), 6);
+  // 2/6 s of compute a day, plus the link's traffic: 2 x 8 crossing pairs x (2 x 225 x 12/36 +
+  // 30 x 12/6) doubles of 8 bytes, and 3 x 5 x 5 ms of latency, per analysis of two days.
+  const double traffic = (16 * 210 * 8 / 12.5e6 + 3 * 5 * 0.005) / 2;
+  EXPECT_DOUBLE_EQ(c.traffic, traffic);
+  EXPECT_DOUBLE_EQ(c.per_day, 2.0 / 6 + traffic);
+  // Per segment: the broadcast of the file to large's site, and the gather of large's 4/6.
+  EXPECT_DOUBLE_EQ(c.transfer, (0.005 + 1e5 / 12.5e6) + (0.005 + 1e5 * 4 / 6 / 12.5e6));
+  EXPECT_EQ(c.days, 4);
+  // Not without a shape (no record yet), not when forbidden, and not when 6 does not divide
+  // the members.
+  EXPECT_EQ(choose_mapping(s.spec, s.state, {"small", "large"}, 1e5, 10, {}).parts.size(), 1u);
+  s.spec.split = false;
+  EXPECT_EQ(choose_mapping(s.spec, s.state, {"small", "large"}, 1e5, 10, shape).queue->name,
+            "large");
+  s.spec.split = true;
+  EnsembleShape eight = *shape;
+  eight.members = 8;
+  EXPECT_EQ(choose_mapping(s.spec, s.state, {"small", "large"}, 1e5, 10, eight).parts.size(), 1u);
+}
+
+TEST(EnsembleSplit, ASlowLinkOrAShortPilotKeepsTheRunOnOneQueue) {
+  Setting s;
+  const std::optional<EnsembleShape> shape = small_shape();
+  s.spec.link_bandwidth = 1e4;  // 10 kB/s: the analyses' 26,880 bytes cost 1.3 s a day
+  SegmentChoice c = choose_mapping(s.spec, s.state, {"small", "large"}, 1e3, 10, shape);
+  ASSERT_NE(c.queue, nullptr);
+  EXPECT_EQ(c.parts.size(), 1u);
+  EXPECT_EQ(c.queue->name, "large") << "its 1 kB restart file crosses in 0.1 s";
+  // A fast link, but large's pilot has 0.3 s left: the set is cut to no day, large alone too.
+  s.spec.link_bandwidth = 12.5e9;
+  s.spec.queues[1].time_limit = 10.3;
+  c = choose_mapping(s.spec, s.state, {"small", "large"}, 1e3, 10, shape);
+  ASSERT_NE(c.queue, nullptr);
+  EXPECT_EQ(c.parts.size(), 1u);
+  EXPECT_EQ(c.queue->name, "small");
+}
+
 class EnsembleSpecFile : public ::testing::Test {
  protected:
   fs::path dir_ = fs::temp_directory_path() / ("mcb-ensemble-unit-" + std::to_string(::getpid()));
@@ -129,6 +203,27 @@ TEST_F(EnsembleSpecFile, RefusesWithTheLineAndTheValue) {
   const std::string rate = refusal("[link]\nbandwidth = fast\n");
   EXPECT_NE(rate.find("spec.ini:12: bandwidth: "), std::string::npos) << rate;
   EXPECT_NE(refusal("[ensemble2]\nx = 1\n").find("unknown section [ensemble2]"), std::string::npos);
+}
+
+TEST_F(EnsembleSpecFile, TheSplitIsAutoByDefaultAndRefusedWhenNeitherAutoNorNever) {
+  const auto spec = [&](const std::string& line) {
+    std::ofstream(dir_ / "spec.ini") << "[ensemble]\nsystems = rig.env\nbinary = ensflow\n"
+                                     << "horizon = 10\ncheckpoint-every = 2\n"
+                                     << line << "[queue.a]\nsystem = slurm-a\n"
+                                     << "time-limit = 1min\na = 0\nb = 1\n";
+    return read_ensemble_spec((dir_ / "spec.ini").string());
+  };
+  EXPECT_TRUE(spec("").split);
+  EXPECT_TRUE(spec("split = auto\n").split);
+  EXPECT_FALSE(spec("split = never\n").split);
+  try {
+    spec("split = sometimes\n");
+    ADD_FAILURE() << "split = sometimes was taken";
+  } catch (const mcb::UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("spec.ini:6: split: 'sometimes' is not auto or never"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 // a + b/P of a model day from mcb-calibrate's compute fit (through common/compute_fits.hpp):
