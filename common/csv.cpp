@@ -143,7 +143,12 @@ char* exact_chars(double value, char* buf) {
     const std::string_view s = value > 0 ? "inf" : "-inf";
     return std::copy(s.begin(), s.end(), buf);
   }
-  // The shortest text that reads back the same; whole numbers always in fixed notation.
+  // The shortest text that reads back the same; whole numbers always in fixed notation, which
+  // for a whole number below 1e17 is its integer's digits (formatted as one, several times
+  // faster; -0 keeps its sign through the double's formatting).
+  if (whole_in_fixed_range(value) && value != 0) {
+    return std::to_chars(buf, buf + 32, static_cast<long long>(value)).ptr;
+  }
   auto [end, ec] = whole_in_fixed_range(value)
                        ? std::to_chars(buf, buf + 32, value, std::chars_format::fixed)
                        : std::to_chars(buf, buf + 32, value);

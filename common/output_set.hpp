@@ -35,7 +35,7 @@ class OutputSet {
   OutputSet& operator=(const OutputSet&) = delete;
 
   /// @brief A new file of the set, @p name one of the owned names, written through the returned
-  /// stream (buffered, 1 MiB). The stream lives as long as the set.
+  /// stream (buffered, 64 KiB). The stream lives as long as the set.
   std::ostream& open(const std::string& name);
   /// @brief A new file of the set with content @p content.
   void write(const std::string& name, const std::string& content);

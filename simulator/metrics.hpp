@@ -50,7 +50,6 @@ class Quantiles {
   std::size_t limit_;
   std::uint64_t count_ = 0;
   mutable std::vector<double> values_;
-  mutable bool sorted_ = true;
   /// Positive values by log bucket; hashed, as a stream of millions of values adds to it (the
   /// buckets are sorted when a quantile is asked for).
   std::unordered_map<std::int64_t, std::uint64_t> histogram_;

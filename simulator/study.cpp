@@ -179,7 +179,10 @@ void Study::scan_trace(const Lists& lists) {
       for (const auto& pl : lists.placements) {
         TraceScan scan = TraceSource::scan(spec, *make_policy(pn, machine_.clusters()),
                                            *make_placement(pl, placement_settings_));
-        if (first) scan_ = std::move(scan);
+        if (first) {
+          scan_ = std::move(scan);
+          spec.records = scan_.records;  // the file is read once
+        }
         first = false;
       }
     }
@@ -351,6 +354,7 @@ nlohmann::json Study::run_item(size_t item, const ItemFiles& files) const {
     spec.origin = scan_.first_submit;
     spec.scale = point.scale;
     spec.seed = seed;
+    spec.records = scan_.records;
     TraceSource source(std::move(spec));
     end = sim.run(source, observer);
   }

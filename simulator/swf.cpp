@@ -116,7 +116,8 @@ bool SwfReader::next(SwfRecord& r) {
     if (line_[i] == ';') continue;  // comments between records
     break;
   }
-  const std::string where = option_ + ": " + path_ + ":" + std::to_string(number_) + ": ";
+  // Built only for a refusal: nearly every line has none.
+  const auto where = [&] { return option_ + ": " + path_ + ":" + std::to_string(number_) + ": "; };
   std::array<double, 18> f{};
   int count = 0;
   const char* p = line_.data();
@@ -137,24 +138,24 @@ bool SwfReader::next(SwfRecord& r) {
     }
     auto [q, ec] = std::from_chars(start, p, v);
     if (ec != std::errc() || q != p || !std::isfinite(v)) {
-      throw UsageError(where + "field " + std::to_string(count + 1) + " '" + std::string(start, p) +
-                       "' is not a number");
+      throw UsageError(where() + "field " + std::to_string(count + 1) + " '" +
+                       std::string(start, p) + "' is not a number");
     }
     f[static_cast<size_t>(count++)] = v;
   }
   if (count != 18) {
-    throw UsageError(where + (count > 18 ? "more than 18" : std::to_string(count)) +
+    throw UsageError(where() + (count > 18 ? "more than 18" : std::to_string(count)) +
                      " fields; SWF lines have 18");
   }
   const auto whole = [&](int field) {
     const double v = f[static_cast<size_t>(field - 1)];
     if (v != std::floor(v)) {
-      throw UsageError(where + "field " + std::to_string(field) + " '" + std::to_string(v) +
+      throw UsageError(where() + "field " + std::to_string(field) + " '" + std::to_string(v) +
                        "' is not an integer");
     }
     // Beyond 2^53 doubles skip integers, and a cast past the range of long long is undefined.
     if (std::fabs(v) > kLargestField) {
-      throw UsageError(where + "field " + std::to_string(field) + " '" + number_text(v) +
+      throw UsageError(where() + "field " + std::to_string(field) + " '" + number_text(v) +
                        "' is out of range (at most " + number_text(kLargestField) + ")");
     }
     return static_cast<long long>(v);
@@ -163,7 +164,7 @@ bool SwfReader::next(SwfRecord& r) {
   r.job = whole(1);
   // Job numbers count from 1; -1 is SWF's mark of a missing value, any other negative is wrong.
   if (r.job < -1) {
-    throw UsageError(where + "job number (field 1) '" + std::to_string(r.job) +
+    throw UsageError(where() + "job number (field 1) '" + std::to_string(r.job) +
                      "' is negative; SWF numbers jobs from 1 (-1 if unknown)");
   }
   r.submit = f[1];
@@ -184,7 +185,7 @@ bool SwfReader::next(SwfRecord& r) {
   r.preceding = whole(17);
   r.think = f[17];
   if (r.submit < 0)
-    throw UsageError(where + "submit time (field 2) '" + std::to_string(r.submit) +
+    throw UsageError(where() + "submit time (field 2) '" + std::to_string(r.submit) +
                      "' is negative");
   // Past about 1e12 s a double no longer resolves seconds once a runtime is added to it, and
   // response times come out as 0.
@@ -192,7 +193,7 @@ bool SwfReader::next(SwfRecord& r) {
       {2, r.submit}, {3, r.wait}, {4, r.run}, {9, r.req_time}, {18, r.think}};
   for (const auto& [field, v] : times) {
     if (v > kLatestTime) {
-      throw UsageError(where + "time (field " + std::to_string(field) + ") '" + number_text(v) +
+      throw UsageError(where() + "time (field " + std::to_string(field) + ") '" + number_text(v) +
                        "' is out of range (at most " + number_text(kLatestTime) + " s)");
     }
   }

@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <span>
 #include <unordered_map>
 
 namespace mcb::sim {
@@ -39,7 +41,9 @@ bool is_job_list(const std::string& path) {
 
 TraceSource::TraceSource(TraceSpec spec)
     : spec_(std::move(spec)), swf_(!is_job_list(spec_.path)), splits_(derive_seed(spec_.seed, 4)) {
-  if (swf_) {
+  if (spec_.records) {
+    // Replayed: the checking pass read the file.
+  } else if (swf_) {
     swf_reader_ = std::make_unique<SwfReader>(spec_.path);
   } else {
     list_reader_ = std::make_unique<JobListReader>(spec_.path);
@@ -56,6 +60,87 @@ bool TraceSource::next(Job& job) {
   return read(job, &splits_, nullptr, line, raw, app);
 }
 
+bool TraceSource::next_swf(TraceRecords::Swf& out, std::map<std::string, std::uint64_t>* skipped) {
+  if (spec_.records) {
+    if (replayed_ == spec_.records->swf.size()) return false;
+    out = spec_.records->swf[replayed_++];
+    return true;
+  }
+  SwfRecord rec;
+  while (true) {
+    if (!swf_reader_->next(rec)) return false;
+    const long long procs = rec.procs > 0 ? rec.procs : rec.req_procs;
+    const char* reason = procs <= 0    ? "unknown processors"
+                         : rec.run < 0 ? "unknown runtime"
+                                       : nullptr;
+    if (!reason) break;
+    if (skipped) ++(*skipped)[reason];
+  }
+  out = {rec.line,     rec.job,      rec.submit,
+         rec.run,      rec.req_time, rec.procs > 0 ? rec.procs : rec.req_procs,
+         rec.partition};
+  if (recording_) recording_->swf.push_back(out);
+  return true;
+}
+
+void TraceRecords::add(const ListRecord& r) {
+  Listed l;
+  l.line = r.line;
+  l.id = r.id;
+  l.submit = r.submit;
+  l.runtime = r.runtime;
+  l.requested = r.requested;
+  const auto app = std::find(apps.begin(), apps.end(), r.app);  // lists name few apps
+  l.app = static_cast<int>(app - apps.begin());
+  if (app == apps.end()) apps.push_back(r.app);
+  l.type = r.type ? static_cast<int>(*r.type) : -1;
+  l.home = r.home;
+  l.min_component = r.min_component;
+  l.max_component = r.max_component;
+  l.max_components = r.max_components;
+  l.min_size = r.min_size;
+  l.parts = static_cast<std::uint32_t>(parts.size());
+  l.sizes = static_cast<std::uint32_t>(r.sizes.size());
+  l.clusters = static_cast<std::uint32_t>(r.clusters.size());
+  parts.insert(parts.end(), r.sizes.begin(), r.sizes.end());
+  parts.insert(parts.end(), r.clusters.begin(), r.clusters.end());
+  list.push_back(l);
+}
+
+void TraceRecords::reserve_for(const std::string& path, bool swf_file) {
+  // Room for the jobs a file of this size holds when its lines are short (SWF's shortest is 36
+  // characters, a list's typically over 16): growing by doubling touched and copied twice the
+  // memory, and fresh pages cost more than the reading. Only the pages used are ever touched.
+  std::error_code error;
+  const std::uintmax_t size = std::filesystem::file_size(path, error);
+  if (error) return;
+  constexpr std::uintmax_t kMostReserved = std::uintmax_t{1} << 20;
+  const auto jobs = static_cast<std::size_t>(std::min(size / (swf_file ? 36 : 16), kMostReserved));
+  if (swf_file) {
+    swf.reserve(jobs);
+  } else {
+    list.reserve(jobs);
+    parts.reserve(jobs);
+  }
+}
+
+const TraceRecords* TraceSource::next_listed(std::size_t& at) {
+  if (spec_.records) {
+    if (replayed_ == spec_.records->list.size()) return nullptr;
+    at = replayed_++;
+    return spec_.records.get();
+  }
+  if (!list_reader_->next(listed_)) return nullptr;
+  TraceRecords& into = recording_ ? *recording_ : scratch_;
+  if (!recording_) {
+    scratch_.list.clear();
+    scratch_.parts.clear();
+  }
+  into.add(listed_);
+  at = into.list.size() - 1;
+  return &into;
+}
+
 bool TraceSource::read(Job& job, Rng* rng, std::map<std::string, std::uint64_t>* skipped,
                        long& line, double& raw_submit, std::string& app_name) {
   Request& r = job.req;
@@ -69,19 +154,11 @@ bool TraceSource::read(Job& job, Rng* rng, std::map<std::string, std::uint64_t>*
   job.price = Pricing{};
   const int clusters = spec_.machine.clusters();
   if (swf_) {
-    SwfRecord rec;
-    while (true) {
-      if (!swf_reader_->next(rec)) return false;
-      const long long procs = rec.procs > 0 ? rec.procs : rec.req_procs;
-      const char* reason = procs <= 0    ? "unknown processors"
-                           : rec.run < 0 ? "unknown runtime"
-                                         : nullptr;
-      if (!reason) break;
-      if (skipped) ++(*skipped)[reason];
-    }
+    TraceRecords::Swf rec;
+    if (!next_swf(rec, skipped)) return false;
     line = rec.line;
     raw_submit = rec.submit;
-    const long long procs = rec.procs > 0 ? rec.procs : rec.req_procs;
+    const long long procs = rec.procs;
     if (procs > spec_.machine.total()) {
       throw UsageError(where(spec_.path, line) + "job " + std::to_string(rec.job) + " needs " +
                        std::to_string(procs) + " processors; the system has " +
@@ -128,19 +205,22 @@ bool TraceSource::read(Job& job, Rng* rng, std::map<std::string, std::uint64_t>*
       near_equal(n, k, r.sizes);
     }
   } else {
-    ListRecord rec;
-    if (!list_reader_->next(rec)) return false;
+    std::size_t at = 0;
+    const TraceRecords* from = next_listed(at);
+    if (!from) return false;
+    const TraceRecords::Listed& rec = from->list[at];
+    const std::span<const int> sizes(from->parts.data() + rec.parts, rec.sizes);
+    const std::span<const int> listed_clusters(sizes.data() + rec.sizes, rec.clusters);
     line = rec.line;
     raw_submit = rec.submit;
     const auto w = [&] { return where(spec_.path, line); };  // only for a refusal
     job.id = rec.id >= 0 ? rec.id : ++count_;
     stated_id_ = rec.id >= 0;
     job.line = line;
-    if (rec.app.empty()) {
-      if (app_name != "job") app_name = "job";
-    } else {
-      app_name.swap(rec.app);
-    }
+    const std::string& named = from->apps[static_cast<std::size_t>(rec.app)];
+    static const std::string unnamed_app = "job";
+    const std::string& app = named.empty() ? unnamed_app : named;
+    if (app_name != app) app_name = app;
     auto it = app_index_.find(app_name);
     job.app = it == app_index_.end() ? 0 : it->second;
     if (rec.home >= clusters) {
@@ -148,9 +228,9 @@ bool TraceSource::read(Job& job, Rng* rng, std::map<std::string, std::uint64_t>*
                        std::to_string(clusters - 1) + ")");
     }
     job.home = rec.home;
-    r.type = rec.type.value_or(spec_.type);
+    r.type = rec.type >= 0 ? static_cast<RequestType>(rec.type) : spec_.type;
     long long total = 0;  // components are at most 1e9 each: a long long sum cannot overflow
-    for (int s : rec.sizes) total += s;
+    for (int s : sizes) total += s;
     if (total > spec_.machine.total()) {
       throw UsageError(w() + "job " + std::to_string(job.id) + " needs " + std::to_string(total) +
                        " processors; the system has " + std::to_string(spec_.machine.total()) +
@@ -165,21 +245,21 @@ bool TraceSource::read(Job& job, Rng* rng, std::map<std::string, std::uint64_t>*
       bound_flexible(r, rule_limits(spec_.rule, spec_.component_limit), spec_.flex,
                      {rec.max_components, rec.max_component}, rec.min_component);
     } else if (r.type == RequestType::kFixed) {
-      if (rec.clusters.size() != rec.sizes.size()) {
+      if (listed_clusters.size() != sizes.size()) {
         throw UsageError(w() + "a fixed request needs one cluster per component (" +
-                         std::to_string(rec.sizes.size()) + " components, " +
-                         std::to_string(rec.clusters.size()) + " clusters)");
+                         std::to_string(sizes.size()) + " components, " +
+                         std::to_string(listed_clusters.size()) + " clusters)");
       }
-      for (int c : rec.clusters) {
+      for (int c : listed_clusters) {
         if (c >= clusters) {
           throw UsageError(w() + "cluster " + std::to_string(c) + " is not a cluster (0.." +
                            std::to_string(clusters - 1) + ")");
         }
       }
-      r.sizes = rec.sizes;
-      r.clusters = rec.clusters;
+      r.sizes.assign(sizes.begin(), sizes.end());
+      r.clusters.assign(listed_clusters.begin(), listed_clusters.end());
     } else {
-      r.sizes = rec.sizes;
+      r.sizes.assign(sizes.begin(), sizes.end());
       std::sort(r.sizes.begin(), r.sizes.end(), std::greater<>());
     }
     if (rec.runtime >= 0) {
@@ -224,7 +304,14 @@ TraceScan TraceSource::scan(TraceSpec spec, const Policy& policy, const Placemen
   spec.scale = 1;
   TraceSource source(spec);
   scan.swf = source.swf_;
-  if (source.swf_reader_) scan.header = source.swf_reader_->header();
+  if (spec.records) {
+    scan.header = spec.records->header;
+    scan.skipped = spec.records->skipped;
+  } else {
+    source.recording_ = std::make_shared<TraceRecords>();
+    source.recording_->reserve_for(spec.path, source.swf_);
+    if (source.swf_reader_) scan.header = source.swf_reader_->header();
+  }
   Job job;
   long line = 0;
   double raw = 0;
@@ -271,6 +358,13 @@ TraceScan TraceSource::scan(TraceSpec spec, const Policy& policy, const Placemen
     }
   }
   if (scan.jobs == 0) throw UsageError("--trace: " + spec.path + ": no usable jobs");
+  if (source.recording_) {
+    source.recording_->header = scan.header;
+    source.recording_->skipped = scan.skipped;
+    scan.records = std::move(source.recording_);
+  } else {
+    scan.records = spec.records;
+  }
   return scan;
 }
 

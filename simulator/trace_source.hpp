@@ -1,11 +1,13 @@
 #pragma once
 /// @file
 /// @brief Trace workloads: SWF files (one cluster's jobs, split into components by the
-/// co-allocation rule) and CSV job lists (explicit components), streamed. A first pass checks
-/// every line before anything runs; the run then reads the file again.
+/// co-allocation rule) and CSV job lists (explicit components). The checking pass reads the file
+/// once, checks every line before anything runs and keeps the usable jobs as read; the runs
+/// replay those instead of reading the file again.
 
 #include "simulator/engine.hpp"
 #include "simulator/job_mix.hpp"
+#include "simulator/joblist.hpp"
 #include "simulator/policy.hpp"
 #include "simulator/swf.hpp"
 #include "simulator/tables.hpp"
@@ -20,7 +22,40 @@
 
 namespace mcb::sim {
 
-class JobListReader;
+/// @brief The usable jobs of a trace as read, before a rule splits them: the checking pass keeps
+/// them, and every run of the study replays them.
+struct TraceRecords {
+  /// @brief An SWF job: the fields a run uses.
+  struct Swf {
+    long line = 0;
+    std::int64_t job = -1;
+    double submit = 0, run = 0, req_time = -1;
+    long long procs = 0;  //!< allocated processors, else the requested ones
+    long long partition = -1;
+  };
+  /// @brief A list job (ListRecord without its allocations): names and parts live in the
+  /// tables below.
+  struct Listed {
+    long line = 0;
+    std::int64_t id = -1;
+    double submit = 0, runtime = -1, requested = -1;
+    int app = 0;    //!< index into apps ("" where the list names none)
+    int type = -1;  //!< RequestType, -1 where the list gives none
+    int home = -1, min_component = 1, max_component = 0, max_components = 0, min_size = 0;
+    std::uint32_t parts = 0;                //!< first of its components, then clusters, in parts
+    std::uint32_t sizes = 0, clusters = 0;  //!< how many of each
+  };
+  std::vector<Swf> swf;
+  std::vector<Listed> list;
+  std::vector<int> parts;         //!< the list jobs' components and clusters
+  std::vector<std::string> apps;  //!< the list jobs' app names
+  /// Keeps @p record as a Listed (its app name added to apps when new).
+  void add(const ListRecord& record);
+  /// Reserves room for the jobs a file like @p path may hold.
+  void reserve_for(const std::string& path, bool swf_file);
+  SwfHeader header;
+  std::map<std::string, std::uint64_t> skipped;  //!< reason -> lines
+};
 
 /// @brief What turns trace lines into jobs.
 struct TraceSpec {
@@ -36,6 +71,9 @@ struct TraceSpec {
   Time origin = 0;                  //!< submit time that becomes time 0
   double scale = 1;                 //!< submit offsets are divided by it
   std::uint64_t seed = 1;
+  /// The jobs a checking pass read (TraceScan::records), replayed instead of reading the file;
+  /// null: the file is read.
+  std::shared_ptr<const TraceRecords> records;
 };
 
 /// @brief What the checking pass learned.
@@ -52,6 +90,7 @@ struct TraceScan {
   std::map<std::pair<std::string, int>, std::uint64_t> table_jobs;
   /// Table-priced shapes: (app, total, type, components) -> first line.
   std::map<std::tuple<std::string, int, int, int>, long> shapes;
+  std::shared_ptr<const TraceRecords> records;  //!< every usable job, for the runs
 };
 
 /// @brief Streams the jobs of a trace.
@@ -61,8 +100,9 @@ class TraceSource final : public JobSource {
   ~TraceSource() override;
   bool next(Job& job) override;
 
-  /// @brief Reads the whole trace once, checking every line (format, order, that each job can
-  /// run on the system under the policy). @throws UsageError naming the file and line.
+  /// @brief Reads the whole trace once (or replays @p spec's records), checking every line
+  /// (format, order, that each job can run on the system under the policy); keeps the jobs read
+  /// in TraceScan::records. @throws UsageError naming the file and line.
   static TraceScan scan(TraceSpec spec, const Policy& policy, const PlacementRule& placement);
 
  private:
@@ -70,11 +110,20 @@ class TraceSource final : public JobSource {
   /// or runtime are skipped and counted in @p skipped.
   bool read(Job& job, Rng* rng, std::map<std::string, std::uint64_t>* skipped, long& line,
             double& raw_submit, std::string& app_name);
+  /// The next SWF job of the records or the file (kept when recording); false at the end.
+  bool next_swf(TraceRecords::Swf& out, std::map<std::string, std::uint64_t>* skipped);
+  /// The records holding the next list job (the study's, the recording or a scratch copy), its
+  /// index in @p at; null at the end.
+  const TraceRecords* next_listed(std::size_t& at);
 
   TraceSpec spec_;
   bool swf_;
   std::unique_ptr<SwfReader> swf_reader_;
   std::unique_ptr<JobListReader> list_reader_;
+  std::shared_ptr<TraceRecords> recording_;  //!< the checking pass keeps each job read here
+  std::size_t replayed_ = 0;                 //!< records of spec_.records given out
+  ListRecord listed_;                        //!< the last list job read from the file
+  TraceRecords scratch_;                     //!< holds it when not recording
   std::map<std::string, int> app_index_;
   Rng splits_;
   std::vector<int> parts_;

@@ -99,6 +99,11 @@ TEST(Csv, WholeNumbersAreWrittenWithEveryDigit) {
   EXPECT_EQ(csv::exact(1e7), "10000000");
   EXPECT_EQ(csv::exact(-3e6), "-3000000");
   EXPECT_EQ(csv::exact(1e16), "10000000000000000");
+  // Whole numbers are formatted as integers: the same digits, and zero keeps its sign.
+  EXPECT_EQ(csv::exact(99999999999999984.0), "99999999999999984");
+  EXPECT_EQ(csv::exact(-99999999999999984.0), "-99999999999999984");
+  EXPECT_EQ(csv::exact(-0.0), "-0");
+  EXPECT_EQ(csv::exact(-1), "-1");
   EXPECT_EQ(csv::exact(0.0), "0");
   EXPECT_EQ(csv::exact(1.5e-7), "1.5e-07") << "fractions keep the shortest form";
   EXPECT_EQ(csv::number(35000000000.0), "35000000000");
