@@ -23,7 +23,11 @@ MIN_LATENCY_US = 5.0              # below this the emulation's wake-up dominates
 # The link's designed share of an iteration (target x T1) must be this many times the floor, so
 # that the scaled link, not the emulation's own cost, makes the penalty.
 FLOOR_MARGIN = 3.0
-MAX_GRID = 4096   # the paper's own problem is 4000x4000: the grid never grows past it
+# At most twice the starting grid: SOR's iterations grow with the grid too, so a run's time grows
+# with its cube, and the demo's service-time runs stay within minutes. On a 2-core host whose
+# grid-1024 iteration fits in cache (0.39 ms), the probes found a floor of 0.58 T1 and asked
+# for 3328, where one 1-process run would take minutes; at 2048 the floor is 0.07 T1 there.
+MAX_GRID = 2048
 GRID_STEP = 256   # grids the process grids of the service times divide
 
 

@@ -59,17 +59,17 @@ class LinkScale(unittest.TestCase):
         self.assertEqual(link_scale.grid_for(0.18, 0.01, -0.001, 1024), 1024)
 
     def test_grid_grows_with_the_square_root_of_the_missing_share(self):
-        # The share 0.18 x 0.001 = 0.00018 s against a floor of 0.00053 s (a fast core): the
-        # compute must grow 3 x 0.00053 / 0.00018 = 8.83 times, the grid sqrt(8.83) = 2.97
-        # times, to 3043, rounded up to a multiple of 256.
-        self.assertEqual(link_scale.grid_for(0.18, 0.001, 0.00053, 1024), 3072)
-        # ... and never past the paper's own problem.
-        self.assertEqual(link_scale.grid_for(0.18, 0.001, 0.01, 1024), 4096)
+        # The share 0.18 x 0.001 = 0.00018 s against a floor of 0.0001 s: the compute must grow
+        # 3 x 0.0001 / 0.00018 = 1.67 times, the grid sqrt(1.67) = 1.29 times, to 1322, rounded
+        # up to a multiple of 256.
+        self.assertEqual(link_scale.grid_for(0.18, 0.001, 0.0001, 1024), 1536)
+        # A floor of 0.00053 s (a fast core) asks for 2.97 times, 3043: held at twice the start.
+        self.assertEqual(link_scale.grid_for(0.18, 0.001, 0.00053, 1024), 2048)
 
     def test_grid_line_is_what_the_main_job_reads(self):
         # W(1) = 0.005, W(0.05) = 0.0006: b = 0.0044 / 0.95, floor 0.000368 = 0.368 of T1.
         self.assertEqual(link_scale.grid_line(0.18, 0.001, 0.006, 0.05, 0.001, 0.0016, 1024),
-                         "2560 0.368")
+                         "2048 0.368")
 
     def test_final_line_is_what_the_main_job_reads(self):
         self.assertEqual(link_scale.final_line(0.18, 0.01, 0.012, 0.9, 0.01, 0.0119, 1.0),
@@ -91,7 +91,7 @@ class LinkScaleProgram(TempDirTest):
         proc = run("main_job_links.py", "grid", "--target", "0.18", "--grid", "1024",
                    "0.001", "0.006", "0.05", "0.001", "0.0016")
         self.assertOk(proc)
-        self.assertEqual(proc.stdout, "2560 0.368\n")
+        self.assertEqual(proc.stdout, "2048 0.368\n")
         self.assertBadInput(run("main_job_links.py", "grid", "--target", "0.18", "--grid",
                                 "1e3", "0.001", "0.006", "0.05", "0.001", "0.0016"),
                             "--grid", "1e3")
