@@ -127,7 +127,8 @@ void print_restart(const CheckpointBook& book, const std::string& checkpoint_fil
                 book.writes.size(), checkpoint_file.c_str(), book.writes.back().day,
                 book.writes.back().bytes, book.writes.back().seconds, book.write_time());
   }
-  if (book.stopped_at > 0) std::printf("  stopped at day %d (--stop-at-day)\n", book.stopped_at);
+  if (book.stopped_at > 0)
+    std::printf("  stopped at day %d (%s)\n", book.stopped_at, book.stopped_by.c_str());
 }
 
 // The verdict's checks (a stopped run's: over the days it reached).
@@ -273,13 +274,15 @@ class EnsflowRun : public harness::Measurement {
     // where it stopped and which file continues it.
     const Verdict verdict =
         ensflow::judge(outcome_.points, outcome_.innovations, s.free_run, outcome_.reference,
-                       JudgedSpan{book.stopped_at, s.analysis_every});
+                       JudgedSpan{book.stopped_at, s.analysis_every, book.stopped_by});
     j.valid = verdict.valid;
     j.reason = verdict.reason;
     j.verdict = verdict.details;
     json restart = book.to_json(config_.checkpoints.file);
     restart["first_day"] = outcome_.first_day;
     restart["last_day"] = outcome_.last_day;
+    const std::string& stop_file = config_.checkpoints.stop_file;
+    restart["stop_file"] = stop_file.empty() ? json(nullptr) : json(stop_file);
     j.result = {
         {"wall_time", wall_time},
         {"wall_time_ranks", wall_},

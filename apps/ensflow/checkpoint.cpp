@@ -38,7 +38,8 @@ nlohmann::json CheckpointBook::to_json(const std::string& checkpoint_file) const
               {"write_bytes", sizes},
               {"write_times", times},
               {"write_time", write_time()},
-              {"stopped_at_day", stopped_at > 0 ? json(stopped_at) : json(nullptr)}};
+              {"stopped_at_day", stopped_at > 0 ? json(stopped_at) : json(nullptr)},
+              {"stopped_by", stopped_at > 0 ? json(stopped_by) : json(nullptr)}};
   if (restart_file.empty()) {
     out["restart_file"] = nullptr;
   } else {

@@ -21,6 +21,9 @@ struct CheckpointPlan {
   std::string file;    //!< restart file to write ("" writes none); each write replaces the last
   int every_days = 0;  //!< days between writes; 0: after every analysis
   int stop_day = 0;    //!< the last day this run computes (0: the run's last day)
+  /// Checked by rank 0 after every analysis: once it exists, the run stops there as at
+  /// stop_day ("" checks nothing). A runner asks a run to checkpoint now without knowing its day.
+  std::string stop_file;
 
   /// @brief Whether a restart file is written at the end of @p day.
   bool due(const ExperimentSettings& settings, int day) const;
@@ -50,7 +53,8 @@ struct CheckpointBook {
   double read_time = 0;        //!< rank 0: reading and checking the file
   double distribute_time = 0;  //!< broadcast and unpacking, the slowest rank
   std::vector<Write> writes;
-  int stopped_at = 0;  //!< the day --stop-at-day ended the run at; 0 when it ran to the end
+  int stopped_at = 0;  //!< the day the run stopped at; 0 when it ran to the end
+  std::string stopped_by;  //!< what stopped it: "--stop-at-day" or "--stop-file"
 
   double write_time() const;
   /// @brief The record's `restart` block.

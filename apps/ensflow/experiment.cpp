@@ -5,6 +5,7 @@
 
 #include <mpi.h>
 
+#include <filesystem>
 #include <iterator>
 #include <memory>
 #include <string>
@@ -103,6 +104,23 @@ void checkpoint(const ExperimentSettings& s, const CheckpointPlan& plan, const s
   book.writes.push_back({day, bytes, MPI_Wtime() - begin});
 }
 
+// Whether @p stop_file exists, as rank 0 sees it (one file system view decides for every rank,
+// so all stop at the same day); the look and its broadcast stay out of wall_time.
+bool stop_asked(const std::string& stop_file, MPI_Comm comm, double& untimed) {
+  if (stop_file.empty()) return false;
+  const double begin = MPI_Wtime();
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  int stop = 0;
+  if (rank == 0) {
+    std::error_code ec;
+    stop = std::filesystem::exists(stop_file, ec) ? 1 : 0;
+  }
+  MPI_Bcast(&stop, 1, MPI_INT, 0, comm);
+  untimed += MPI_Wtime() - begin;
+  return stop != 0;
+}
+
 // The final diagnostics, then the same initial ensemble without analyses: what the observations
 // were worth.
 void finish_run(const ExperimentSettings& s, const Truth& truth, QgModel& model,
@@ -169,11 +187,18 @@ ExperimentOutcome run_experiment(const ExperimentSettings& s, harness::Instrumen
         untimed += MPI_Wtime() - begin;
       }
     }
-    if (plan.due(s, day)) {
+    const bool stop = day < out.last_day && s.is_analysis_day(day) &&
+                      stop_asked(plan.stop_file, comm.mpi(), untimed);
+    if (plan.due(s, day) || stop) {
       const double begin = MPI_Wtime();
       checkpoint(s, plan, config, day, start, ensemble, diagnostics, out.reference, comm.mpi(),
                  out.checkpoints);
       untimed += MPI_Wtime() - begin;
+    }
+    if (stop) {
+      out.last_day = day;
+      out.checkpoints.stopped_by = "--stop-file";
+      break;
     }
   }
   out.wall_time = MPI_Wtime() - start_time - untimed;
@@ -181,6 +206,7 @@ ExperimentOutcome run_experiment(const ExperimentSettings& s, harness::Instrumen
   out.final_states = ensemble.states();
   if (out.last_day < s.days) {  // stopped early: the rest is the next run's
     out.checkpoints.stopped_at = out.last_day;
+    if (out.checkpoints.stopped_by.empty()) out.checkpoints.stopped_by = "--stop-at-day";
   } else {
     finish_run(s, truth, model, field, ensemble, quiet, diagnostics, out);
   }

@@ -8,6 +8,7 @@
 #include "common/text.hpp"
 
 #include <cmath>
+#include <filesystem>
 #include <optional>
 #include <ostream>
 #include <sstream>
@@ -15,6 +16,7 @@
 namespace mcb::ensflow {
 
 namespace po = boost::program_options;
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -114,8 +116,23 @@ std::string problem_label(const ExperimentSettings& s) {
 
 namespace {
 
-// --checkpoint, --checkpoint-every, --stop-at-day, --restart; the restart file is read and
-// checked on the root.
+// --stop-file: a path that can appear (its folder exists) and is not a folder; it may exist
+// already (the run then stops at its first analysis).
+void check_stop_file(const std::string& path) {
+  if (path.empty()) throw cli::ValueError("stop-file", "--stop-file: empty path");
+  std::error_code ec;
+  const fs::path p(path);
+  if (fs::is_directory(p, ec))
+    throw cli::ValueError("stop-file", "--stop-file: '" + path + "' is a directory");
+  const fs::path parent = p.parent_path().empty() ? fs::path(".") : p.parent_path();
+  if (!fs::is_directory(parent, ec)) {
+    throw cli::ValueError("stop-file", "--stop-file: '" + path + "': directory '" +
+                                           parent.string() + "' does not exist");
+  }
+}
+
+// --checkpoint, --checkpoint-every, --stop-at-day, --stop-file, --restart; the restart file is
+// read and checked on the root.
 void check_restart_options(const po::variables_map& vm, int ranks, bool is_root,
                            EnsflowConfig& config) {
   const EnsflowOptions& o = config.options;
@@ -128,15 +145,21 @@ void check_restart_options(const po::variables_map& vm, int ranks, bool is_root,
                             "--stop-at-day: '" + std::to_string(o.stop_at_day) +
                                 "' needs --checkpoint FILE (the run that goes on reads it)");
     }
+    if (vm.count("stop-file")) {
+      throw cli::ValueError("stop-file", "--stop-file: '" + o.stop_file +
+                                             "' needs --checkpoint FILE (the run that goes on "
+                                             "reads it)");
+    }
   } else {
     check_writable_file("checkpoint", o.checkpoint);
   }
+  if (vm.count("stop-file")) check_stop_file(o.stop_file);
   if (o.stop_at_day < 0 || o.stop_at_day > s.days) {
     throw cli::ValueError("stop-at-day", "--stop-at-day: '" + std::to_string(o.stop_at_day) +
                                              "' must lie between 0 and --days " +
                                              std::to_string(s.days));
   }
-  config.checkpoints = {o.checkpoint, o.checkpoint_every.days, o.stop_at_day};
+  config.checkpoints = {o.checkpoint, o.checkpoint_every.days, o.stop_at_day, o.stop_file};
   config.restart = {};
   if (o.restart.empty()) return;
   config.restart.file = o.restart;
@@ -227,7 +250,10 @@ bool parse_options(int argc, const char* const* argv, int ranks, bool is_root,
        "the one that wrote it); may be the --checkpoint file")
       ("stop-at-day", po::value(&o.stop_at_day)->default_value(o.stop_at_day)->value_name("D"),
        "compute up to day D, write the restart file and stop (0: run to --days); the record "
-       "is then INVALID, 'stopped at day D', and a run with --restart continues it");
+       "is then INVALID, 'stopped at day D', and a run with --restart continues it")
+      ("stop-file", po::value(&o.stop_file)->value_name("PATH"),
+       "with --checkpoint: after every analysis, rank 0 looks for PATH; once it exists the run "
+       "stops there as at --stop-at-day (a runner's way to ask for a checkpoint now)");
   // clang-format on
   po::options_description model("Ocean model (wind-driven double gyre on a beta-plane)");
   // One option per line, as --help prints them.

@@ -70,6 +70,7 @@ struct EnsflowOptions {
   CheckpointInterval checkpoint_every;  //!< --checkpoint-every DAYS|analysis
   std::string restart;                  //!< --restart FILE: continue from it
   int stop_at_day = 0;                  //!< --stop-at-day D: the last day to compute (0: --days)
+  std::string stop_file;  //!< --stop-file PATH: stop at the first analysis after it appears
   // The model.
   // Defaults are the model's own (ModelParameters), so library users get the same basin.
   int grid = ModelParameters{}.grid;                     //!< --grid G: points per side
@@ -91,7 +92,7 @@ struct EnsflowOptions {
 struct EnsflowConfig {
   EnsflowOptions options;
   ExperimentSettings settings;
-  CheckpointPlan checkpoints;  //!< from --checkpoint, --checkpoint-every, --stop-at-day
+  CheckpointPlan checkpoints;  //!< --checkpoint, --checkpoint-every, --stop-at-day, --stop-file
   RestartSource restart;       //!< --restart: the file, checked; its bytes on the root only
 };
 

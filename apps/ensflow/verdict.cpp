@@ -211,7 +211,7 @@ Verdict judge(const std::vector<DiagnosticPoint>& points,
   }
   v.valid = reason.empty();
   v.reason = stopped && !v.valid ? "up to day " + std::to_string(span.stopped_at_day) +
-                                       " (--stop-at-day): " + reason
+                                       " (" + span.stopped_by + "): " + reason
                                  : reason;
   v.details = {{"valid", v.valid},
                {"quantity", "sea-surface height, m"},

@@ -76,6 +76,7 @@ struct Verdict {
 struct JudgedSpan {
   int stopped_at_day = 0;      //!< --stop-at-day D; 0 when the run reached its last day
   int first_analysis_day = 0;  //!< no analysis is due before it (a stopped run)
+  std::string stopped_by = "--stop-at-day";  //!< the option that stopped it, for the reason
 };
 
 /// @brief Judges the points and innovation statistics of a run and its first analysis against

@@ -138,6 +138,59 @@ INSTANTIATE_TEST_SUITE_P(Splits, EnsflowRestart,
                                            Split{4, 2, 3, "--checkpoint-every 1"},
                                            Split{2, 1, 2, "--filter sqrt"}));
 
+// --stop-file: a stop file that is there stops the run at its first analysis exactly as
+// --stop-at-day would (the same restart file, the same verdict over the days reached, the record
+// saying what stopped it), and the run continues from it bit for bit; one that never appears
+// changes nothing.
+TEST(EnsflowStopFile, StopsAtTheNextAnalysisAndContinuesBitForBit) {
+  TempDir dir;
+  const std::string whole = dir / "whole.rst", part = dir / "part.rst", at = dir / "at.rst";
+  const std::string stop = dir / "stop";
+  // Uninterrupted, with a stop file that never appears.
+  const auto w = ensflow(2, "--checkpoint " + quote(whole) + " --stop-file " + quote(stop) +
+                                " --output " + quote(dir / "whole.jsonl"));
+  const json ref = last_record(dir / "whole.jsonl");
+  ASSERT_FALSE(ref.is_null()) << w.out << w.err;
+  EXPECT_TRUE(ref["result"]["restart"]["stopped_at_day"].is_null());
+  EXPECT_EQ(ref["result"]["restart"]["last_day"], 4);
+
+  std::ofstream(stop) << "";
+  const auto a = ensflow(4, "--checkpoint " + quote(part) + " --stop-file " + quote(stop) +
+                                " --output " + quote(dir / "a.jsonl"));
+  const json first = last_record(dir / "a.jsonl");
+  ASSERT_FALSE(first.is_null()) << a.out << a.err;
+  const json& book = first["result"]["restart"];
+  EXPECT_EQ(book["last_day"], 2);  // the first analysis
+  EXPECT_EQ(book["stopped_at_day"], 2);
+  EXPECT_EQ(book["stopped_by"], "--stop-file");
+  EXPECT_EQ(book["stop_file"], stop);
+  EXPECT_EQ(book["write_days"], json::array({2}));
+  EXPECT_EQ(first["verdict"]["stopped_at_day"], 2);
+
+  // The same as --stop-at-day 2: the file byte for byte, the checks over days 1 to 2.
+  const auto b = ensflow(1, "--checkpoint " + quote(at) + " --stop-at-day 2 --output " +
+                                quote(dir / "at.jsonl"));
+  const json by_day = last_record(dir / "at.jsonl");
+  ASSERT_FALSE(by_day.is_null()) << b.out << b.err;
+  EXPECT_TRUE(bytes_of(part) == bytes_of(at)) << "--stop-file and --stop-at-day files differ";
+  EXPECT_EQ(first["verdict"]["checks"], by_day["verdict"]["checks"]);
+  EXPECT_EQ(first["status"], by_day["status"]);
+  EXPECT_EQ(by_day["result"]["restart"]["stopped_by"], "--stop-at-day");
+
+  fs::remove(stop);
+  const auto c = ensflow(1, "--restart " + quote(part) + " --checkpoint " + quote(part) +
+                                " --stop-file " + quote(stop) + " --output " +
+                                quote(dir / "c.jsonl"));
+  const json second = last_record(dir / "c.jsonl");
+  ASSERT_FALSE(second.is_null()) << c.out << c.err;
+  EXPECT_EQ(second["result"]["restart"]["first_day"], 3);
+  EXPECT_EQ(second["result"]["diagnostics"], ref["result"]["diagnostics"]);
+  EXPECT_EQ(second["result"]["innovations"], ref["result"]["innovations"]);
+  EXPECT_EQ(second["verdict"]["checks"], ref["verdict"]["checks"]);
+  EXPECT_EQ(c.exit_code, w.exit_code);
+  EXPECT_TRUE(bytes_of(part) == bytes_of(whole)) << "the final restart files differ";
+}
+
 // A good restart file at day 2, written by one process.
 std::string good_file(const TempDir& dir) {
   std::string file = dir / "good.rst";
@@ -202,7 +255,14 @@ TEST(EnsflowRestartFile, OptionsThatCannotWorkTogetherAreRefused) {
            {"--checkpoint " + x + " --stop-at-day 5", "--stop-at-day: '5' must lie between 0 and"},
            {"--checkpoint /nonexistent-dir/x.rst", "--checkpoint: cannot write"},
            {"--restart " + quote(good) + " --checkpoint " + x + " --stop-at-day 1",
-            "--stop-at-day: '1' is not after day 2 of"}}) {
+            "--stop-at-day: '1' is not after day 2 of"},
+           {"--stop-file " + x, "--stop-file: '" + (dir / "x.rst") + "' needs --checkpoint FILE"},
+           {"--checkpoint " + x + " --stop-file ''", "--stop-file: empty path"},
+           {"--checkpoint " + x +  " --stop-file " + quote(dir.path().string()),
+            "--stop-file: '" + dir.path().string() + "' is a directory"},
+           {"--checkpoint " + x + " --stop-file /nonexistent-dir/stop",
+            "--stop-file: '/nonexistent-dir/stop': directory '/nonexistent-dir' does not "
+            "exist"}}) {
     const auto r = run_command(bin("mcb-ensflow") + kSmall + " " + args + " --output " +
                                quote(dir / "none.jsonl"));
     EXPECT_EQ(r.exit_code, 2) << args << r.err;
