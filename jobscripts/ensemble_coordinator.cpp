@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -62,6 +63,10 @@ EnsembleCoordinator::EnsembleCoordinator(const EnsembleSpec& spec, std::string d
     stop_parts(*state_.running, "its ompi-server ended with the runner");
   }
   if (state_.running->stopping.empty()) write_go(*state_.running);
+  // A remap journaled mid-segment whose stop file the kill kept from being written.
+  if (state_.running->stop_asked && !fs::exists(stop_file(state_.running->n))) {
+    write_file_atomically(stop_file(state_.running->n), "");
+  }
 }
 
 const EnsembleQueue& EnsembleCoordinator::queue(const std::string& name) const {
@@ -97,6 +102,11 @@ std::string EnsembleCoordinator::record_file(int n) const {
   return dir_ + "/records/segment-" + std::to_string(n) + ".jsonl";
 }
 
+// Segment n's mcb-ensflow stops at its next analysis once this file exists (--stop-file).
+std::string EnsembleCoordinator::stop_file(int n) const {
+  return dir_ + "/records/segment-" + std::to_string(n) + ".stop";
+}
+
 void EnsembleCoordinator::step() {
   const auto apply_fn = [this](const json& e) { apply(e); };
   if (!done()) {
@@ -105,6 +115,7 @@ void EnsembleCoordinator::step() {
   for (EnsembleMonitor& m : monitors_) m.step(state_, journal_, apply_fn);
   watch_active_set();
   if (state_.running) watch_segment();
+  if (state_.running && !done()) consider_remap();
   if (done()) return;
   if (state_.day >= spec_.horizon) {
     record(finished_event());
@@ -119,16 +130,45 @@ void EnsembleCoordinator::watch_active_set() {
   record({{"event", "active-set"}, {"queues", now}, {"was", state_.active}, {"day", state_.day}});
 }
 
-// A segment is done when its restart file exists (mcb-ensflow writes it whole, at its stop day
-// only, as --checkpoint-every is the horizon), or, for the last, when its record reached it.
-bool EnsembleCoordinator::committed(const EnsembleSegment& s) const {
-  if (fs::exists(restart_file(s.queue, s.to))) return true;
-  if (s.to < spec_.horizon || !fs::exists(record_file(s.n))) return false;
-  const jsonl::Contents c = jsonl::read(record_file(s.n), {}, true);
-  if (c.lines.empty()) return false;
+namespace {
+
+// The last day a segment's record says it computed (-1 without a record).
+int record_last_day(const std::string& file) {
+  if (!fs::exists(file)) return -1;
+  const jsonl::Contents c = jsonl::read(file, {}, true);
+  if (c.lines.empty()) return -1;
   const json& r = c.lines.back().doc;
-  return r.contains("result") && r["result"].contains("restart") &&
-         r["result"]["restart"].value("last_day", -1) == s.to;
+  if (!r.contains("result") || !r["result"].is_object() || !r["result"].contains("restart")) {
+    return -1;
+  }
+  return r["result"]["restart"].value("last_day", -1);
+}
+
+}  // namespace
+
+// The day a segment's work is committed to, or none. A segment is done when its restart file
+// exists (mcb-ensflow writes it whole, at its stop day only, as --checkpoint-every is the
+// horizon), or, for the last, when its record reached it. A segment asked to stop (its stop
+// file) wrote that file under day `to`'s name at the analysis it stopped at, which only its
+// record tells: the file is renamed to that day's name (then journaled; a runner killed between
+// finds it renamed). Without a record its day is unknown (the runner never reads restart files),
+// so the file goes and the segment runs again: no day is lost or counted twice.
+std::optional<int> EnsembleCoordinator::committed_day(const EnsembleSegment& s) {
+  const std::string written = restart_file(s.queue, s.to);
+  if (!s.stop_asked) {
+    if (fs::exists(written)) return s.to;
+    if (s.to == spec_.horizon && record_last_day(record_file(s.n)) == s.to) return s.to;
+    return std::nullopt;
+  }
+  const int day = record_last_day(record_file(s.n));
+  if (day <= s.from || day > s.to) {
+    fs::remove(written);
+    return std::nullopt;
+  }
+  const std::string target = restart_file(s.queue, day);
+  if (day < s.to && fs::exists(written)) fs::rename(written, target);
+  if (fs::exists(target) || day == spec_.horizon) return day;
+  return std::nullopt;
 }
 
 namespace {
@@ -196,8 +236,10 @@ void EnsembleCoordinator::watch_segment() {
     for (const EnsemblePart& part : s.parts) e["queues"].push_back(part.queue);
     e["exit_codes"] = codes;
   }
-  if (committed(s)) {
+  if (const std::optional<int> day = committed_day(s)) {
     e["outcome"] = "done";
+    e["day"] = *day;
+    if (*day < s.to) e["stopped_at"] = *day;  // at its stop file, for a remap
     e["took"] = (lead.exited ? lead.ended : utc_now()) - s.began;
     add_record_figures(e, record_file(s.n));
   } else if (!s.stopping.empty()) {
@@ -221,6 +263,54 @@ void EnsembleCoordinator::watch_segment() {
   }
 }
 
+// Seed 003 reschedules whenever the set of active queues changes (section 2: "the CCSM ... is
+// made to create a restart dump ... components are remapped"), onto the mapping its scheduler
+// predicts fastest with the restart files' transfer (section 3.2). Here the running segment is
+// asked to stop at its next analysis (its stop file) when the mapping chosen now, for the days
+// the segment still has after that analysis, is predicted sooner than staying, the restart
+// file's transfer included: stopping costs the transfer and gains the faster pace over those
+// days. Its progress is estimated from its predicted pace (the runner sees no model day until
+// the segment ends); the first segment's spin-up makes that estimate late, so it remaps less.
+void EnsembleCoordinator::consider_remap() {
+  const EnsembleSegment& s = *state_.running;
+  if (s.stop_asked || state_.active == s.active) return;
+  // Before a record gives it: [options]' analysis-every (checked by mcb-ensflow), else each day.
+  const std::optional<EnsembleShape> known = shape();
+  int every = 1;
+  for (const auto& [key, value] : spec_.options) {
+    if (key == "analysis-every") every = std::max(1, std::atoi(value.c_str()));
+  }
+  if (known) every = known->analysis_every;
+  const std::string file = restart_file(state_.site, state_.day);
+  const double bytes =
+      state_.day > 0 && fs::exists(file) ? static_cast<double>(fs::file_size(file)) : 0.0;
+  const std::optional<MidSegmentRemap> r =
+      mid_segment_remap(spec_, state_, state_.active, every, bytes, utc_now(), known);
+  if (!r) return;
+  const int n = s.n;
+  record({{"event", "remap"},
+          {"n", n},
+          {"mid_segment", true},
+          {"from", s.queue},
+          {"to", r->choice.queue->name},
+          {"from_queues", r->from},
+          {"to_queues", r->to},
+          {"day", state_.day},
+          {"stop_estimate", r->stop},
+          {"active", state_.active},
+          {"why", "active set changed mid-segment: " + json(state_.active).dump() + " predicts " +
+                      json(r->to).dump() + " faster for the segment's days after its next analysis"},
+          {"from_seconds_per_day", s.per_day},
+          {"to_seconds_per_day", r->choice.per_day},
+          {"days_left", r->days},
+          {"stay_predicted", r->stay},
+          {"move_predicted", r->move},
+          {"restart_bytes", bytes},
+          {"transfer_predicted", r->choice.transfer},
+          {"stop_file", stop_file(n)}});
+  write_file_atomically(stop_file(n), "");
+}
+
 // The runner ends a segment's parts itself (journaled first: a runner killed meanwhile still
 // counts the segment as stopped, not failed); each pilot ends its part's mpirun.
 void EnsembleCoordinator::stop_parts(const EnsembleSegment& s, const std::string& why) {
@@ -240,7 +330,7 @@ std::optional<EnsembleShape> EnsembleCoordinator::shape() {
 }
 
 void EnsembleCoordinator::start_segment() {
-  const std::vector<std::string>& active = state_.active;
+  const std::vector<std::string> active = state_.active;
   if (active.empty()) return;
   const std::string from_file = restart_file(state_.site, state_.day);
   const double bytes = state_.day > 0 ? static_cast<double>(fs::file_size(from_file)) : 0.0;
@@ -248,7 +338,8 @@ void EnsembleCoordinator::start_segment() {
   if (!c.queue) return;
   std::vector<std::string> to;
   for (const EnsembleQueue* q : c.parts) to.push_back(q->name);
-  if (!state_.mapping.empty() && to != state_.mapping) {
+  // A remap journaled mid-segment is this segment's, when it chose the same.
+  if (!state_.mapping.empty() && to != state_.mapping && to != state_.remap_pending) {
     const bool lost = std::find(active.begin(), active.end(), state_.site) == active.end();
     record({{"event", "remap"},
             {"from", state_.site},
@@ -295,6 +386,7 @@ json EnsembleCoordinator::segment_event(const SegmentChoice& c) const {
             {"processors", c.processors()},
             {"per_day", c.per_day},
             {"predicted", c.predicted},
+            {"active", state_.active},
             {"model", c.queue->model}};
   if (c.parts.size() > 1) {
     // A fresh name for every attempt: a join left behind by a killed one is never met again.
@@ -351,6 +443,7 @@ void EnsembleCoordinator::write_part_go(const EnsembleSegment& s, std::size_t k,
   argv.insert(argv.end(), {"--checkpoint", restart_file(s.queue, s.to), "--checkpoint-every",
                            std::to_string(spec_.horizon)});
   if (s.to < spec_.horizon) argv.insert(argv.end(), {"--stop-at-day", std::to_string(s.to)});
+  argv.insert(argv.end(), {"--stop-file", stop_file(s.n)});
   if (joined) argv.insert(argv.end(), {"--cluster-map", "env:MCB_CLUSTER"});
   argv.insert(argv.end(), {"--output", record_file(s.n)});
   std::string log = dir_ + "/logs/segment-" + std::to_string(s.n);

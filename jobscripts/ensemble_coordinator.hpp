@@ -8,7 +8,9 @@
 /// the restart file's transfer over the inter-site link when it lies at another site, the
 /// segment cut to fit the pilot's remaining time; or, when a set of active queues joined into
 /// one MPI job is predicted faster (ensemble_mapping.hpp), onto that set. A change of the active
-/// set therefore remaps the run at its next checkpoint; a pilot killed at its queue's limit is
+/// set remaps the run: at the running segment's next analysis (its stop file) when the new
+/// mapping is predicted to do the segment's remaining days sooner, the restart file's transfer
+/// included, else at the segment's end; a pilot killed at its queue's limit is
 /// resubmitted by its submitter, and its segment, whose restart file was never written, runs again
 /// from the last one. Every decision goes to the event log (ensemble_state.hpp), the runner's only
 /// state.
@@ -51,6 +53,7 @@ class EnsembleCoordinator {
   void adopt_orphans();
   void watch_active_set();
   void watch_segment();
+  void consider_remap();
   void start_segment();
   nlohmann::json segment_event(const SegmentChoice& c) const;
   void transfer_restart(const EnsembleQueue& to, double predicted);
@@ -62,7 +65,8 @@ class EnsembleCoordinator {
   std::string record_file(int n) const;
   std::string go_file(const EnsemblePart& p) const;
   std::string pilot_file(const EnsemblePart& p, const std::string& kind) const;
-  bool committed(const EnsembleSegment& s) const;
+  std::string stop_file(int n) const;
+  std::optional<int> committed_day(const EnsembleSegment& s);
   nlohmann::json finished_event() const;
   const EnsembleQueue& queue(const std::string& name) const;
 

@@ -166,4 +166,40 @@ SegmentChoice choose_mapping(const EnsembleSpec& spec, const EnsembleState& stat
   return best;
 }
 
+std::optional<MidSegmentRemap> mid_segment_remap(const EnsembleSpec& spec,
+                                                 const EnsembleState& state,
+                                                 const std::vector<std::string>& active,
+                                                 int analysis_every, double restart_bytes,
+                                                 double now,
+                                                 const std::optional<EnsembleShape>& shape) {
+  if (!state.running) return std::nullopt;
+  const EnsembleSegment& s = *state.running;
+  if (s.stop_asked || !s.stopping.empty() || s.per_day <= 0 || active == s.active) {
+    return std::nullopt;
+  }
+  const int every = std::max(1, analysis_every);
+  const double elapsed = std::max(0.0, now - s.began);
+  const int done = static_cast<int>(
+      std::min<double>(std::floor(elapsed / s.per_day), static_cast<double>(s.to - s.from)));
+  MidSegmentRemap r;
+  r.stop = (s.from + done) / every * every + every;
+  if (r.stop >= s.to) return std::nullopt;  // it ends there anyway
+  EnsembleState then = state;               // as it will be at that analysis
+  then.running.reset();
+  then.day = r.stop;
+  then.site = s.queue;
+  then.mapping.clear();
+  for (const EnsemblePart& p : s.parts) then.mapping.push_back(p.queue);
+  r.from = then.mapping;
+  r.choice = choose_mapping(spec, then, active, restart_bytes, now, shape);
+  if (!r.choice.queue) return std::nullopt;
+  for (const EnsembleQueue* q : r.choice.parts) r.to.push_back(q->name);
+  if (r.to == r.from) return std::nullopt;
+  r.days = std::min(s.to - r.stop, r.choice.days);
+  r.stay = r.days * s.per_day;
+  r.move = r.choice.transfer + r.days * r.choice.per_day;
+  if (!(r.move < r.stay * (1 - 1e-9))) return std::nullopt;
+  return r;
+}
+
 }  // namespace mcb::campaign

@@ -67,4 +67,30 @@ SegmentChoice choose_mapping(const EnsembleSpec& spec, const EnsembleState& stat
                              const std::vector<std::string>& active, double restart_bytes,
                              double now, const std::optional<EnsembleShape>& shape);
 
+/// @brief A remap in the middle of the running segment: it stops at its next analysis (`stop`)
+/// and the rest goes onto `choice`.
+struct MidSegmentRemap {
+  SegmentChoice choice;
+  std::vector<std::string> from;  //!< the running segment's queues, part 0 first
+  std::vector<std::string> to;    //!< the choice's
+  int stop = 0;                   //!< the day it is estimated to stop at
+  int days = 0;                   //!< days compared: the segment's after the stop, at most choice's
+  double stay = 0;                //!< s predicted for them on the running mapping
+  double move = 0;                //!< s predicted on the new one, the restart data's transfer included
+};
+
+/// @brief Whether the running segment (@p state.running) should stop at its next analysis and
+/// the rest be remapped (seed 003: the application is rescheduled whenever the set of active
+/// queues changes): only when @p active differs from the set the segment was mapped on, the
+/// mapping choose_mapping would make at that analysis differs from the running one, and it is
+/// predicted faster for the segment's days after that analysis with the restart file's transfer.
+/// The stop day is estimated from the segment's predicted pace since it began, then the next
+/// multiple of @p analysis_every. @p restart_bytes: the size of the restart file to move.
+std::optional<MidSegmentRemap> mid_segment_remap(const EnsembleSpec& spec,
+                                                 const EnsembleState& state,
+                                                 const std::vector<std::string>& active,
+                                                 int analysis_every, double restart_bytes,
+                                                 double now,
+                                                 const std::optional<EnsembleShape>& shape);
+
 }  // namespace mcb::campaign

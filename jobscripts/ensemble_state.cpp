@@ -15,6 +15,8 @@ EnsembleSegment segment_of(const json& e) {
   s.to = e.at("to").get<int>();
   s.began = e.at("t").get<double>();
   s.predicted = e.value("predicted", 0.0);
+  s.per_day = e.value("per_day", 0.0);
+  if (e.contains("active")) s.active = e.at("active").get<std::vector<std::string>>();
   if (e.contains("parts")) {
     for (const json& p : e.at("parts")) {
       s.parts.push_back({p.at("queue").get<std::string>(), p.at("tag").get<std::string>(),
@@ -54,7 +56,13 @@ void EnsembleState::apply(const json& e) {
     active = e.at("queues").get<std::vector<std::string>>();
   } else if (kind == "remap") {
     ++remaps;
+    // Mid-segment: the running segment stops at its next analysis; the next one is remapped.
+    if (e.contains("n") && running && running->n == e.at("n").get<int>()) {
+      running->stop_asked = true;
+      remap_pending = e.at("to_queues").get<std::vector<std::string>>();
+    }
   } else if (kind == "segment") {
+    remap_pending.clear();
     running = segment_of(e);
     for (const EnsemblePart& p : running->parts) ++pilots.at(p.tag).gos;
     segments = std::max(segments, running->n);
@@ -63,7 +71,7 @@ void EnsembleState::apply(const json& e) {
   } else if (kind == "segment-end") {
     const std::string outcome = e.at("outcome").get<std::string>();
     if (outcome == "done") {
-      day = running->to;
+      day = e.value("day", running->to);  // a segment asked to stop ends at an earlier day
       site = running->queue;
       mapping.clear();
       for (const EnsemblePart& p : running->parts) mapping.push_back(p.queue);

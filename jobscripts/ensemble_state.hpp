@@ -52,6 +52,11 @@ struct EnsembleSegment {
   int to = 0;
   double began = 0;
   double predicted = 0;  //!< s: a + b/P per day, plus the restart file's transfer
+  double per_day = 0;    //!< s predicted per model day on its mapping
+  std::vector<std::string> active;  //!< the active set when it was mapped
+  /// The runner asked it to stop at its next analysis (its stop file, a remap mid-segment): the
+  /// restart file it writes under day `to`'s name may then hold an earlier day.
+  bool stop_asked = false;
 };
 
 struct EnsembleState {
@@ -68,6 +73,9 @@ struct EnsembleState {
   int failures = 0;                 //!< segments in a row that failed (a kill is no failure)
   std::vector<std::string> active;  //!< the active set as last journaled
   int remaps = 0;
+  /// The mapping a remap journaled mid-segment chose for the next segment (until it starts): the
+  /// remap is that segment's, journaled once.
+  std::vector<std::string> remap_pending;
   int kills = 0;
   /// The application's verdict of the last done segment's record (`valid`, `invalid`, or ""
   /// before one): a segment judges the run from day 1 to its stop day, so the last one's is

@@ -1,10 +1,11 @@
 // mcb-ensemble against the real rig (two Slurm instances, a Grid Engine cell;
 // tests/jobscripts/rig_support.hpp), with a small Ensflow run (12 members, 15x15 basin): a pilot
 // ended by Grid Engine's h_rt is resubmitted and the run carries on from the newest restart
-// file; the run remaps when a second, faster queue becomes active (a blocker the test cancels
-// decides when); a runner killed with kill -9 resumes; a bad spec exits 2 with one line. Every
-// check reads the runner's event log: the model days of the segments that were done must be
-// 1..horizon, each once.
+// file; a second, faster queue becoming active (a blocker the test cancels decides when)
+// stops the running segment at its next analysis and remaps the rest, with the runner killed
+// with kill -9 meanwhile and resumed; a bad spec exits 2 with one line. Every check reads the
+// runner's event log: the model days of the segments that were done must be 1..horizon, each
+// once.
 #include "common/jsonl.hpp"
 #include "jobscripts/queue.hpp"
 #include "tests/jobscripts/rig_support.hpp"
@@ -100,7 +101,7 @@ void expect_each_day_once(const fs::path& dir, int horizon) {
   int day = 0;
   for (const json& e : done_segments(dir)) {
     EXPECT_EQ(e.at("from").get<int>(), day) << e.dump();
-    day = e.at("to").get<int>();
+    day = e.at("day").get<int>();  // a segment stopped for a remap ends before its `to`
   }
   EXPECT_EQ(day, horizon);
   ASSERT_EQ(events(dir, "finished").size(), 1u);
@@ -159,35 +160,6 @@ TEST_F(RigTest, AJobEndedAtItsTimeLimitIsResubmittedAndTheRunResumes) {
   for (const json& e : events(dir, "segment")) second_ran = second_ran || e.at("tag") == pilots[1];
   EXPECT_TRUE(second_ran);
   expect_each_day_once(dir, 16);
-}
-
-TEST_F(RigTest, ASecondQueueBecomingActiveRemapsTheRun) {
-  const std::string block = blocker(system_named("slurm-b"));
-  // slurm-b's 4 processors are predicted twice as fast as slurm-a's 2 (and both together
-  // faster still: the split is forbidden here, it has a test of its own).
-  const fs::path dir = write_spec(
-      "remap", {{"small", "slurm-a", 2, "10min", 2.0}, {"large", "slurm-b", 4, "10min", 2.0}}, 12,
-      2, rig_systems(), "split = never\n");
-  auto run = in_background(dir);
-  ASSERT_TRUE(wait_for([&] { return !done_segments(dir).empty(); }, 120));
-  EXPECT_TRUE(events(dir, "remap").empty());
-  make_queue(system_named("slurm-b"))->cancel(block);
-  const CommandResult r = run.get();
-  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
-  const auto remaps = events(dir, "remap");
-  ASSERT_EQ(remaps.size(), 1u);
-  EXPECT_EQ(remaps[0].at("from"), "small");
-  EXPECT_EQ(remaps[0].at("to"), "large");
-  const auto transfers = events(dir, "transfer");
-  ASSERT_EQ(transfers.size(), 1u);
-  EXPECT_GT(transfers[0].at("bytes").get<double>(), 0);
-  bool both_active = false;
-  for (const json& e : events(dir, "active-set")) {
-    both_active = both_active || e.at("queues") == json({"small", "large"});
-  }
-  EXPECT_TRUE(both_active);
-  EXPECT_EQ(done_segments(dir).back().at("queue"), "large");
-  expect_each_day_once(dir, 12);
 }
 
 std::string bytes_of(const fs::path& path) {
@@ -306,20 +278,100 @@ TEST_F(RigTest, TwoActiveQueuesRunSegmentsJoinedAcrossThemAsOneMpiJob) {
       << "the final restart files differ";
 }
 
-TEST_F(RigTest, ARunnerKilledWithKill9Resumes) {
-  const fs::path dir =
-      write_spec("kill9", {{"small", "slurm-a", 2, "10min", 2.0}}, 12, 2, rig_systems());
+// The event log and the segments' logs, for a failure's message.
+std::string logs_of(const fs::path& dir) {
+  std::string text = mcb::testing::slurp(dir / "state/events.jsonl");
+  for (const auto& entry : fs::directory_iterator(dir / "state/logs")) {
+    text += "--- " + entry.path().filename().string() + "\n" + mcb::testing::slurp(entry.path());
+  }
+  return text;
+}
+
+// slurm-b is held by a blocker: the run starts on slurm-a alone, in one segment of 12 days. The
+// blocker is cancelled once that segment runs; slurm-b's pilot starts, and its 4 processors are
+// predicted twice as fast for the segment's remaining days (the spec's 10 s a day on slurm-a
+// against 5: the runner cannot see a segment's progress, so a slow prediction keeps its estimate
+// early under any load). The runner writes the segment's stop file, the segment checkpoints at its
+// first analysis (day 2), and the rest runs on slurm-b. The launcher holds segment 1's mpirun
+// until its stop file appears (at most 60 s), so the stop lands before the last analysis however
+// slowly the blocker's release reaches the runner. The runner is killed with kill -9 just after
+// journaling the remap (its stop file written or not) and resumed: no pilot submitted again, each
+// day done once, the last restart file byte for byte an uninterrupted run's.
+TEST_F(RigTest, ASecondQueueActiveMidSegmentRemapsAtTheNextAnalysisAndSurvivesKill9) {
+  const std::string block = blocker(system_named("slurm-b"));
+  const fs::path hold = state().dir / "hold-segment-1.sh";
+  std::ofstream(hold) << "#!/bin/sh\nfor a in \"$@\"; do case $a in */segment-1.stop) stop=$a;; "
+                         "esac; done\ni=0\nwhile [ -n \"$stop\" ] && [ ! -e \"$stop\" ] && "
+                         "[ $i -lt 1200 ]; do sleep 0.05; i=$((i+1)); done\nexec \"$@\"\n";
+  const fs::path dir = write_spec(
+      "remap", {{"small", "slurm-a", 2, "10min", 20.0}, {"large", "slurm-b", 4, "10min", 20.0}},
+      12, 12, rig_systems(),
+      "split = never\nlauncher = sh " + hold.string() +
+          " mpirun --mca ras ^slurm --bind-to none\n");
   auto run = in_background(dir);
-  ASSERT_TRUE(wait_for([&] { return done_segments(dir).size() >= 2; }, 120));
+  ASSERT_TRUE(wait_for([&] { return !events(dir, "segment").empty(); }, 120));
+  EXPECT_TRUE(events(dir, "remap").empty());
+  make_queue(system_named("slurm-b"))->cancel(block);
+  ASSERT_TRUE(wait_for([&] { return !events(dir, "remap").empty(); }, 120)) << "no remap";
   const pid_t pid = std::stoi(mcb::testing::slurp(dir / "pid"));
   ASSERT_EQ(::kill(pid, SIGKILL), 0);
   EXPECT_EQ(run.get().exit_code, 128 + SIGKILL) << "killed";
   const CommandResult r = run_command(command(dir));
-  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err << logs_of(dir);
   EXPECT_EQ(events(dir, "begin").size(), 1u);
   EXPECT_EQ(events(dir, "resumed").size(), 1u);
-  EXPECT_EQ(events(dir, "submit").size(), 1u) << "the pilot was adopted, not submitted again";
-  expect_each_day_once(dir, 12);
+  EXPECT_EQ(events(dir, "submit").size(), 2u) << "the pilots were adopted, not submitted again";
+
+  const auto remaps = events(dir, "remap");
+  ASSERT_EQ(remaps.size(), 1u);
+  EXPECT_EQ(remaps[0].at("n"), 1);
+  EXPECT_EQ(remaps[0].at("mid_segment"), true);
+  EXPECT_EQ(remaps[0].at("from"), "small");
+  EXPECT_EQ(remaps[0].at("to"), "large");
+  EXPECT_NE(remaps[0].at("why").get<std::string>().find("active set changed mid-segment"),
+            std::string::npos);
+  EXPECT_LT(remaps[0].at("move_predicted").get<double>(),
+            remaps[0].at("stay_predicted").get<double>());
+  bool both_active = false;
+  for (const json& e : events(dir, "active-set")) {
+    both_active = both_active || e.at("queues") == json({"small", "large"});
+  }
+  EXPECT_TRUE(both_active);
+  // Segment 1 stopped at its first analysis, its file under that day's name; the rest on large.
+  const auto done = done_segments(dir);
+  ASSERT_EQ(done.size(), 2u);
+  EXPECT_EQ(done[0].at("queue"), "small");
+  EXPECT_EQ(done[0].at("to"), 12);
+  EXPECT_EQ(done[0].at("day"), 2);
+  EXPECT_EQ(done[0].at("stopped_at"), 2);
+  EXPECT_TRUE(fs::exists(dir / "state/sites/small/day-2.rst"));
+  EXPECT_FALSE(fs::exists(dir / "state/sites/small/day-12.rst"));
+  EXPECT_EQ(done[1].at("queue"), "large");
+  EXPECT_EQ(done[1].at("from"), 2);
+  const auto transfers = events(dir, "transfer");
+  ASSERT_EQ(transfers.size(), 1u);
+  EXPECT_EQ(transfers[0].at("day"), 2);
+  EXPECT_EQ(transfers[0].at("bytes").get<double>(),
+            static_cast<double>(fs::file_size(dir / "state/sites/small/day-2.rst")));
+  int day = 0;
+  for (const json& e : done) {
+    EXPECT_EQ(e.at("from").get<int>(), day) << e.dump();
+    day = e.at("day").get<int>();
+  }
+  EXPECT_EQ(day, 12);
+  ASSERT_EQ(events(dir, "finished").size(), 1u);
+  EXPECT_EQ(events(dir, "finished")[0].at("day"), 12);
+
+  const fs::path ref = dir / "reference";
+  fs::create_directories(ref);
+  const CommandResult whole = run_command(
+      mcb::testing::mpirun(2) + quote(mcb::testing::bin("mcb-ensflow")) + " --config " +
+      quote((dir / "state/ensflow.ini").string()) + " --days 12 --checkpoint " +
+      quote((ref / "day-12.rst").string()) + " --checkpoint-every 12 --output " +
+      quote((ref / "whole.jsonl").string()));
+  ASSERT_TRUE(fs::exists(ref / "day-12.rst")) << whole.out << whole.err;
+  EXPECT_TRUE(bytes_of(dir / "state/sites/large/day-12.rst") == bytes_of(ref / "day-12.rst"))
+      << "the final restart files differ";
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include "common/compute_fits.hpp"
 #include "common/errors.hpp"
 #include "jobscripts/ensemble_coordinator.hpp"
+#include "jobscripts/ensemble_mapping.hpp"
 #include "jobscripts/ensemble_spec.hpp"
 
 #include <gtest/gtest.h>
@@ -108,6 +109,87 @@ EnsembleShape small_shape() {
 // The link's analysis traffic is the bytes mcb-ensflow books between clusters: its README
 // measured 192,000 (gather) + 2 x 1,905,120 (transpose, update) bytes per analysis at M = 60,
 // m = 200, n = 7938 on 2 + 2 processes.
+// Setting's run with segment 3 under way on small since time 10: days 7 to 14, 1 s a day as
+// predicted, mapped while small alone was active; analyses every 2 days.
+EnsembleState running(const Setting& s) {
+  EnsembleState state = s.state;
+  EnsembleSegment seg;
+  seg.n = 3;
+  seg.queue = "small";
+  seg.tag = "small-1";
+  seg.go = 3;
+  seg.parts = {{"small", "small-1", 3, 2}};
+  seg.from = 6;
+  seg.to = 14;
+  seg.began = 10;
+  seg.per_day = 1;
+  seg.active = {"small"};
+  state.running = seg;
+  state.mapping = {"small"};
+  return state;
+}
+
+TEST(EnsembleMidSegment, ASecondQueueActiveStopsTheSegmentAtItsNextAnalysis) {
+  Setting s;
+  s.spec.link_bandwidth = 12.5e6;  // 100 Mbit/s
+  s.spec.link_latency = 0.005;
+  const EnsembleState state = running(s);
+  // 1.5 s in: a day done as predicted, so the next analysis is day 8 and 6 days remain; large
+  // does 4 of them (its segment's length) in 2 s plus 0.105 s of transfer against 4 s.
+  const auto r = mid_segment_remap(s.spec, state, {"small", "large"}, 2, 1.25e6, 11.5, {});
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->stop, 8);
+  EXPECT_EQ(r->from, std::vector<std::string>{"small"});
+  EXPECT_EQ(r->to, std::vector<std::string>{"large"});
+  EXPECT_EQ(r->days, 4);
+  EXPECT_DOUBLE_EQ(r->stay, 4);
+  EXPECT_DOUBLE_EQ(r->move, 2.105);
+  // The same run 6.5 s in: its next analysis is its last day, where it remaps anyway.
+  EXPECT_FALSE(mid_segment_remap(s.spec, state, {"small", "large"}, 2, 1.25e6, 16.5, {}));
+  // Analyses every 10 days: the next one (day 10) still leaves 4 days to gain.
+  const auto ten = mid_segment_remap(s.spec, state, {"small", "large"}, 10, 1.25e6, 11.5, {});
+  ASSERT_TRUE(ten.has_value());
+  EXPECT_EQ(ten->stop, 10);
+}
+
+TEST(EnsembleMidSegment, NoRemapWithoutAChangeOrAGainOrTwice) {
+  Setting s;
+  s.spec.link_bandwidth = 12.5e6;
+  EnsembleState state = running(s);
+  // The active set the segment was mapped on.
+  EXPECT_FALSE(mid_segment_remap(s.spec, state, {"small"}, 2, 1.25e6, 11.5, {}));
+  // A slower queue joining changes the set, not the choice.
+  s.spec.queues[1].b = 8;  // large: 2 s a day
+  EXPECT_FALSE(mid_segment_remap(s.spec, state, {"small", "large"}, 2, 1.25e6, 11.5, {}));
+  s.spec.queues[1].b = 2;
+  // A slow link: 12.5 s to move the file is more than the 2 s large would save.
+  s.spec.link_bandwidth = 1e5;
+  EXPECT_FALSE(mid_segment_remap(s.spec, state, {"small", "large"}, 2, 1.25e6, 11.5, {}));
+  s.spec.link_bandwidth = 12.5e6;
+  // Asked already: its stop file is written.
+  state.running->stop_asked = true;
+  EXPECT_FALSE(mid_segment_remap(s.spec, state, {"small", "large"}, 2, 1.25e6, 11.5, {}));
+}
+
+TEST(EnsembleMidSegment, TheEventLogCarriesTheStopAndTheDayReached) {
+  Setting s;
+  EnsembleState state = running(s);
+  state.apply({{"event", "remap"}, {"n", 3}, {"to_queues", {"large"}}, {"t", 12.0}});
+  ASSERT_TRUE(state.running.has_value());
+  EXPECT_TRUE(state.running->stop_asked);
+  EXPECT_EQ(state.remap_pending, std::vector<std::string>{"large"});
+  EXPECT_EQ(state.remaps, 1);
+  // Done at day 8, its analysis, though planned to 14.
+  state.apply({{"event", "segment-end"}, {"n", 3}, {"outcome", "done"}, {"day", 8},
+               {"status", "valid"}, {"t", 13.0}});
+  EXPECT_EQ(state.day, 8);
+  EXPECT_EQ(state.site, "small");
+  EXPECT_FALSE(state.running.has_value());
+  state.apply({{"event", "segment"}, {"n", 4}, {"queue", "large"}, {"tag", "large-1"}, {"go", 1},
+               {"from", 8}, {"to", 12}, {"t", 14.0}});
+  EXPECT_TRUE(state.remap_pending.empty());
+}
+
 TEST(EnsembleSplit, TheLinksAnalysisTrafficIsTheApplicationsInterClusterBytes) {
   EnsembleSpec spec;
   spec.link_bandwidth = 1;  // 1 byte/s: the seconds are the bytes
