@@ -19,7 +19,11 @@
 # default 60: the first segment spins the ocean up, about 30 s on the shared 2-core machine),
 # MCB_ENSEMBLE_LOAD_JOBS (default 150) and MCB_ENSEMBLE_FACTOR (time compression of the
 # background trace, default 300) size it; MCB_ENSEMBLE_SPLIT=never keeps every segment on one
-# queue (default auto).
+# queue (default auto); MCB_ENSEMBLE_EVERY (model days per segment, default 4) and
+# MCB_ENSEMBLE_SEED (the background workload's seed, default 30) set the rest. A segment under
+# way stops at its next analysis when the active set changes and the new mapping pays
+# (jobscripts/README.md, "Remapping mid-segment"): with an analysis every 10 days, a segment
+# longer than 10 days always holds one before its end.
 # Exit 0: the table is written; 1: a step failed; 77: this machine cannot run the rig.
 set -euo pipefail
 RIG_STUDY_PROGRAMS="mcb-ensemble mcb-ensflow"
@@ -38,8 +42,10 @@ else
 fi
 factor="${MCB_ENSEMBLE_FACTOR:-300}"
 split="${MCB_ENSEMBLE_SPLIT:-auto}"
+every="${MCB_ENSEMBLE_EVERY:-4}"
+seed="${MCB_ENSEMBLE_SEED:-30}"
 
-rig_study_background 30 "$load_jobs"
+rig_study_background "$seed" "$load_jobs"
 
 queue() { # NAME SYSTEM PROCESSORS: one [queue.NAME] section; a + b/P is the runner's prior
   printf '[queue.%s]\nsystem = %s\nprocessors = %s\ntime-limit = %ss\na = 1\nb = 2\n' "$1" "$2" "$3" "$limit"
@@ -50,8 +56,8 @@ for config in multi single; do
   say "$config: background load and the ensemble to day $days"
   rig_study_load "$dir" "$load_jobs" "$factor"
   {
-    printf '[ensemble]\nsystems = %s\nbinary = %s\nhorizon = %s\ncheckpoint-every = 4\n' \
-      "$rig/rig.env" "$bin/mcb-ensflow" "$days"
+    printf '[ensemble]\nsystems = %s\nbinary = %s\nhorizon = %s\ncheckpoint-every = %s\n' \
+      "$rig/rig.env" "$bin/mcb-ensflow" "$days" "$every"
     printf 'poll = 200ms\nstatus-every = 1s\nsplit = %s\n' "$split"
     printf '[link]\nbandwidth = 100Mbit/s\nlatency = 5ms\n'
     queue b slurm-b 4

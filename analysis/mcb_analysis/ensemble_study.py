@@ -61,7 +61,7 @@ def run_of(folder):
         raise cli.BadInput(f"{folder}: the run has no begin or no finished event")
     wall = end - begin
     submitted, started, gone, processors = {}, {}, {}, {}
-    segments, done, remaps, transfers, killed = {}, [], 0, [], 0
+    segments, done, remaps, mid_remaps, transfers, killed = {}, [], 0, 0, [], 0
     for e in events:
         kind = e.get("event")
         if kind == "submit":
@@ -77,13 +77,16 @@ def run_of(folder):
             # From the runner's decision to its noticing the end: the pilot's pick-up and the
             # polls are part of what a model day costs on the rig.
             began = segments[e["n"]]
-            done.append({"days": e["to"] - e["from"], "took": e["t"] - began["t"],
+            # A segment stopped for a remap (its stop file) ends at `day`, before its `to`.
+            done.append({"days": e.get("day", e["to"]) - e["from"], "took": e["t"] - began["t"],
                          "processors": began["processors"], "status": e.get("status", ""),
-                         "joined": len(began.get("parts", [])) > 1})
+                         "joined": len(began.get("parts", [])) > 1,
+                         "stopped": e.get("day", e["to"]) < e["to"]})
         elif kind == "segment-end" and e.get("outcome") == "killed":
             killed += 1
         elif kind == "remap":
             remaps += 1
+            mid_remaps += 1 if e.get("mid_segment") else 0
         elif kind == "transfer":
             transfers.append(e)
     # A pilot still queued at the end counts with its wait so far (as mcb-batchgrid does).
@@ -101,7 +104,8 @@ def run_of(folder):
             "verdict": verdict, "reason": reason,
             "valid_segments": sum(1 for s in done if s["status"] == "valid"),
             "wait": _mean(waits), "pilots": len(submitted), "rar": held / wall,
-            "remaps": remaps, "killed": killed, "segments": done,
+            "remaps": remaps, "mid_remaps": mid_remaps, "killed": killed, "segments": done,
+            "stopped": sum(1 for s in done if s["stopped"]),
             "joined": sum(1 for s in done if s["joined"]),
             "transfers": len(transfers),
             "transfer_seconds": sum(t["seconds"] for t in transfers),
@@ -267,6 +271,9 @@ def verdict_lines(configs):
              + (f" ({c['real']['reason']})" if c["real"]["reason"] else "") for c in configs]
     for c in configs:
         r = c["real"]
+        if r["remaps"]:
+            lines.append(f"{c['name']}: {r['remaps']} remaps, {r['mid_remaps']} of them asked "
+                         f"mid-segment; {r['stopped']} segments stopped at an analysis for one")
         if r["joined"]:
             lines.append(f"{c['name']}: {r['joined']} of {len(r['segments'])} done segments ran "
                          "joined over several queues (mcb-batchgrid's replay maps every segment "
