@@ -274,9 +274,10 @@ void EnsembleCoordinator::watch_segment() {
 void EnsembleCoordinator::consider_remap() {
   const EnsembleSegment& s = *state_.running;
   if (s.stop_asked || state_.active == s.active) return;
-  // Before a record gives it: [options]' analysis-every (checked by mcb-ensflow), else each day.
+  // Before a record gives it: [options]' analysis-every (checked by mcb-ensflow); without it the
+  // first segment is not stopped (the runner does not restate mcb-ensflow's default).
   const std::optional<EnsembleShape> known = shape();
-  int every = 1;
+  int every = 0;
   for (const auto& [key, value] : spec_.options) {
     if (key == "analysis-every") every = std::max(1, std::atoi(value.c_str()));
   }
@@ -288,26 +289,27 @@ void EnsembleCoordinator::consider_remap() {
       mid_segment_remap(spec_, state_, state_.active, every, bytes, utc_now(), known);
   if (!r) return;
   const int n = s.n;
-  record({{"event", "remap"},
-          {"n", n},
-          {"mid_segment", true},
-          {"from", s.queue},
-          {"to", r->choice.queue->name},
-          {"from_queues", r->from},
-          {"to_queues", r->to},
-          {"day", state_.day},
-          {"stop_estimate", r->stop},
-          {"active", state_.active},
-          {"why", "active set changed mid-segment: " + json(state_.active).dump() + " predicts " +
-                      json(r->to).dump() + " faster for the segment's days after its next analysis"},
-          {"from_seconds_per_day", s.per_day},
-          {"to_seconds_per_day", r->choice.per_day},
-          {"days_left", r->days},
-          {"stay_predicted", r->stay},
-          {"move_predicted", r->move},
-          {"restart_bytes", bytes},
-          {"transfer_predicted", r->choice.transfer},
-          {"stop_file", stop_file(n)}});
+  record(
+      {{"event", "remap"},
+       {"n", n},
+       {"mid_segment", true},
+       {"from", s.queue},
+       {"to", r->choice.queue->name},
+       {"from_queues", r->from},
+       {"to_queues", r->to},
+       {"day", state_.day},
+       {"stop_estimate", r->stop},
+       {"active", state_.active},
+       {"why", "active set changed mid-segment: " + json(state_.active).dump() + " predicts " +
+                   json(r->to).dump() + " faster for the segment's days after its next analysis"},
+       {"from_seconds_per_day", s.per_day},
+       {"to_seconds_per_day", r->choice.per_day},
+       {"days_left", r->days},
+       {"stay_predicted", r->stay},
+       {"move_predicted", r->move},
+       {"restart_bytes", bytes},
+       {"transfer_predicted", r->choice.transfer},
+       {"stop_file", stop_file(n)}});
   write_file_atomically(stop_file(n), "");
 }
 

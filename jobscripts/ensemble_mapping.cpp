@@ -177,7 +177,8 @@ std::optional<MidSegmentRemap> mid_segment_remap(const EnsembleSpec& spec,
   if (s.stop_asked || !s.stopping.empty() || s.per_day <= 0 || active == s.active) {
     return std::nullopt;
   }
-  const int every = std::max(1, analysis_every);
+  if (analysis_every < 1) return std::nullopt;  // where it could stop is unknown
+  const int every = analysis_every;
   const double elapsed = std::max(0.0, now - s.began);
   const int done = static_cast<int>(
       std::min<double>(std::floor(elapsed / s.per_day), static_cast<double>(s.to - s.from)));
@@ -191,7 +192,9 @@ std::optional<MidSegmentRemap> mid_segment_remap(const EnsembleSpec& spec,
   then.mapping.clear();
   for (const EnsemblePart& p : s.parts) then.mapping.push_back(p.queue);
   r.from = then.mapping;
-  r.choice = choose_mapping(spec, then, active, restart_bytes, now, shape);
+  // The pilots' time left as it will be at the stop, as predicted.
+  const double at = std::max(now, s.began + (r.stop - s.from) * s.per_day);
+  r.choice = choose_mapping(spec, then, active, restart_bytes, at, shape);
   if (!r.choice.queue) return std::nullopt;
   for (const EnsembleQueue* q : r.choice.parts) r.to.push_back(q->name);
   if (r.to == r.from) return std::nullopt;

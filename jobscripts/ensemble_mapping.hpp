@@ -76,7 +76,7 @@ struct MidSegmentRemap {
   int stop = 0;                   //!< the day it is estimated to stop at
   int days = 0;                   //!< days compared: the segment's after the stop, at most choice's
   double stay = 0;                //!< s predicted for them on the running mapping
-  double move = 0;                //!< s predicted on the new one, the restart data's transfer included
+  double move = 0;  //!< s predicted on the new one, the restart data's transfer included
 };
 
 /// @brief Whether the running segment (@p state.running) should stop at its next analysis and
@@ -85,7 +85,8 @@ struct MidSegmentRemap {
 /// mapping choose_mapping would make at that analysis differs from the running one, and it is
 /// predicted faster for the segment's days after that analysis with the restart file's transfer.
 /// The stop day is estimated from the segment's predicted pace since it began, then the next
-/// multiple of @p analysis_every. @p restart_bytes: the size of the restart file to move.
+/// multiple of @p analysis_every (0: unknown, no remap), and the mapping is chosen with the
+/// pilots' time left at that day's predicted time. @p restart_bytes: the restart file's size.
 std::optional<MidSegmentRemap> mid_segment_remap(const EnsembleSpec& spec,
                                                  const EnsembleState& state,
                                                  const std::vector<std::string>& active,

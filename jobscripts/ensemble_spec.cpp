@@ -34,9 +34,10 @@ const std::map<std::string, std::set<std::string>>& known_keys() {
 
 // Options the runner sets itself for every segment.
 const std::set<std::string>& runner_options() {
-  static const std::set<std::string> names = {
-      "days",   "checkpoint", "checkpoint-every", "restart", "stop-at-day", "stop-file",
-      "output", "ranks",      "check",            "help"};
+  static const std::set<std::string> names = {"days",    "checkpoint",  "checkpoint-every",
+                                              "restart", "stop-at-day", "stop-file",
+                                              "output",  "ranks",       "check",
+                                              "help"};
   return names;
 }
 

@@ -51,8 +51,8 @@ struct EnsembleSegment {
   int from = 0;
   int to = 0;
   double began = 0;
-  double predicted = 0;  //!< s: a + b/P per day, plus the restart file's transfer
-  double per_day = 0;    //!< s predicted per model day on its mapping
+  double predicted = 0;             //!< s: a + b/P per day, plus the restart file's transfer
+  double per_day = 0;               //!< s predicted per model day on its mapping
   std::vector<std::string> active;  //!< the active set when it was mapped
   /// The runner asked it to stop at its next analysis (its stop file, a remap mid-segment): the
   /// restart file it writes under day `to`'s name may then hold an earlier day.

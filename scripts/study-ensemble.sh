@@ -68,8 +68,10 @@ for config in multi single; do
     # Ensflow's default experiment (the paper's: an analysis every 10 days, 200 observations
     # of 2 cm error, the eddying two-layer basin at 63 x 63 after a 720-day spin-up, 150 km
     # localisation, no inflation) at 24 members, the fewest that stay VALID over 8 analyses
-    # (jobscripts/README.md, "The study's experiment").
-    printf '[options]\nmembers = 24\ncounters = ""\nquiet = true\nno-free-run = true\n'
+    # (jobscripts/README.md, "The study's experiment"). analysis-every is the default, said so
+    # that the runner knows where the first segment could stop for a remap.
+    printf '[options]\nmembers = 24\nanalysis-every = 10\ncounters = ""\nquiet = true\n'
+    printf 'no-free-run = true\n'
   } > "$dir/spec.ini"
   "$bin/mcb-ensemble" --spec "$dir/spec.ini" --state "$dir/state" > "$dir/ensemble.log" 2>&1 ||
     fail "$config: mcb-ensemble failed (see $dir/ensemble.log)"

@@ -53,7 +53,7 @@ struct CheckpointBook {
   double read_time = 0;        //!< rank 0: reading and checking the file
   double distribute_time = 0;  //!< broadcast and unpacking, the slowest rank
   std::vector<Write> writes;
-  int stopped_at = 0;  //!< the day the run stopped at; 0 when it ran to the end
+  int stopped_at = 0;      //!< the day the run stopped at; 0 when it ran to the end
   std::string stopped_by;  //!< what stopped it: "--stop-at-day" or "--stop-file"
 
   double write_time() const;

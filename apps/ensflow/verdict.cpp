@@ -210,8 +210,8 @@ Verdict judge(const std::vector<DiagnosticPoint>& points,
     if (p.kind == "initial") initial = p;
   }
   v.valid = reason.empty();
-  v.reason = stopped && !v.valid ? "up to day " + std::to_string(span.stopped_at_day) +
-                                       " (" + span.stopped_by + "): " + reason
+  v.reason = stopped && !v.valid ? "up to day " + std::to_string(span.stopped_at_day) + " (" +
+                                       span.stopped_by + "): " + reason
                                  : reason;
   v.details = {{"valid", v.valid},
                {"quantity", "sea-surface height, m"},

@@ -168,8 +168,8 @@ TEST(EnsflowStopFile, StopsAtTheNextAnalysisAndContinuesBitForBit) {
   EXPECT_EQ(first["verdict"]["stopped_at_day"], 2);
 
   // The same as --stop-at-day 2: the file byte for byte, the checks over days 1 to 2.
-  const auto b = ensflow(1, "--checkpoint " + quote(at) + " --stop-at-day 2 --output " +
-                                quote(dir / "at.jsonl"));
+  const auto b = ensflow(
+      1, "--checkpoint " + quote(at) + " --stop-at-day 2 --output " + quote(dir / "at.jsonl"));
   const json by_day = last_record(dir / "at.jsonl");
   ASSERT_FALSE(by_day.is_null()) << b.out << b.err;
   EXPECT_TRUE(bytes_of(part) == bytes_of(at)) << "--stop-file and --stop-at-day files differ";
@@ -178,9 +178,9 @@ TEST(EnsflowStopFile, StopsAtTheNextAnalysisAndContinuesBitForBit) {
   EXPECT_EQ(by_day["result"]["restart"]["stopped_by"], "--stop-at-day");
 
   fs::remove(stop);
-  const auto c = ensflow(1, "--restart " + quote(part) + " --checkpoint " + quote(part) +
-                                " --stop-file " + quote(stop) + " --output " +
-                                quote(dir / "c.jsonl"));
+  const auto c =
+      ensflow(1, "--restart " + quote(part) + " --checkpoint " + quote(part) + " --stop-file " +
+                     quote(stop) + " --output " + quote(dir / "c.jsonl"));
   const json second = last_record(dir / "c.jsonl");
   ASSERT_FALSE(second.is_null()) << c.out << c.err;
   EXPECT_EQ(second["result"]["restart"]["first_day"], 3);
@@ -258,7 +258,7 @@ TEST(EnsflowRestartFile, OptionsThatCannotWorkTogetherAreRefused) {
             "--stop-at-day: '1' is not after day 2 of"},
            {"--stop-file " + x, "--stop-file: '" + (dir / "x.rst") + "' needs --checkpoint FILE"},
            {"--checkpoint " + x + " --stop-file ''", "--stop-file: empty path"},
-           {"--checkpoint " + x +  " --stop-file " + quote(dir.path().string()),
+           {"--checkpoint " + x + " --stop-file " + quote(dir.path().string()),
             "--stop-file: '" + dir.path().string() + "' is a directory"},
            {"--checkpoint " + x + " --stop-file /nonexistent-dir/stop",
             "--stop-file: '/nonexistent-dir/stop': directory '/nonexistent-dir' does not "

@@ -304,8 +304,8 @@ TEST_F(RigTest, ASecondQueueActiveMidSegmentRemapsAtTheNextAnalysisAndSurvivesKi
                          "esac; done\ni=0\nwhile [ -n \"$stop\" ] && [ ! -e \"$stop\" ] && "
                          "[ $i -lt 1200 ]; do sleep 0.05; i=$((i+1)); done\nexec \"$@\"\n";
   const fs::path dir = write_spec(
-      "remap", {{"small", "slurm-a", 2, "10min", 20.0}, {"large", "slurm-b", 4, "10min", 20.0}},
-      12, 12, rig_systems(),
+      "remap", {{"small", "slurm-a", 2, "10min", 20.0}, {"large", "slurm-b", 4, "10min", 20.0}}, 12,
+      12, rig_systems(),
       "split = never\nlauncher = sh " + hold.string() +
           " mpirun --mca ras ^slurm --bind-to none\n");
   auto run = in_background(dir);
@@ -364,11 +364,11 @@ TEST_F(RigTest, ASecondQueueActiveMidSegmentRemapsAtTheNextAnalysisAndSurvivesKi
 
   const fs::path ref = dir / "reference";
   fs::create_directories(ref);
-  const CommandResult whole = run_command(
-      mcb::testing::mpirun(2) + quote(mcb::testing::bin("mcb-ensflow")) + " --config " +
-      quote((dir / "state/ensflow.ini").string()) + " --days 12 --checkpoint " +
-      quote((ref / "day-12.rst").string()) + " --checkpoint-every 12 --output " +
-      quote((ref / "whole.jsonl").string()));
+  const CommandResult whole =
+      run_command(mcb::testing::mpirun(2) + quote(mcb::testing::bin("mcb-ensflow")) + " --config " +
+                  quote((dir / "state/ensflow.ini").string()) + " --days 12 --checkpoint " +
+                  quote((ref / "day-12.rst").string()) + " --checkpoint-every 12 --output " +
+                  quote((ref / "whole.jsonl").string()));
   ASSERT_TRUE(fs::exists(ref / "day-12.rst")) << whole.out << whole.err;
   EXPECT_TRUE(bytes_of(dir / "state/sites/large/day-12.rst") == bytes_of(ref / "day-12.rst"))
       << "the final restart files differ";

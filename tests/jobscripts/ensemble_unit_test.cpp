@@ -166,6 +166,13 @@ TEST(EnsembleMidSegment, NoRemapWithoutAChangeOrAGainOrTwice) {
   s.spec.link_bandwidth = 1e5;
   EXPECT_FALSE(mid_segment_remap(s.spec, state, {"small", "large"}, 2, 1.25e6, 11.5, {}));
   s.spec.link_bandwidth = 12.5e6;
+  // Where it could stop is unknown (no record and no analysis-every yet).
+  EXPECT_FALSE(mid_segment_remap(s.spec, state, {"small", "large"}, 0, 1.25e6, 11.5, {}));
+  // large's pilot has 0.9 s left now, enough for a day, but 0.4 s at day 8 (time 12, as
+  // predicted): too little for a model day there.
+  s.spec.queues[1].time_limit = 12.4;
+  EXPECT_FALSE(mid_segment_remap(s.spec, state, {"small", "large"}, 2, 1.25e6, 11.5, {}));
+  s.spec.queues[1].time_limit = 600;
   // Asked already: its stop file is written.
   state.running->stop_asked = true;
   EXPECT_FALSE(mid_segment_remap(s.spec, state, {"small", "large"}, 2, 1.25e6, 11.5, {}));
@@ -180,13 +187,23 @@ TEST(EnsembleMidSegment, TheEventLogCarriesTheStopAndTheDayReached) {
   EXPECT_EQ(state.remap_pending, std::vector<std::string>{"large"});
   EXPECT_EQ(state.remaps, 1);
   // Done at day 8, its analysis, though planned to 14.
-  state.apply({{"event", "segment-end"}, {"n", 3}, {"outcome", "done"}, {"day", 8},
-               {"status", "valid"}, {"t", 13.0}});
+  state.apply({{"event", "segment-end"},
+               {"n", 3},
+               {"outcome", "done"},
+               {"day", 8},
+               {"status", "valid"},
+               {"t", 13.0}});
   EXPECT_EQ(state.day, 8);
   EXPECT_EQ(state.site, "small");
   EXPECT_FALSE(state.running.has_value());
-  state.apply({{"event", "segment"}, {"n", 4}, {"queue", "large"}, {"tag", "large-1"}, {"go", 1},
-               {"from", 8}, {"to", 12}, {"t", 14.0}});
+  state.apply({{"event", "segment"},
+               {"n", 4},
+               {"queue", "large"},
+               {"tag", "large-1"},
+               {"go", 1},
+               {"from", 8},
+               {"to", 12},
+               {"t", 14.0}});
   EXPECT_TRUE(state.remap_pending.empty());
 }
 
