@@ -156,6 +156,15 @@ inline double update_row(Field& u, const Field& h2f, const Subdomain& s, int j, 
                     s.nx, omega);
 }
 
+// Step j (1 .. ny + 1) of one iteration in one pass: black row j and red row j - 1 (only
+// black row 1 at the first step, only red row ny at the last).
+inline double iteration_step(Field& u, const Field& h2f, const Subdomain& s, int j, double omega) {
+  if (j == 1) return update_row(u, h2f, s, 1, kBlack, omega);
+  if (j == s.ny + 1) return update_row(u, h2f, s, j - 1, kRed, omega);
+  return update_row_pair(u.row(j), u.row(j - 1), u.row(j + 1), u.row(j - 2), h2f.row(j),
+                         h2f.row(j - 1), s.first_of_colour(j, kBlack), s.nx, omega);
+}
+
 }  // namespace
 
 double sweep_colour_tuned(Field& u, const Field& h2f, const Subdomain& s, int colour,
@@ -212,16 +221,7 @@ double sweep_both_tuned(Field& u, const Field& h2f, const Subdomain& s, double o
       if (borders.west_in) row[0] = borders.west_in[j - 1];
       if (borders.east_in) row[s.nx + 1] = borders.east_in[j - 1];
     }
-    double row_max = 0.0;
-    if (j == 1) {
-      row_max = update_row(u, h2f, s, j, kBlack, omega);
-    } else if (j == s.ny + 1) {
-      row_max = update_row(u, h2f, s, j - 1, kRed, omega);
-    } else {
-      row_max = update_row_pair(u.row(j), u.row(j - 1), u.row(j + 1), u.row(j - 2), h2f.row(j),
-                                h2f.row(j - 1), s.first_of_colour(j, kBlack), s.nx, omega);
-    }
-    max_delta = std::max(max_delta, row_max);
+    max_delta = std::max(max_delta, iteration_step(u, h2f, s, j, omega));
     if (j >= 2) {
       // Row j - 1 is final now.
       const double* done = u.row(j - 1);
@@ -230,6 +230,27 @@ double sweep_both_tuned(Field& u, const Field& h2f, const Subdomain& s, double o
     }
   }
   return max_delta;
+}
+
+TwoSweeps sweep_two_tuned(Field& u, const Field& h2f, const Subdomain& s, double omega,
+                          double gate) {
+  TwoSweeps out;
+  // The second iteration's step j reads the first's red rows j - 1 and j + 1 (final after the
+  // first's step j + 2) and black rows up to j + 1 as the first left them; the first's later
+  // steps read nothing below row j + 1. So the second trails the first by two steps.
+  int next = 1;  // the second iteration's next step
+  for (int j = 1; j <= s.ny + 1; ++j) {
+    out.first = std::max(out.first, iteration_step(u, h2f, s, j, omega));
+    // The running largest |delta| only grows: once above the gate, the first iteration's is.
+    if (out.first > gate) out.both = true;
+    for (; out.both && next <= j - 2; ++next) {
+      out.second = std::max(out.second, iteration_step(u, h2f, s, next, omega));
+    }
+  }
+  for (; out.both && next <= s.ny + 1; ++next) {
+    out.second = std::max(out.second, iteration_step(u, h2f, s, next, omega));
+  }
+  return out;
 }
 
 }  // namespace mcb::poisson
