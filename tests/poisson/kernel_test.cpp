@@ -222,7 +222,12 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{10, 5, 0, 0, 1.0}, Case{10, 6, 1, 0, 1.2}, Case{11, 4, 1, 0, 1.0},
                       Case{12, 6, 0, 1, 1.4}, Case{13, 7, 1, 1, 1.0}, Case{14, 3, 2, 1, 1.6},
                       Case{15, 6, 0, 0, 1.0}, Case{15, 5, 0, 1, 1.1}, Case{16, 4, 1, 0, 1.0},
-                      Case{23, 9, 1, 0, 1.8}, Case{8, 5, 1, 0, 1.3}, Case{9, 4, 1, 0, 1.0}));
+                      Case{23, 9, 1, 0, 1.8}, Case{8, 5, 1, 0, 1.3}, Case{9, 4, 1, 0, 1.0},
+                      // With AVX-512, 16-column blocks first: remainders of both widths.
+                      Case{18, 9, 1, 0, 1.0}, Case{21, 6, 0, 0, 1.4}, Case{24, 5, 0, 0, 1.3},
+                      Case{25, 6, 1, 0, 1.0}, Case{31, 7, 0, 1, 1.7}, Case{32, 8, 1, 1, 1.0},
+                      Case{39, 9, 0, 0, 1.2}, Case{40, 6, 1, 0, 1.0}, Case{47, 5, 1, 1, 1.5},
+                      Case{48, 7, 0, 1, 1.0}));
 
 // Solves the manufactured problem on one process to a residual far below the discretisation
 // error and returns the max-norm error against the exact solution.
