@@ -501,8 +501,16 @@ void CoallocCoordinator::step() {
 
 // A bound component's other copies are redundant: cancelled in the same look that bound it,
 // right after the go when that look completed the request (the go does not wait for scancel).
-// Also after a resume, for twins a killed coordinator had not cancelled yet.
+// Also after a resume, for twins a killed coordinator had not cancelled yet. Not while an early
+// allocation is still to be given back (resubmission, hibernation): that component is not
+// satisfied yet, and its request stays duplicated, as in mcb-redundant, where a released part's
+// other copies wait on in their queues. Cancelling them left the component a single copy, which
+// could queue behind its own partner's duplicate holding the same system until the timeout.
 void CoallocCoordinator::cancel_twins(RequestState& r) {
+  if (settings_.synchronization != Synchronization::stop_and_wait && !r.released_once &&
+      !r.all_bound()) {
+    return;
+  }
   for (std::size_t i = 0; i < r.copies.size(); ++i) {
     const CopyState& twin = r.copies[i];
     if (twin.gone || twin.bound) continue;
