@@ -304,9 +304,18 @@ TEST_F(RigTest, AResubmittedComponentKeepsItsDuplicate) {
     const std::string tag = e.at("tag");
     if (component_of.at(tag) == 0 && systems.at(tag) == "slurm-b") EXPECT_TRUE(released) << tag;
   }
+  // After the release every copy runs its ranks when it starts (launch = at-start, the default
+  // with resubmission), so the go starts nothing; before it, the early copy waited for a go.
+  for (const json& e : events_of(dir, "active")) {
+    if (!e.at("bound").get<bool>()) continue;  // a redundant copy found the claim taken
+    EXPECT_EQ(e.at("launched").get<bool>(), e.at("tag") != early) << e.at("tag");
+  }
+  EXPECT_FALSE(fs::exists(dir / "folder/coalloc" / (early + ".go")));
   const json rec = records(dir).at(0);
   EXPECT_EQ(rec.at("status"), "valid");
-  EXPECT_EQ(rec.at("env").at("coalloc").at("synchronization"), "resubmission");
+  const json& co = rec.at("env").at("coalloc");
+  EXPECT_EQ(co.at("synchronization"), "resubmission");
+  EXPECT_EQ(co.at("launch"), "at-start");
 }
 
 TEST_F(RigTest, ACoordinatorKilledWithKill9Resumes) {
