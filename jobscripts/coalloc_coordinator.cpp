@@ -290,6 +290,13 @@ bool CoallocCoordinator::status_due(const std::string& tag) {
   return true;
 }
 
+// Resubmission and hibernation give early allocations back once per request: until then a
+// component bound before its partners is not satisfied.
+bool CoallocCoordinator::release_pending(const RequestState& r) const {
+  return settings_.synchronization != Synchronization::stop_and_wait && !r.released_once &&
+         !r.all_bound();
+}
+
 // With launch = at-start, copies submitted from the start (stop-and-wait) or once the request
 // gave its early allocation back (resubmission: before, an early copy's ranks would be killed
 // while they wait in the rendezvous).
@@ -334,7 +341,8 @@ void CoallocCoordinator::watch_copies(RequestState& r) {
     CopyState& c = r.copies[i];
     if (c.gone || c.job.empty()) continue;
     if (c.started) {
-      if (!c.bound) {
+      // A twin that started while the release is pending is early as well: given back with it.
+      if (!c.bound && !release_pending(r)) {
         cancel_copy(r, c,
                     "redundant: component " + std::to_string(c.component) + " was already bound");
       }
@@ -363,9 +371,10 @@ void CoallocCoordinator::watch_copies(RequestState& r) {
 // requeued, the same job).
 void CoallocCoordinator::synchronize(RequestState& r) {
   if (settings_.synchronization == Synchronization::stop_and_wait || r.released_once) return;
+  // Every allocation active so far: the bound ones, and twins that started beside them.
   std::vector<std::size_t> early;
   for (std::size_t i = 0; i < r.copies.size(); ++i) {
-    if (r.copies[i].bound && !r.copies[i].gone) early.push_back(i);
+    if (r.copies[i].started && !r.copies[i].gone) early.push_back(i);
   }
   if (early.empty()) return;
   for (const std::size_t i : early) {
@@ -388,7 +397,7 @@ void CoallocCoordinator::synchronize(RequestState& r) {
       const int k = r.copies[i].component;
       const std::string system = r.copies[i].system;
       record({{"event", "resubmitting"}, {"request", r.request.id}, {"tag", tag}});
-      cancel_copy(r, r.copies[i], "resubmission: bound before its partners");
+      cancel_copy(r, r.copies[i], "resubmission: active before its partners");
       // The component is free to bind again, by whichever copy starts next.
       std::error_code ec;
       const std::string claim = coalloc_claim(dir_, r.request.id, k);
@@ -531,10 +540,7 @@ void CoallocCoordinator::step() {
 // other copies wait on in their queues. Cancelling them left the component a single copy, which
 // could queue behind its own partner's duplicate holding the same system until the timeout.
 void CoallocCoordinator::cancel_twins(RequestState& r) {
-  if (settings_.synchronization != Synchronization::stop_and_wait && !r.released_once &&
-      !r.all_bound()) {
-    return;
-  }
+  if (release_pending(r)) return;
   for (std::size_t i = 0; i < r.copies.size(); ++i) {
     const CopyState& twin = r.copies[i];
     if (twin.gone || twin.bound) continue;

@@ -132,6 +132,7 @@ class CoallocCoordinator {
   void submit_component(RequestState& r, int component);
   void cancel_copy(RequestState& r, CopyState& c, const std::string& why);
   void adopt_orphans();
+  bool release_pending(const RequestState& r) const;
   bool launches_at_start(const RequestState& r) const;
   void notice_starts(RequestState& r);
   void give_goes();
