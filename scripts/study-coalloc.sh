@@ -14,7 +14,9 @@
 # --quick: 2 runs per configuration, stop-and-wait with d = 0 and Qlen d = 1 (the ctest
 # study_coalloc_quick). MCB_COALLOC_RUNS (K, default 8), MCB_COALLOC_ARRIVAL (mean seconds
 # between arrivals, default 12), MCB_COALLOC_LOAD_JOBS (background jobs, default 400) and
-# MCB_COALLOC_FACTOR (time compression of the background trace, default 300) size it.
+# MCB_COALLOC_FACTOR (time compression of the background trace, default 300) size it;
+# MCB_COALLOC_CONFIGS picks configurations (words D:RANKING:SYNCHRONIZATION, e.g.
+# "0:random:stop-and-wait 0:random:resubmission" to measure the overhead alone).
 # MCB_COALLOC_LAUNCH=at-go starts the ranks at the go instead of with each allocation (the
 # default, at-start; with resubmission from the request's release on), to measure what starting
 # them early saves.
@@ -25,6 +27,11 @@ set -euo pipefail
 RIG_STUDY_PROGRAMS="mcb-campaign mcb-poisson mcb-redundant"
 # shellcheck source=scripts/rig-study-lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/rig-study-lib.sh"
+# Checked before the rig starts.
+for config in ${MCB_COALLOC_CONFIGS:-}; do
+  [[ "$config" =~ ^[0-9]+:(random|qlen|est-qt):(stop-and-wait|resubmission|hibernation)$ ]] ||
+    { echo "study-coalloc: MCB_COALLOC_CONFIGS: '$config' is not D:RANKING:SYNCHRONIZATION" >&2; exit 2; }
+done
 rig_study_begin study-coalloc study-coalloc "$@"
 
 if [ "$quick" = 1 ]; then
@@ -39,6 +46,7 @@ else
   configs="0:random:stop-and-wait 1:random:stop-and-wait 1:qlen:stop-and-wait \
 0:random:resubmission 1:random:resubmission 1:qlen:resubmission"
 fi
+configs="${MCB_COALLOC_CONFIGS:-$configs}"
 factor="${MCB_COALLOC_FACTOR:-300}"
 run_timeout=120
 coalloc_timeout=240
