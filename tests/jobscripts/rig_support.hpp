@@ -111,15 +111,15 @@ class RigTest : public ::testing::Test {
 
 // main() of a rig test program: 77 when every test was skipped.
 // A job that fills a system until the test cancels it.
-inline std::string blocker(const campaign::QueueConfig& config) {
-  const fs::path work = state().dir / ("blocker-" + config.name);
+inline std::string blocker(const campaign::QueueConfig& config, int processors = 4) {
+  const fs::path work = state().dir / ("blocker-" + config.name + "-" + std::to_string(processors));
   fs::create_directories(work);
   std::ofstream(work / "block.sh") << "#!/bin/sh\nsleep 600\n";
   ::chmod((work / "block.sh").c_str(), 0755);
   campaign::JobRequest r;
   r.script = (work / "block.sh").string();
   r.name = "blocker";
-  r.processors = 4;
+  r.processors = processors;
   r.time_limit_s = 900;
   r.workdir = work.string();
   const auto queue = campaign::make_queue(config);
