@@ -72,23 +72,15 @@ ComputeFitTable ComputeFitTable::read(const std::string& path) {
   ComputeFitTable table;
   table.file =
       fs::is_directory(path, ec) ? (fs::path(path) / "tables" / "compute_fits.csv").string() : path;
-  const csv::Document doc = csv::read_file(table.file);
-  const std::string header = csv::join(doc.header.fields);
-  if (header != kComputeFitsHeader) {
-    doc.fail(doc.header.line,
-             "unknown header '" + header + "'; expected '" + kComputeFitsHeader + "'");
-  }
-  std::map<std::tuple<std::string, std::string, std::string>, std::size_t> line_of_key;
+  const csv::Document doc = csv::read_table(table.file, kComputeFitsHeader);
+  csv::KeyLines<std::tuple<std::string, std::string, std::string>> keys(doc);
   for (const csv::Record& record : doc.rows) {
     const At at{doc, record.line};
     ComputeFitRow row = fit_row(at, record.fields);
     row.line = record.line;
-    const auto [it, inserted] =
-        line_of_key.emplace(std::make_tuple(row.app, row.problem, row.system), record.line);
-    if (!inserted) {
-      at.fail("fit for " + csv::join({row.app, row.problem, row.system}) + " repeats line " +
-              std::to_string(it->second));
-    }
+    keys.add(std::make_tuple(row.app, row.problem, row.system), record.line, [&] {
+      return "fit for " + csv::join({row.app, row.problem, row.system});
+    });
     table.rows.push_back(std::move(row));
   }
   return table;

@@ -295,4 +295,14 @@ Document read_file(const std::string& path) {
   return doc;
 }
 
+Document read_table(const std::string& path, std::string_view expected) {
+  Document doc = read_file(path);
+  const std::string header = join(doc.header.fields);
+  if (header != expected) {
+    doc.fail(doc.header.line,
+             "unknown header '" + header + "'; expected '" + std::string(expected) + "'");
+  }
+  return doc;
+}
+
 }  // namespace mcb::csv

@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <istream>
+#include <map>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -127,5 +128,29 @@ struct Document {
 /// empty file, no header" or "<path>:<line>: ..." (see Reader); a row whose width differs from
 /// the header's is refused ("<path>:<line>: 12 fields, the header has 11").
 Document read_file(const std::string& path);
+
+/// @brief read_file() of a table with one layout: its header must be @p expected (the column
+/// names as join() writes them). @throws mcb::UsageError as read_file(), and "<path>:<line>:
+/// unknown header '<found>'; expected '<expected>'".
+Document read_table(const std::string& path, std::string_view expected);
+
+/// @brief The keys of a table's rows so far, so that a second row with the same key is refused
+/// naming the line it repeats.
+template <class Key>
+class KeyLines {
+ public:
+  explicit KeyLines(const Document& doc) : doc_(&doc) {}
+  /// @param what names the row in the message ("fit for a,b,c"), built only on a repeat.
+  /// @throws mcb::UsageError "<file>:<line>: <what> repeats line <first>".
+  template <class Describe>
+  void add(Key key, std::size_t line, Describe what) {
+    const auto [it, inserted] = line_of_.emplace(std::move(key), line);
+    if (!inserted) doc_->fail(line, what() + " repeats line " + std::to_string(it->second));
+  }
+
+ private:
+  const Document* doc_;
+  std::map<Key, std::size_t> line_of_;
+};
 
 }  // namespace mcb::csv

@@ -70,23 +70,15 @@ JobModelTable JobModelTable::read(const std::string& path) {
   std::error_code ec;
   JobModelTable table;
   table.file = fs::is_directory(path, ec) ? (fs::path(path) / "job_models.csv").string() : path;
-  const csv::Document doc = csv::read_file(table.file);
-  const std::string header = csv::join(doc.header.fields);
-  if (header != kJobModelsHeader) {
-    doc.fail(doc.header.line,
-             "unknown header '" + header + "'; expected '" + kJobModelsHeader + "'");
-  }
-  std::map<std::tuple<std::string, std::string, std::int64_t>, std::size_t> line_of_key;
+  const csv::Document doc = csv::read_table(table.file, kJobModelsHeader);
+  csv::KeyLines<std::tuple<std::string, std::string, std::int64_t>> keys(doc);
   for (const csv::Record& record : doc.rows) {
     const At at{doc, record.line};
     JobModelRow row = model_row(at, record.fields);
     row.line = record.line;
-    const auto [it, inserted] =
-        line_of_key.emplace(std::make_tuple(row.app, row.problem, row.total_size), record.line);
-    if (!inserted) {
-      at.fail("model for " + csv::join({row.app, row.problem, std::to_string(row.total_size)}) +
-              " repeats line " + std::to_string(it->second));
-    }
+    keys.add(std::make_tuple(row.app, row.problem, row.total_size), record.line, [&] {
+      return "model for " + csv::join({row.app, row.problem, std::to_string(row.total_size)});
+    });
     table.rows.push_back(std::move(row));
   }
   return table;

@@ -109,7 +109,7 @@ RuntimeTable RuntimeTable::read(const std::string& path) {
     doc.fail(doc.header.line, "unknown header '" + header + "'; expected '" + kRuntimeHeader +
                                   "' or '" + kServiceTimeHeader + "'");
   }
-  std::map<std::vector<std::string>, std::size_t> line_of_key;
+  csv::KeyLines<std::vector<std::string>> keys(doc);
   for (const csv::Record& record : doc.rows) {
     const At at{doc, record.line};
     RuntimeRow row =
@@ -119,10 +119,7 @@ RuntimeTable RuntimeTable::read(const std::string& path) {
       at.fail("components exceed total_size (" + std::to_string(row.components) + " > " +
               std::to_string(row.total_size) + ")");
     }
-    const auto [it, inserted] = line_of_key.emplace(row_key(row), record.line);
-    if (!inserted) {
-      at.fail("row for " + csv::join(row_key(row)) + " repeats line " + std::to_string(it->second));
-    }
+    keys.add(row_key(row), record.line, [&] { return "row for " + csv::join(row_key(row)); });
     table.rows.push_back(std::move(row));
   }
   return table;

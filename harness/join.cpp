@@ -18,8 +18,14 @@ namespace {
 using nlohmann::json;
 
 constexpr int kMaxNameLength = 100;
-// Rank 0 of each side asks the name service this often while it waits for its peer.
-constexpr auto kPollInterval = std::chrono::milliseconds(50);
+// Rank 0 of each side asks the name service this often while it waits for its peer: quickly
+// in the first second (a peer that is already there answers within it), then slowly. Each
+// lookup passes through mpirun and ompi-server: at 20 ms a component waiting for its partner
+// kept 0.45 of a core busy on this host, and the co-allocation study keeps several waiting on
+// 2 cores, which slowed the last component's start more than the slower poll delays it.
+constexpr auto kPollFirst = std::chrono::milliseconds(10);
+constexpr double kPollFirstSeconds = 1;
+constexpr auto kPollLater = std::chrono::milliseconds(100);
 // The other ranks look this often whether rank 0 has found its peer.
 constexpr auto kQuietInterval = std::chrono::milliseconds(5);
 
@@ -50,10 +56,12 @@ std::string port_name(const JoinSpec& s, int component) {
 // Asks the name service for @p service until it answers or @p deadline (MPI_Wtime) passes.
 // The names go in as mutable copies: SMPI's mpi.h keeps MPI-2's non-const signatures.
 bool look_up(std::string service, double deadline, char* port) {
+  const double began = MPI_Wtime();
   while (true) {
     if (MPI_Lookup_name(service.data(), MPI_INFO_NULL, port) == MPI_SUCCESS) return true;
-    if (MPI_Wtime() >= deadline) return false;
-    std::this_thread::sleep_for(kPollInterval);
+    const double now = MPI_Wtime();
+    if (now >= deadline) return false;
+    std::this_thread::sleep_for(now - began < kPollFirstSeconds ? kPollFirst : kPollLater);
   }
 }
 

@@ -145,6 +145,7 @@ void CoallocCoordinator::apply(const json& e) {
     c->started = e.at("started").get<double>();
     c->nodes = e.at("nodes");
     c->bound = e.at("bound").get<bool>();
+    c->launched_at_start = e.value("launched", false);
   } else if ((kind == "cancelled" || kind == "lost" || kind == "submit-failed") && c) {
     c->gone = true;
     c->bound = false;
@@ -257,7 +258,7 @@ void CoallocCoordinator::submit_copy(RequestState& r, int k, const std::string& 
   job.time_limit_s = r.request.time_limit_s;
   job.workdir = dir_;
   job.output = dir_ + "/" + tag + ".out";
-  if (settings_.launch == Launch::at_start) hooks_.prepare(r, r.copies.back());
+  if (launches_at_start(r)) hooks_.prepare(r, r.copies.back());
   try {
     const std::string id = queue(system).submit(job);
     record({{"event", "submitted"}, {"request", r.request.id}, {"tag", tag}, {"job", id}});
@@ -289,26 +290,47 @@ bool CoallocCoordinator::status_due(const std::string& tag) {
   return true;
 }
 
+// Resubmission and hibernation give early allocations back once per request: until then a
+// component bound before its partners is not satisfied.
+bool CoallocCoordinator::release_pending(const RequestState& r) const {
+  return settings_.synchronization != Synchronization::stop_and_wait && !r.released_once &&
+         !r.all_bound();
+}
+
+// With launch = at-start, copies submitted from the start (stop-and-wait) or once the request
+// gave its early allocation back (resubmission: before, an early copy's ranks would be killed
+// while they wait in the rendezvous).
+bool CoallocCoordinator::launches_at_start(const RequestState& r) const {
+  return settings_.launch == Launch::at_start &&
+         (settings_.synchronization == Synchronization::stop_and_wait || r.released_once);
+}
+
 // Pilots that report active bind their component (the first one) or are redundant. Reads only
 // the pilots' files, so that a request's go never waits for a queue command.
 void CoallocCoordinator::notice_starts(RequestState& r) {
   for (CopyState& c : r.copies) {
     if (c.gone || c.job.empty() || c.started) continue;
+    // "<started> <hosts> <host> <launched>": launched is 1 when it ran its launch on starting.
     const std::vector<std::string> active = words_of(dir_ + "/" + c.tag + ".active");
     const std::optional<double> started = active.empty() ? std::nullopt : number(active[0]);
     if (!started) continue;
-    // At start, the pilot that took the claim is bound, and runs its ranks already.
+    const bool launched = active.size() > 3 && active[3] == "1";
     bool bound = r.bound(c.component) == nullptr;
     if (settings_.launch == Launch::at_start) {
+      // The claim binds: the pilot took it and runs its ranks already, or it waits for the go
+      // and the coordinator takes the claim for it (already its own after a resume).
+      const std::string claim = coalloc_claim(dir_, r.request.id, c.component);
       std::error_code ec;
-      bound = fs::read_symlink(coalloc_claim(dir_, r.request.id, c.component), ec) == c.tag;
+      if (!launched) fs::create_symlink(c.tag, claim, ec);
+      bound = fs::read_symlink(claim, ec) == c.tag;
     }
     record({{"event", "active"},
             {"request", r.request.id},
             {"tag", c.tag},
             {"started", *started},
             {"nodes", active.size() > 1 ? active[1] : ""},
-            {"bound", bound}});
+            {"bound", bound},
+            {"launched", launched}});
   }
 }
 
@@ -319,7 +341,8 @@ void CoallocCoordinator::watch_copies(RequestState& r) {
     CopyState& c = r.copies[i];
     if (c.gone || c.job.empty()) continue;
     if (c.started) {
-      if (!c.bound) {
+      // A twin that started while the release is pending is early as well: given back with it.
+      if (!c.bound && !release_pending(r)) {
         cancel_copy(r, c,
                     "redundant: component " + std::to_string(c.component) + " was already bound");
       }
@@ -348,9 +371,10 @@ void CoallocCoordinator::watch_copies(RequestState& r) {
 // requeued, the same job).
 void CoallocCoordinator::synchronize(RequestState& r) {
   if (settings_.synchronization == Synchronization::stop_and_wait || r.released_once) return;
+  // Every allocation active so far: the bound ones, and twins that started beside them.
   std::vector<std::size_t> early;
   for (std::size_t i = 0; i < r.copies.size(); ++i) {
-    if (r.copies[i].bound && !r.copies[i].gone) early.push_back(i);
+    if (r.copies[i].started && !r.copies[i].gone) early.push_back(i);
   }
   if (early.empty()) return;
   for (const std::size_t i : early) {
@@ -373,9 +397,18 @@ void CoallocCoordinator::synchronize(RequestState& r) {
       const int k = r.copies[i].component;
       const std::string system = r.copies[i].system;
       record({{"event", "resubmitting"}, {"request", r.request.id}, {"tag", tag}});
-      cancel_copy(r, r.copies[i], "resubmission: bound before its partners");
+      cancel_copy(r, r.copies[i], "resubmission: active before its partners");
+      // The component is free to bind again, by whichever copy starts next.
+      std::error_code ec;
+      const std::string claim = coalloc_claim(dir_, r.request.id, k);
+      if (fs::read_symlink(claim, ec) == tag) fs::remove(claim, ec);
       submit_copy(r, k, system);
     }
+  }
+  // From now on ranks start with their allocation: the copies still queued get their launch.
+  if (!launches_at_start(r)) return;
+  for (const CopyState& c : r.copies) {
+    if (!c.gone && !c.started) hooks_.prepare(r, c);
   }
 }
 
@@ -501,8 +534,13 @@ void CoallocCoordinator::step() {
 
 // A bound component's other copies are redundant: cancelled in the same look that bound it,
 // right after the go when that look completed the request (the go does not wait for scancel).
-// Also after a resume, for twins a killed coordinator had not cancelled yet.
+// Also after a resume, for twins a killed coordinator had not cancelled yet. Not while an early
+// allocation is still to be given back (resubmission, hibernation): that component is not
+// satisfied yet, and its request stays duplicated, as in mcb-redundant, where a released part's
+// other copies wait on in their queues. Cancelling them left the component a single copy, which
+// could queue behind its own partner's duplicate holding the same system until the timeout.
 void CoallocCoordinator::cancel_twins(RequestState& r) {
+  if (release_pending(r)) return;
   for (std::size_t i = 0; i < r.copies.size(); ++i) {
     const CopyState& twin = r.copies[i];
     if (twin.gone || twin.bound) continue;

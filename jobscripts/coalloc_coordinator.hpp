@@ -49,7 +49,8 @@ struct CopyState {
   std::optional<double> started;  //!< the pilot's own time of start
   std::string nodes;              //!< its hosts, comma-separated
   bool bound = false;
-  bool gone = false;  //!< cancelled, lost, or its pilot finished
+  bool launched_at_start = false;  //!< its pilot ran its launch script on starting
+  bool gone = false;               //!< cancelled, lost, or its pilot finished
   std::string gone_why;
   double gone_at = 0;
   std::optional<int> exit_code;  //!< the launched component's exit code
@@ -78,8 +79,9 @@ struct RequestState {
 
 /// @brief What the coordinator asks of the executor.
 struct CoallocHooks {
-  /// launch = at-start: a copy is about to be submitted; write its launch script, which its
-  /// pilot runs at once if it claims its component first (coalloc_claim()).
+  /// launch = at-start: a copy is about to be submitted, or is queued when its request gave
+  /// its early allocation back; write its launch script, which its pilot runs at once if it
+  /// claims its component first (coalloc_claim()).
   std::function<void(const RequestState&, const CopyState&)> prepare;
   /// Every component is bound: write the go of each bound copy (the pilot runs it).
   std::function<void(const RequestState&)> launch;
@@ -90,6 +92,8 @@ struct CoallocHooks {
 
 /// @brief The claim a pilot takes (a symbolic link naming its tag) when launch = at-start: the
 /// first copy of component @p component to start makes it, and only that copy runs its ranks.
+/// The coordinator takes it for a copy that waits for the go, so that the two kinds never both
+/// bind one component (resubmission launches at start only after its release).
 std::string coalloc_claim(const std::string& dir, const std::string& request, int component);
 
 class CoallocCoordinator {
@@ -128,6 +132,8 @@ class CoallocCoordinator {
   void submit_component(RequestState& r, int component);
   void cancel_copy(RequestState& r, CopyState& c, const std::string& why);
   void adopt_orphans();
+  bool release_pending(const RequestState& r) const;
+  bool launches_at_start(const RequestState& r) const;
   void notice_starts(RequestState& r);
   void give_goes();
   void watch_copies(RequestState& r);

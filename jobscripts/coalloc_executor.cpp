@@ -122,10 +122,7 @@ int run_coalloc(const CampaignSpec& spec, const Plan& plan, std::ostream& out) {
         write_launch_script(spec, plan, *by_id.at(r.request.run_id), folder, r, copy, dir, server);
       },
       [&](const RequestState& r) {
-        // At start, the bound pilots have launched their ranks already.
-        if (spec.coalloc.launch == Launch::at_go) {
-          write_go_scripts(spec, plan, *by_id.at(r.request.run_id), folder, r, dir, server);
-        }
+        write_go_scripts(spec, plan, *by_id.at(r.request.run_id), folder, r, dir, server);
       },
       [&](const RequestState& r) {
         const std::string status =

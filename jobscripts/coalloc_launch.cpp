@@ -212,6 +212,7 @@ void write_go_scripts(const CampaignSpec& spec, const Plan& plan, const PlannedR
                       RendezvousServer& server) {
   for (int k = 0; k < static_cast<int>(r.request.ranks.size()); ++k) {
     const CopyState& copy = *r.bound(k);
+    if (copy.launched_at_start) continue;  // its ranks wait in the rendezvous already
     write_file_atomically(
         dir + "/" + copy.tag + ".go",
         launch_script(spec, plan, run, folder, r, k, "bound to " + copy.system + " job " + copy.job,
@@ -240,7 +241,6 @@ json coalloc_timeline(const CampaignSpec& spec, const RequestState& r, const jso
     const CopyState* b = r.bound(k);
     if (b && b->started) last_bound_start = std::max(last_bound_start, *b->started);
   }
-  const bool at_start = s.launch == Launch::at_start;
   double last_start = 0;
   double joint = 0;
   double idle = 0;
@@ -263,7 +263,8 @@ json coalloc_timeline(const CampaignSpec& spec, const RequestState& r, const jso
                 {"joined", joined > 0 ? json(joined) : json(nullptr)},
                 {"exit_code", b && b->exit_code ? json(*b->exit_code) : json(nullptr)}};
     if (b && b->started && r.go) {
-      const double held = std::max(0.0, (at_start ? last_bound_start : *r.go) - *b->started);
+      const double held =
+          std::max(0.0, (b->launched_at_start ? last_bound_start : *r.go) - *b->started);
       row["held_idle_seconds"] = held;
       idle += held * r.request.ranks.at(static_cast<std::size_t>(k));
       last_start = std::max(last_start, *b->started);

@@ -59,8 +59,8 @@ std::string join_name(const RequestState& r);
 /// (docs/join.md) for a launch script.
 std::string join_exports(const std::string& name, int k, int components, int ranks, double timeout);
 
-/// @brief Writes the go script of every bound copy of @p r (atomically: a pilot never runs
-/// half of one).
+/// @brief Writes the go script of every bound copy of @p r whose pilot waits for it (not those
+/// that ran their launch on starting), atomically: a pilot never runs half of one.
 void write_go_scripts(const CampaignSpec& spec, const Plan& plan, const PlannedRun& run,
                       const CampaignFolder& folder, const RequestState& r, const std::string& dir,
                       RendezvousServer& server);

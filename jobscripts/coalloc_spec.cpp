@@ -82,15 +82,18 @@ void read_coalloc_settings(const spec_detail::SpecReader& reader, const std::str
                                  {"resubmission", Synchronization::resubmission},
                                  {"hibernation", Synchronization::hibernation}});
   }
+  // Seed 004 synchronizes inside MPI initialization: ranks start with their allocation. A
+  // hibernated allocation is requeued with its ranks waiting in the rendezvous, so there the
+  // launch waits for the go.
   out.launch =
-      out.synchronization == Synchronization::stop_and_wait ? Launch::at_start : Launch::at_go;
+      out.synchronization == Synchronization::hibernation ? Launch::at_go : Launch::at_start;
   if (const ini::Entry* e = reader.find("coalloc", "launch")) {
     out.launch =
         choice<Launch>(reader, *e, {{"at-start", Launch::at_start}, {"at-go", Launch::at_go}});
-    if (out.launch == Launch::at_start && out.synchronization != Synchronization::stop_and_wait) {
-      throw reader.error(*e, "'at-start' needs synchronization = stop-and-wait (" +
-                                 to_string(out.synchronization) +
-                                 " gives allocations back while their ranks wait to join)");
+    if (out.launch == Launch::at_start && out.synchronization == Synchronization::hibernation) {
+      throw reader.error(*e,
+                         "'at-start' needs synchronization = stop-and-wait or resubmission "
+                         "(hibernation requeues allocations while their ranks wait to join)");
     }
   }
   reader.set_seconds("coalloc", "timeout", out.timeout, false);

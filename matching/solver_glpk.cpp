@@ -2,8 +2,10 @@
 /// @brief The GLPK back end of MipSolver: branch and cut (glp_intopt) with its LP presolver;
 /// the first-solution stop terminates the search from the callback at the first incumbent.
 /// GLPK is loaded (dlopen) when the first solver is made, not linked: a program that links the
-/// matchers (mcb-sim, for its link-aware placement) but does not match loads none of GLPK and
-/// its libraries (their loading was a large part of a small simulation's CPU time).
+/// matchers but does not match loads none of GLPK and its libraries (their loading was a large
+/// part of a small simulation's CPU time). mcb-sim, linked statically (a static program cannot
+/// load a shared library safely), has GLPK linked in instead: glpk_linked.cpp.
+#include "matching/glpk_api.hpp"
 #include "matching/solver.hpp"
 
 #include <dlfcn.h>
@@ -16,29 +18,11 @@
 #include <string>
 
 namespace mcb::matching {
-namespace {
 
-// The GLPK functions this back end calls, looked up in the library loaded once per process.
-struct Api {
-  decltype(&::glp_add_cols) add_cols = nullptr;
-  decltype(&::glp_add_rows) add_rows = nullptr;
-  decltype(&::glp_create_prob) create_prob = nullptr;
-  decltype(&::glp_delete_prob) delete_prob = nullptr;
-  decltype(&::glp_init_iocp) init_iocp = nullptr;
-  decltype(&::glp_intopt) intopt = nullptr;
-  decltype(&::glp_ios_reason) ios_reason = nullptr;
-  decltype(&::glp_ios_terminate) ios_terminate = nullptr;
-  decltype(&::glp_mip_col_val) mip_col_val = nullptr;
-  decltype(&::glp_mip_obj_val) mip_obj_val = nullptr;
-  decltype(&::glp_mip_status) mip_status = nullptr;
-  decltype(&::glp_set_col_bnds) set_col_bnds = nullptr;
-  decltype(&::glp_set_col_kind) set_col_kind = nullptr;
-  decltype(&::glp_set_mat_row) set_mat_row = nullptr;
-  decltype(&::glp_set_obj_coef) set_obj_coef = nullptr;
-  decltype(&::glp_set_obj_dir) set_obj_dir = nullptr;
-  decltype(&::glp_set_row_bnds) set_row_bnds = nullptr;
-  decltype(&::glp_term_out) term_out = nullptr;
-};
+// Programs that link GLPK in define their own (glpk_linked.cpp); the others load it.
+__attribute__((weak)) const GlpkApi* linked_glpk() { return nullptr; }
+
+namespace {
 
 template <typename F>
 void bind(void* lib, F& f, const char* symbol) {
@@ -46,8 +30,9 @@ void bind(void* lib, F& f, const char* symbol) {
   if (!f) throw std::runtime_error(std::string("glpk: ") + MCB_GLPK_SONAME + " has no " + symbol);
 }
 
-const Api& api() {
-  static const Api loaded = [] {
+const GlpkApi& api() {
+  static const GlpkApi loaded = [] {
+    if (const GlpkApi* linked = linked_glpk()) return *linked;
     // Never closed: the functions stay in use until the process ends.
     void* lib = dlopen(MCB_GLPK_SONAME, RTLD_NOW | RTLD_LOCAL);
     if (!lib) {
@@ -55,7 +40,7 @@ const Api& api() {
       throw std::runtime_error(std::string("glpk: cannot load ") + MCB_GLPK_SONAME + ": " +
                                (why ? why : "unknown error"));
     }
-    Api a;
+    GlpkApi a;
     bind(lib, a.add_cols, "glp_add_cols");
     bind(lib, a.add_rows, "glp_add_rows");
     bind(lib, a.create_prob, "glp_create_prob");

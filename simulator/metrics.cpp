@@ -38,6 +38,10 @@ double Moments::mean() const { return count ? sum / static_cast<double>(count) :
 
 Quantiles::Quantiles(std::size_t exact_limit) : limit_(exact_limit) {}
 
+void Quantiles::reserve(std::uint64_t n) {
+  values_.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(n, limit_ + 1)));
+}
+
 void Quantiles::add(double v) {
   ++count_;
   if (exact()) {

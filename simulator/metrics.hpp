@@ -40,6 +40,8 @@ class Quantiles {
  public:
   explicit Quantiles(std::size_t exact_limit = std::size_t{1} << 17);
   void add(double v);
+  /// Room for @p n values (at most as many as are kept exactly).
+  void reserve(std::uint64_t n);
   /// The p-quantile (0 <= p <= 1), linearly interpolated between order statistics when exact.
   double quantile(double p) const;
   std::uint64_t count() const { return count_; }

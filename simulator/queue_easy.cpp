@@ -11,6 +11,7 @@
 #include "simulator/profile.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 #include <vector>
 
 namespace mcb::sim {
@@ -46,11 +47,15 @@ class Easy final : public QueueDiscipline {
     failed_.clear();
     const std::uint64_t depth = sim.limits().backfill_depth;
     std::uint64_t tried = 0;
-    for (JobId j = sim.job(head).next; j != kNoJob && (depth == 0 || tried < depth);
-         j = sim.job(j).next, ++tried) {
+    const std::vector<Waiting>& waiting = queue_copy(sim, q);
+    if (waiting.empty() || waiting.front().id != head) {
+      throw std::logic_error("easy: the waiting jobs' copy is not the queue");
+    }
+    for (size_t k = 1; k < waiting.size() && (depth == 0 || tried < depth); ++k, ++tried) {
+      if (waiting[k].smallest > idle_total) continue;
+      const JobId j = waiting[k].id;
       const Job& job = sim.job(j);
       const bool moldable = job.req.type == RequestType::kMoldable;
-      if ((moldable ? job.req.min_size : job.req.total) > idle_total) continue;  // smallest_size
       // With one cluster the idle maximum is the total, and no component exceeds the job.
       if (!single && job.req.type != RequestType::kFlexible &&
           (moldable ? job.req.min_size : job.req.sizes.front()) > idle_max) {
@@ -71,7 +76,40 @@ class Easy final : public QueueDiscipline {
     return false;
   }
 
+  void on_arrival(Sim& sim, JobId id) override {
+    const Job& job = sim.job(id);
+    queue_copy(sim, job.queue).push_back({id, smallest_size(job)});
+  }
+  void on_preempt(Sim& sim, JobId id) override {
+    const Job& job = sim.job(id);
+    auto& w = queue_copy(sim, job.queue);
+    w.insert(w.begin(), {id, smallest_size(job)});
+  }
+  void on_start(Sim& sim, JobId id) override {
+    auto& w = queue_copy(sim, sim.job(id).queue);
+    // Nearly always the head, or close behind it.
+    const auto at = std::find_if(w.begin(), w.end(), [&](const Waiting& x) { return x.id == id; });
+    if (at != w.end()) w.erase(at);
+  }
+
  private:
+  // A waiting job in its queue's order with the processors it needs at least: the pass over the
+  // jobs behind a blocked head skips most of them by this alone, without reading their records
+  // in the job store (a cache miss each, most of an EASY run on a long queue).
+  struct Waiting {
+    JobId id;
+    long long smallest;
+  };
+  static long long smallest_size(const Job& job) {
+    return job.req.type == RequestType::kMoldable ? job.req.min_size : job.req.total;
+  }
+  std::vector<Waiting>& queue_copy(const Sim& sim, int q) {
+    if (waiting_.size() < static_cast<size_t>(sim.queue_count())) {
+      waiting_.resize(static_cast<size_t>(sim.queue_count()));
+    }
+    return waiting_[static_cast<size_t>(q)];
+  }
+
   // The plan: idle processors now, running jobs' processors back at their requested end, and
   // a reservation for the head of every queue that cannot start it now.
   void ensure_profile(Sim& sim) {
@@ -117,6 +155,7 @@ class Easy final : public QueueDiscipline {
            a.req.power == b.req.power;
   }
 
+  std::vector<std::vector<Waiting>> waiting_;  //!< per queue, in its order
   static constexpr size_t kShapes = 64;
   std::vector<const Job*> failed_;
   Profile profile_;

@@ -83,6 +83,7 @@ Recorder::Recorder(RecorderConfig config, std::ostream* jobs_csv)
       response_b_(config_.batches),
       wait_b_(config_.batches) {
   s_.max_queue.assign(config_.queue_names.size(), 0);
+  for (Quantiles* q : {&response_q_, &wait_q_, &bsld_q_}) q->reserve(config_.expected_jobs);
   if (jobs_csv) csv_.emplace(*jobs_csv, kJobsCsvColumns);
 }
 

@@ -306,6 +306,7 @@ nlohmann::json Study::run_item(size_t item, const ItemFiles& files) const {
   rc.queue_names = queue_names(point.policy);
   rc.capacity = machine_.total();
   rc.replication = replication;
+  if (!synthetic_) rc.expected_jobs = scan_.jobs;
   Recorder recorder(rc, files.jobs_csv);
   ScheduleConfig sc;
   sc.cluster_sizes = machine_.sizes;

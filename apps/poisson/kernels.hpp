@@ -57,4 +57,29 @@ double sweep_both_tuned(Field& u, const Field& h2f, const Subdomain& s, double o
 double sweep_both_tuned(Field& u, const Field& h2f, const Subdomain& s, double omega,
                         const ColumnBorders& borders);
 
+/// @brief The outcome of sweep_two_tuned: each iteration's largest |delta|, and whether the
+/// second iteration ran.
+struct TwoSweeps {
+  double first = 0;
+  double second = 0;  //!< 0 when the second did not run
+  bool both = false;
+};
+
+/// @brief Two whole iterations in one pass over memory (temporal blocking): the second
+/// iteration's step j (black row j, red row j - 1) trails the first's by two rows, so each row
+/// is updated twice while in cache and each pair of iterations streams u and h^2 f once. The
+/// same updates, in the same order per row, as two calls of sweep_both_tuned, so the field and
+/// both results are bit for bit theirs (and the reference's).
+///
+/// The halos must stay as they are between the two iterations: a rectangle with no neighbour
+/// (the Dirichlet boundary all round), or a caller that accepts stale neighbour halos.
+///
+/// The second iteration runs only once the first's largest |delta| so far exceeds @p gate: a
+/// solver that stops when an iteration's largest |delta| is at most its limit passes the limit,
+/// so the second runs only when the first cannot be the last. Rows the first passed before
+/// that are caught up by the second then (read from memory again). With gate < 0 both always
+/// run. When the second does not run, the field is that of one sweep_both_tuned.
+TwoSweeps sweep_two_tuned(Field& u, const Field& h2f, const Subdomain& s, double omega,
+                          double gate);
+
 }  // namespace mcb::poisson

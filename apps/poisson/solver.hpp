@@ -48,6 +48,7 @@ struct SolverOutcome {
   double compute_time = 0;    //!< this rank, sweeps
   double allreduce_time = 0;  //!< this rank, collecting the global error
   double sync_time = 0;       //!< this rank, barriers (synchronized mode)
+  long fused_iterations = 0;  //!< iterations swept in the same pass as the one before
   harness::CommTimeline timeline;
 };
 

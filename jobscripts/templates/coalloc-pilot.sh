@@ -6,7 +6,8 @@
 # started and its hosts), then holds the allocation idle until the coordinator writes
 # DIR/TAG.go (a script that starts this component's ranks with its own launcher) or
 # DIR/TAG.cancel. After the go it runs the script and leaves its exit code in DIR/TAG.done.
-# With launch = at-start the coordinator wrote DIR/TAG.launch before submitting it: the first
+# With launch = at-start the coordinator wrote DIR/TAG.launch before submitting it (with
+# resubmission: once the request gave its early allocation back, also for copies queued): the first
 # copy of the component to start claims it (DIR/<request>.c<k>.bound, a symbolic link naming
 # its tag, made atomically) and runs its launch at once, its ranks waiting for their peers in
 # the join's rendezvous; a copy that finds the claim taken waits for its cancel.
@@ -33,8 +34,9 @@ go=
 if [ -e "$dir/$tag.launch" ] && ln -s "$tag" "$dir/${tag%.*}.bound" 2>/dev/null; then
   go="$dir/$tag.launch"
 fi
-# Written whole, then renamed: the coordinator never reads half a line.
-printf '%s %s %s\n' "$started" "$hosts" "$(hostname -s)" >"$dir/$tag.active.tmp.$$"
+# Written whole, then renamed: the coordinator never reads half a line. The last word says
+# whether this copy runs its ranks now (1) or waits for the go (0).
+printf '%s %s %s %s\n' "$started" "$hosts" "$(hostname -s)" "$([ -n "$go" ] && echo 1 || echo 0)" >"$dir/$tag.active.tmp.$$"
 mv -f "$dir/$tag.active.tmp.$$" "$dir/$tag.active"
 
 if [ -z "$go" ]; then

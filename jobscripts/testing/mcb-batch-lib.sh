@@ -195,21 +195,28 @@ environ_pids() {
 
 # Cancels the jobs of the Slurm in D, shuts it down, and kills by pid what is left (daemons and
 # job processes). Leaves munge alone.
+# slurm_cancel_all D: cancels every job of the instance in D and waits (up to 10 s) until
+# none is left; 1 when some are.
+slurm_cancel_all() {
+  local d=$1 jobs waited=0
+  local -x SLURM_CONF="$d/etc/slurm.conf"
+  jobs="$(timeout 10 squeue -h -o '%A' 2>/dev/null || true)"
+  [ -n "$jobs" ] || return 0
+  # shellcheck disable=SC2086
+  timeout 10 scancel $jobs 2>/dev/null || true
+  while [ -n "$(timeout 10 squeue -h -o '%A' 2>/dev/null || true)" ]; do
+    [ $waited -lt 40 ] || return 1
+    sleep 0.25; waited=$((waited + 1))
+  done
+}
+
 slurm_stop() {
-  local d=$1 ctld waited jobs pid left
+  local d=$1 ctld waited pid left
   local -x SLURM_CONF="$d/etc/slurm.conf"
   ctld="$(pid_of "$d/run/slurmctld.pid")"
   if pid_alive "$ctld"; then
     # Cancel every job first: slurmd leaves running job steps alone when it stops.
-    jobs="$(timeout 10 squeue -h -o '%A' 2>/dev/null || true)"
-    if [ -n "$jobs" ]; then
-      # shellcheck disable=SC2086
-      timeout 10 scancel $jobs 2>/dev/null || true
-      waited=0
-      while [ -n "$(timeout 10 squeue -h -o '%A' 2>/dev/null || true)" ] && [ $waited -lt 40 ]; do
-        sleep 0.25; waited=$((waited + 1))
-      done
-    fi
+    slurm_cancel_all "$d" || true
     timeout 10 scontrol shutdown >/dev/null 2>&1 || true
   fi
   waited=0

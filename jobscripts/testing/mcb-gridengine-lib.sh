@@ -192,6 +192,18 @@ sge_daemon_pids() {
 }
 
 # Stops the cell in D: the execd with its jobs, then the qmaster, then any job process left.
+# sge_cancel_all D: deletes every job of the cell in D and waits (up to 20 s) until none is
+# left; 1 when some are.
+sge_cancel_all() {
+  local d=$1 i
+  sge_do "$d" timeout 10 qdel -f -u '*' >/dev/null 2>&1 || true
+  for i in $(seq 1 80); do
+    [ -z "$(sge_do "$d" timeout 10 qstat -u '*' 2>/dev/null || true)" ] && return 0
+    sleep 0.25
+  done
+  return 1
+}
+
 sge_stop() {
   local d=$1 pids alive i
   [ -f "$d/env.sh" ] || return 0

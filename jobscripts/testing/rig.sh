@@ -9,6 +9,8 @@
 #   rig.sh start DIR [OWNER_PID]  start all three; with OWNER_PID, a watcher stops the rig when
 #                                 that process ends without stopping it (a killed test)
 #   rig.sh stop DIR               cancel every job, stop every daemon, kill what is left
+#   rig.sh clear DIR              cancel every job in every system, the daemons left running
+#                                 (a rig shared by several test programs, one after another)
 #   rig.sh check                  exit 0 when this machine can run it, else print why and exit 3
 #
 # After start, DIR/rig.env names each system, its kind and the environment its commands need
@@ -118,9 +120,21 @@ stop() {
   echo "rig: stopped the rig in $dir"
 }
 
+clear_jobs() {
+  local dir=$1 rc=0 p pids=()
+  [ -f "$dir/rig.env" ] || bad "clear: no rig runs in '$dir' (no rig.env)"
+  slurm_cancel_all "$dir/slurm-a" & pids+=($!)
+  slurm_cancel_all "$dir/slurm-b" & pids+=($!)
+  sge_cancel_all "$dir/gridengine" & pids+=($!)
+  for p in "${pids[@]}"; do wait "$p" || rc=1; done
+  [ $rc -eq 0 ] || die "clear: jobs are left in the rig in $dir"
+  echo "rig: no job left in $dir"
+}
+
 case "${1:-}" in
   start) [ $# -eq 2 ] || [ $# -eq 3 ] || bad "usage: rig.sh start DIR [OWNER_PID]"; start "$2" "${3:-}" ;;
   stop) [ $# -eq 2 ] || bad "usage: rig.sh stop DIR"; stop "$2" ;;
+  clear) [ $# -eq 2 ] || bad "usage: rig.sh clear DIR"; clear_jobs "$2" ;;
   check) check_machine; echo "rig: this machine can run the rig" ;;
-  *) echo "usage: rig.sh start DIR [OWNER_PID] | stop DIR | check" >&2; exit 2 ;;
+  *) echo "usage: rig.sh start DIR [OWNER_PID] | stop DIR | clear DIR | check" >&2; exit 2 ;;
 esac

@@ -794,12 +794,12 @@ INSTANTIATE_TEST_SUITE_P(
              "@/s.ini:9: arrival: '-5s'",
              {{"s.ini", spec(kCoallocSpec + "clusters = a b\narrival = -5s\n" + kCoallocOptions)},
               {"sys.ini", "[a]\nkind = slurm\n[b]\nkind = slurm\n"}}},
-        Case{"coalloc_launch_at_start_resubmission",
+        Case{"coalloc_launch_at_start_hibernation",
              "mcb-campaign",
              "dry-run @/s.ini",
-             "@/s.ini:10: launch: 'at-start' needs synchronization = stop-and-wait",
+             "@/s.ini:10: launch: 'at-start' needs synchronization = stop-and-wait or resubmission",
              {{"s.ini", spec(kCoallocSpec +
-                             "clusters = a b\nsynchronization = resubmission\nlaunch = at-start\n" +
+                             "clusters = a b\nsynchronization = hibernation\nlaunch = at-start\n" +
                              kCoallocOptions)},
               {"sys.ini", "[a]\nkind = slurm\n[b]\nkind = slurm\n"}}},
         Case{"cancel_not_coalloc",

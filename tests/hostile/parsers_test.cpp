@@ -110,6 +110,23 @@ TEST(HostileJobList, DuplicateIdsAreRefusedInListsAndTraces) {
   // Ids left empty are numbered, not compared.
   const std::string none = write(dir, "n.csv", "id,submit,components,runtime\n,0,8,10\n,1,8,10\n");
   EXPECT_EQ(scan_error(none), "");
+  // Ids out of order (compared in a table from the first one not above the others), with the
+  // duplicate of an id stated before that point or after it.
+  const std::string head = "id,submit,components,runtime\n7,0,8,10\n3,1,8,10\n,2,8,10\n";
+  EXPECT_EQ(scan_error(write(dir, "o.csv", head + "9,3,8,10\n1,4,8,10\n")), "");
+  EXPECT_NE(scan_error(write(dir, "e.csv", head + "9,3,8,10\n7,4,8,10\n"))
+                .find(":6: job id 7 is already used on line 2"),
+            std::string::npos);
+  EXPECT_NE(scan_error(write(dir, "l.csv", head + "9,3,8,10\n9,4,8,10\n"))
+                .find(":6: job id 9 is already used on line 5"),
+            std::string::npos);
+  EXPECT_NE(scan_error(write(dir, "f.csv", "id,submit,components,runtime\n7,0,8,10\n7,1,8,10\n"))
+                .find(":3: job id 7 is already used on line 2"),
+            std::string::npos);
+  const std::string two = "2" + kSwf.substr(1) + "\n";
+  EXPECT_NE(scan_error(write(dir, "o.swf", two + kSwf + "\n" + two))
+                .find(":3: job id 2 is already used on line 1"),
+            std::string::npos);
 }
 
 TEST(HostileJobList, AppNamesMustBeText) {

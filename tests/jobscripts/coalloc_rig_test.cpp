@@ -272,6 +272,52 @@ TEST_F(RigTest, ADuplicateIsCancelledWhenItsTwinStarts) {
   EXPECT_EQ(co.at("copies").size(), 4u);
 }
 
+TEST_F(RigTest, AResubmittedComponentKeepsItsDuplicate) {
+  // slurm-b is full and slurm-a has room for one component: component 0 starts there alone and
+  // is given back and submitted again. A component given back is not satisfied, so its
+  // duplicate on slurm-b stays queued; once slurm-b frees up, the run needs nothing of slurm-a,
+  // which stays half full, possibly with component 1's duplicate held there.
+  const std::string block_b = blocker(system_named("slurm-b"));
+  const std::string block_a = blocker(system_named("slurm-a"), 2);
+  const fs::path dir =
+      write_spec("resubmit", "synchronization = resubmission\nduplicates = 1\nranking = qlen\n");
+  auto run = campaign_in_background(dir);
+  ASSERT_TRUE(wait_for([&] { return !events_of(dir, "resubmitting").empty(); }, 120));
+  make_queue(system_named("slurm-b"))->cancel(block_b);
+  const CommandResult r = run.get();
+  make_queue(system_named("slurm-a"))->cancel(block_a);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+
+  const auto systems = systems_of(dir);
+  std::map<std::string, int> component_of;
+  for (const json& e : events_of(dir, "submitting")) component_of[e.at("tag")] = e.at("component");
+  const std::vector<json> resubmitted = events_of(dir, "resubmitting");
+  ASSERT_EQ(resubmitted.size(), 1u) << "once per request";
+  const std::string early = resubmitted[0].at("tag");
+  EXPECT_EQ(systems.at(early), "slurm-a");
+  EXPECT_EQ(component_of.at(early), 0);
+  // Component 0's copy on slurm-b was not cancelled before the release.
+  bool released = false;
+  for (const json& e : journal(dir)) {
+    if (e.at("event") == "resubmitting") released = true;
+    if (e.at("event") != "cancelled" || e.at("tag") == early) continue;
+    const std::string tag = e.at("tag");
+    if (component_of.at(tag) == 0 && systems.at(tag) == "slurm-b") EXPECT_TRUE(released) << tag;
+  }
+  // After the release every copy runs its ranks when it starts (launch = at-start, the default
+  // with resubmission), so the go starts nothing; before it, the early copy waited for a go.
+  for (const json& e : events_of(dir, "active")) {
+    if (!e.at("bound").get<bool>()) continue;  // a redundant copy found the claim taken
+    EXPECT_EQ(e.at("launched").get<bool>(), e.at("tag") != early) << e.at("tag");
+  }
+  EXPECT_FALSE(fs::exists(dir / "folder/coalloc" / (early + ".go")));
+  const json rec = records(dir).at(0);
+  EXPECT_EQ(rec.at("status"), "valid");
+  const json& co = rec.at("env").at("coalloc");
+  EXPECT_EQ(co.at("synchronization"), "resubmission");
+  EXPECT_EQ(co.at("launch"), "at-start");
+}
+
 TEST_F(RigTest, ACoordinatorKilledWithKill9Resumes) {
   const std::string block = blocker(system_named("slurm-b"));
   // At the go: the resumed coordinator writes the go of the component it held.

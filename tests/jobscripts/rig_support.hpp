@@ -2,7 +2,9 @@
 // The rig of separate batch systems (jobscripts/testing/rig.sh, installed as mcb-rig), started
 // once per test program as a GoogleTest environment and stopped at its end; where it cannot
 // start here (not root, packages missing), every test skips with the reason and main() returns
-// 77, which CTest reports as skipped.
+// 77, which CTest reports as skipped. Under CTest the rig test programs share one rig
+// (MCB_RIG_DIR, started and stopped by tests/jobscripts/rig_fixture.sh): each program then
+// cancels every job in it before its tests and after them.
 #include "jobscripts/queue.hpp"
 #include "tests/support/command.hpp"
 
@@ -29,6 +31,7 @@ struct State {
   std::string skip_reason;  // why this machine cannot run the rig
   std::string start_error;  // why it did not start although it should have
   fs::path dir;
+  bool shared = false;  // MCB_RIG_DIR's rig: cleared, not started or stopped, by this program
   std::vector<campaign::QueueConfig> systems;
 };
 
@@ -70,6 +73,22 @@ class Rig : public ::testing::Environment {
  public:
   void SetUp() override {
     State& s = state();
+    if (const char* shared = std::getenv("MCB_RIG_DIR"); shared && *shared) {
+      s.dir = shared;
+      s.shared = true;
+      if (fs::exists(s.dir / "skip")) {
+        s.skip_reason = slurp(s.dir / "skip");
+        return;
+      }
+      const CommandResult r =
+          run_command(quote(bin("mcb-rig")) + " clear " + quote(s.dir.string()));
+      if (r.exit_code != 0) {
+        s.start_error = "the shared rig in " + s.dir.string() + " (MCB_RIG_DIR): " + r.out + r.err;
+        return;
+      }
+      s.systems = campaign::read_queue_configs((s.dir / "rig.env").string());
+      return;
+    }
     std::string pattern = (fs::temp_directory_path() / "mcb-rig-XXXXXX").string();
     s.dir = ::mkdtemp(pattern.data());
     const auto start = Clock::now();
@@ -88,6 +107,15 @@ class Rig : public ::testing::Environment {
 
   void TearDown() override {
     State& s = state();
+    if (s.shared) {
+      // The next program finds the rig as this one did: no job of these tests left.
+      if (!s.systems.empty()) {
+        const CommandResult r =
+            run_command(quote(bin("mcb-rig")) + " clear " + quote(s.dir.string()));
+        EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+      }
+      return;
+    }
     if (!s.systems.empty()) {
       const auto start = Clock::now();
       const CommandResult r = run_command(quote(bin("mcb-rig")) + " stop " + quote(s.dir.string()));
@@ -111,15 +139,15 @@ class RigTest : public ::testing::Test {
 
 // main() of a rig test program: 77 when every test was skipped.
 // A job that fills a system until the test cancels it.
-inline std::string blocker(const campaign::QueueConfig& config) {
-  const fs::path work = state().dir / ("blocker-" + config.name);
+inline std::string blocker(const campaign::QueueConfig& config, int processors = 4) {
+  const fs::path work = state().dir / ("blocker-" + config.name + "-" + std::to_string(processors));
   fs::create_directories(work);
   std::ofstream(work / "block.sh") << "#!/bin/sh\nsleep 600\n";
   ::chmod((work / "block.sh").c_str(), 0755);
   campaign::JobRequest r;
   r.script = (work / "block.sh").string();
   r.name = "blocker";
-  r.processors = 4;
+  r.processors = processors;
   r.time_limit_s = 900;
   r.workdir = work.string();
   const auto queue = campaign::make_queue(config);

@@ -104,6 +104,63 @@ TEST_P(KernelAgreement, FusedIterationMatchesReferenceBitForBit) {
   EXPECT_TRUE(same_bits(u, reference));
 }
 
+// Two iterations in one pass: each iteration's largest |delta| and the field are those of
+// iteration after iteration, bit for bit, over several passes.
+TEST_P(KernelAgreement, TwoIterationsInOnePassMatchReferenceBitForBit) {
+  const Case c = GetParam();
+  Subdomain s;
+  Field u, f;
+  random_fields(c, s, u, f, 5);
+  Field reference = u;
+  for (int pass = 0; pass < 3; ++pass) {
+    const double first = sweep_both_reference(reference, f, s, c.omega);
+    const double second = sweep_both_reference(reference, f, s, c.omega);
+    const TwoSweeps two = sweep_two_tuned(u, f, s, c.omega, -1.0);
+    ASSERT_TRUE(two.both);
+    ASSERT_EQ(first, two.first) << "pass " << pass;
+    ASSERT_EQ(second, two.second) << "pass " << pass;
+  }
+  EXPECT_TRUE(same_bits(u, reference));
+}
+
+// The second iteration runs only when the first's largest |delta| exceeds the gate; at the
+// gate, the pass is one iteration. A gate that rows near the start stay under makes the second
+// start late and catch up on the rows the first has passed: still the same field.
+TEST_P(KernelAgreement, TwoIterationsRunTheSecondOnlyAboveTheGate) {
+  const Case c = GetParam();
+  Subdomain s;
+  Field u, f;
+  random_fields(c, s, u, f, 9);
+  // Small values in the lower half, so the running largest |delta| passes 1e-3 only midway.
+  for (int j = 0; j <= c.ny / 2; ++j) {
+    for (int i = 0; i <= c.nx + 1; ++i) {
+      u.at(i, j) *= 1e-9;
+      f.at(i, j) *= 1e-9;
+    }
+  }
+  Field one = u;
+  const double first = sweep_both_reference(one, f, s, c.omega);
+  Field two = one;
+  const double second = sweep_both_reference(two, f, s, c.omega);
+
+  Field at_gate = u;
+  const TwoSweeps stopped = sweep_two_tuned(at_gate, f, s, c.omega, first);
+  EXPECT_FALSE(stopped.both);
+  EXPECT_EQ(stopped.first, first);
+  EXPECT_EQ(stopped.second, 0.0);
+  EXPECT_TRUE(same_bits(at_gate, one));
+
+  for (double gate : {std::nextafter(first, 0.0), 1e-3}) {
+    if (!(first > gate)) continue;
+    Field below = u;
+    const TwoSweeps ran = sweep_two_tuned(below, f, s, c.omega, gate);
+    EXPECT_TRUE(ran.both) << "gate " << gate;
+    EXPECT_EQ(ran.first, first) << "gate " << gate;
+    EXPECT_EQ(ran.second, second) << "gate " << gate;
+    EXPECT_TRUE(same_bits(below, two)) << "gate " << gate;
+  }
+}
+
 // With staged column borders the sweep takes its column halos from the buffers and hands out
 // its final border columns: same field as the reference given the same halo values.
 TEST_P(KernelAgreement, SweepWithStagedColumnsMatchesReferenceBitForBit) {
@@ -165,7 +222,12 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{10, 5, 0, 0, 1.0}, Case{10, 6, 1, 0, 1.2}, Case{11, 4, 1, 0, 1.0},
                       Case{12, 6, 0, 1, 1.4}, Case{13, 7, 1, 1, 1.0}, Case{14, 3, 2, 1, 1.6},
                       Case{15, 6, 0, 0, 1.0}, Case{15, 5, 0, 1, 1.1}, Case{16, 4, 1, 0, 1.0},
-                      Case{23, 9, 1, 0, 1.8}, Case{8, 5, 1, 0, 1.3}, Case{9, 4, 1, 0, 1.0}));
+                      Case{23, 9, 1, 0, 1.8}, Case{8, 5, 1, 0, 1.3}, Case{9, 4, 1, 0, 1.0},
+                      // With AVX-512, 16-column blocks first: remainders of both widths.
+                      Case{18, 9, 1, 0, 1.0}, Case{21, 6, 0, 0, 1.4}, Case{24, 5, 0, 0, 1.3},
+                      Case{25, 6, 1, 0, 1.0}, Case{31, 7, 0, 1, 1.7}, Case{32, 8, 1, 1, 1.0},
+                      Case{39, 9, 0, 0, 1.2}, Case{40, 6, 1, 0, 1.0}, Case{47, 5, 1, 1, 1.5},
+                      Case{48, 7, 0, 1, 1.0}));
 
 // Solves the manufactured problem on one process to a residual far below the discretisation
 // error and returns the max-norm error against the exact solution.

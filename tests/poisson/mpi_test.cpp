@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstring>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -181,6 +182,52 @@ TEST(PaperMode, TunedAndReferenceKernelsAgreeOnEveryDecomposition) {
                 b.stats[static_cast<size_t>(d)].sent[0].bytes);
     }
   }
+}
+
+// One process sweeps two iterations per pass where that is exact (the second only when the
+// first cannot be the last): the same iterations, last update and solution, bit for bit, as
+// the reference's one iteration per pass, whether the run stops at an odd or an even
+// iteration, by the tolerance or by the cap.
+TEST(PaperMode, TwoIterationsPerPassChangeNothingOnOneProcess) {
+  bool stopped_odd = false, stopped_even = false;
+  for (int n : {24, 31}) {
+    for (double omega : {1.0, 1.6}) {
+      for (double tolerance : {1e-2, 3e-3, 1e-3, 3e-4, 1e-4, 3e-5, 1e-5}) {
+        for (long cap : {100000L, 7L, 8L}) {
+          SolverSettings tuned;
+          tuned.omega = omega;
+          tuned.tolerance = tolerance;
+          tuned.max_iterations = cap;
+          tuned.fixed_iterations = cap < 100;
+          SolverSettings reference = tuned;
+          reference.tuned = false;
+          Result a = run(MPI_COMM_SELF, ProcessGrid(1, 1), ClusterMap::single(1), n, tuned);
+          Result b = run(MPI_COMM_SELF, ProcessGrid(1, 1), ClusterMap::single(1), n, reference);
+          const std::string what = "N " + std::to_string(n) + " omega " + std::to_string(omega) +
+                                   " tolerance " + std::to_string(tolerance) + " cap " +
+                                   std::to_string(cap);
+          ASSERT_EQ(a.outcome.iterations, b.outcome.iterations) << what;
+          EXPECT_EQ(a.outcome.converged, b.outcome.converged) << what;
+          EXPECT_EQ(a.outcome.global_error, b.outcome.global_error) << what;
+          EXPECT_EQ(a.problem.u.values(), b.problem.u.values()) << what;
+          EXPECT_GT(a.outcome.fused_iterations, 0) << what;
+          EXPECT_EQ(b.outcome.fused_iterations, 0) << what;
+          (a.outcome.iterations % 2 == 0 ? stopped_even : stopped_odd) = true;
+        }
+      }
+    }
+  }
+  EXPECT_TRUE(stopped_odd && stopped_even) << "the cases should stop at both parities";
+}
+
+// With neighbours the halos change every iteration: one iteration per pass.
+TEST(PaperMode, NeighboursKeepOneIterationPerPass) {
+  const int size = world_size();
+  if (size < 2) GTEST_SKIP() << "needs a neighbour";
+  SolverSettings s;
+  s.tolerance = 1e-4;
+  Result r = run(MPI_COMM_WORLD, ProcessGrid(size, 1), ClusterMap::single(size), 24, s);
+  EXPECT_EQ(r.outcome.fused_iterations, 0);
 }
 
 // Runs exactly `iterations` iterations (the tolerance can never be met).

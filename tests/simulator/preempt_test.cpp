@@ -1,6 +1,7 @@
 // A running job suspended by Sim::preempt gives its processors back, its departure is
 // cancelled, and it resumes at the head of its queue for the time it had left (the engine's
-// support for a hibernated co-allocated part woken by preemption, seed 004), under FCFS and
+// support for a hibernated co-allocated part woken by preemption, seed 004), under FCFS, EASY
+// (whose copy of the queue follows the suspension and a start from behind the head) and
 // conservative backfilling.
 #include "scenario.hpp"
 
@@ -57,7 +58,7 @@ Capture run_preempt(const std::string& queue, std::vector<Spec> jobs) {
 // preempts it. Job 0's departure at 20 is cancelled; it resumes at 15 with 15 s left and
 // ends at 30. Job 2 (1 processor, 1 s, arrived at 6) queues behind it: no hole before 30.
 TEST(Preempt, SuspendedJobResumesAtTheHeadWithItsRemainingTime) {
-  for (const std::string queue : {"fcfs", "cons"}) {
+  for (const std::string queue : {"fcfs", "easy", "cons"}) {
     const auto c = run_preempt(queue, {{0, 0, {4}, 20}, {1, 5, {4}, 10}, {2, 6, {1}, 1}});
     ASSERT_EQ(c.jobs.size(), 3u) << queue;
     EXPECT_EQ(c.jobs.at(1).start, 5) << queue;
