@@ -54,6 +54,7 @@ struct RunStatus {
   int exit_code = 0;
   long seconds = 0;
   std::string ended;  // exit, timeout, lingered
+  int launches = 1;   // 2 when the first launch's tasks died on a signal before any record
 };
 
 std::optional<RunStatus> read_status(const std::string& path) {
@@ -70,6 +71,7 @@ std::optional<RunStatus> read_status(const std::string& path) {
     try {
       if (name == "exit") s.exit_code = std::stoi(value);
       if (name == "seconds") s.seconds = std::stol(value);
+      if (name == "launches") s.launches = std::stoi(value);
     } catch (const std::exception&) {
     }
     if (name == "ended") {
@@ -92,7 +94,9 @@ const JobState* queue_state(const std::map<std::string, JobState>& active, const
 std::string failure_reason(const CampaignSpec& spec, const RunStatus& s, const std::string& log) {
   const std::string launcher = fs::path(spec.batch().launcher.front()).filename().string();
   const std::string excerpt = log_excerpt(log, fs::path(spec.binary).filename().string());
-  const std::string tail = excerpt.empty() ? "" : ": " + excerpt;
+  std::string tail = excerpt.empty() ? "" : ": " + excerpt;
+  if (s.launches > 1)
+    tail += " (launched twice: the first launch died on a signal, its log " + log + ".1)";
   if (s.ended == "timeout") {
     return "timed out after " + std::to_string(static_cast<long>(spec.timeout)) + " s" + tail;
   }
@@ -141,6 +145,7 @@ CollectPass collect_once(const CampaignSpec& spec, const Plan& plan, const Batch
       details["exit_code"] = status->exit_code;
       details["seconds"] = status->seconds;
       details["ended"] = status->ended;
+      details["launches"] = status->launches;
       append_line(folder.records(),
                   failure_record(spec, plan, run, failure_reason(spec, *status, log), details,
                                  {folder.run_file(run.key, ".log")})
@@ -204,7 +209,7 @@ std::vector<JobBatch> make_batches(const Plan& plan, const std::vector<const Pla
 
 void remove_run_files(const CampaignFolder& folder, const std::string& key) {
   std::error_code ec;
-  for (const char* ext : {".jsonl", ".status", ".lingered", ".log", ".map"}) {
+  for (const char* ext : {".jsonl", ".status", ".lingered", ".log", ".log.1", ".map"}) {
     fs::remove(folder.run_file(key, ext), ec);
   }
   // The tasks' exit codes, runs/<key>.task.<rank>.

@@ -8,32 +8,58 @@
 # complete, or all TASKS tasks have left their exit code in runs/KEY.task.<rank>, or one left a
 # non-zero code (tasks started through the Slurm jobscript's task wrapper do; a run that fails
 # before writing a record is over that way).
-# Writes runs/KEY.status: "exit=<code> seconds=<s> ended=exit|timeout|lingered" (for a lingering
-# launcher, the tasks' exit code), read by `mcb-campaign collect`, which records a failure for
-# every run that has no record.
+# A launch whose tasks died on a signal before any record was written is made once more, its
+# first log kept as runs/KEY.log.1: Open MPI 4.1 started by srun in a heterogeneous step at
+# times crashes inside MPI_Init (a peer whose PMIx fence failed sends before this rank can
+# receive), a failure of the launch and not of the run.
+# Writes runs/KEY.status: "exit=<code> seconds=<s> ended=exit|timeout|lingered launches=<n>"
+# (for a lingering launcher, the tasks' exit code), read by `mcb-campaign collect`, which
+# records a failure for every run that has no record.
 mcb_run() {
   local key=$1 limit=$2 linger=$3 tasks=$4
   shift 4
-  local record="runs/$key.jsonl" status="runs/$key.status" started=$SECONDS
-  rm -f -- "$status" "runs/$key.lingered" "runs/$key.task."*
+  local record="runs/$key.jsonl" status="runs/$key.status" started=$SECONDS launches=0
+  local code ended
+  rm -f -- "$status" "runs/$key.log.1"
+  local left=$limit
+  while :; do
+    launches=$((launches + 1))
+    mcb_launch "$key" "$left" "$linger" "$tasks" "$@"
+    # The second launch has what is left of the run's time limit, so the job's walltime holds.
+    left=$((limit - (SECONDS - started)))
+    if [ "$launches" -ge 2 ] || [ "$ended" = timeout ] || [ -s "$record" ] ||
+       [ "$code" -le 128 ] || [ "$code" -ge 160 ] || [ "$left" -le 0 ]; then
+      break
+    fi
+    mv -f -- "runs/$key.log" "runs/$key.log.1"
+  done
+  printf 'exit=%s seconds=%s ended=%s launches=%s\n' "$code" "$((SECONDS - started))" "$ended" \
+    "$launches" >"$status.tmp"
+  mv -f -- "$status.tmp" "$status"
+}
+
+# mcb_launch KEY LIMIT LINGER TASKS COMMAND...: one launch of mcb_run's; sets code and ended.
+mcb_launch() {
+  local key=$1 limit=$2 linger=$3 tasks=$4
+  shift 4
+  local record="runs/$key.jsonl" started=$SECONDS
+  rm -f -- "runs/$key.lingered" "runs/$key.task."*
   # timeout puts the launcher in a process group of its own, so it can be ended as a whole.
   MCB_RUN_KEY=$key timeout --signal=TERM --kill-after=10 "$limit" "$@" >"runs/$key.log" 2>&1 &
   local pid=$!
   mcb_watch_linger "$pid" "$record" "$linger" "runs/$key.lingered" "runs/$key.task." "$tasks" &
   local watcher=$!
   wait "$pid"
-  local code=$?
+  code=$?
   kill "$watcher" 2>/dev/null
   wait "$watcher" 2>/dev/null
-  local ended=exit
+  ended=exit
   if [ -e "runs/$key.lingered" ]; then
     ended=lingered
     code=$(mcb_task_code "runs/$key.task." "$code")
   elif [ "$code" -eq 124 ] || [ $((SECONDS - started)) -ge "$limit" ]; then
     ended=timeout
   fi
-  printf 'exit=%s seconds=%s ended=%s\n' "$code" "$((SECONDS - started))" "$ended" >"$status.tmp"
-  mv -f -- "$status.tmp" "$status"
 }
 
 # mcb_watch_linger PID RECORD LINGER MARK TASK_PREFIX TASKS: once RECORD ends with a whole line,

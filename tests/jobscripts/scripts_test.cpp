@@ -300,6 +300,47 @@ TEST(CampaignScripts, AJobscriptEndsARunAtItsTimeoutAndALauncherThatLingersAfter
   }
 }
 
+// Open MPI 4.1 started by srun in a heterogeneous step at times crashes in MPI_Init (signal 11)
+// before the run starts. Such a launch is made once more, within the run's time; a launch that
+// crashes twice stays a failure with its code.
+TEST(CampaignScripts, ALaunchThatDiesOnASignalBeforeItsRecordIsMadeOnceMore) {
+  for (const std::string crashes : {"1", "2"}) {
+    TempDir dir;
+    const fs::path mpirun = dir.path() / "mpirun";
+    write_file(mpirun,
+               "#!/bin/bash\n"
+               "here=\"$(dirname \"$0\")\"\n"
+               "echo launch >>\"$here/launches\"\n"
+               "if [ \"$(wc -l <\"$here/launches\")\" -le " +
+                   crashes +
+                   " ]; then echo 'crashed in start-up'; kill -SEGV $$; fi\n"
+                   "while [ $# -gt 0 ]; do [ \"$1\" = --output ] && out=$2; shift; done\n"
+                   "echo '{\"run_id\":\"x\"}' >>\"$out\"\n");
+    ::chmod(mpirun.c_str(), 0755);
+    const std::string spec =
+        write_file(dir.path() / "s.ini",
+                   "name = t\napp = poisson\nbinary = " + poisson_binary() +
+                       "\nexecutor = pbs\ntimeout = 60s\n[pbs]\nlauncher = " + mpirun.string() +
+                       "\nlinger = 1s\n[options]\nprocs = 2x1\n");
+    ASSERT_EQ(mcb_campaign("scripts " + quote(spec)).exit_code, 0);
+    const fs::path folder = dir.path() / "campaigns/t";
+    const CommandResult run =
+        run_command("PBS_NODEFILE=/dev/null bash " + quote((folder / "jobs/1-r1.pbs").string()));
+    EXPECT_EQ(run.exit_code, 0) << run.err;
+    const std::string status = slurp(folder / "runs/1-r1.status");
+    EXPECT_NE(status.find("launches=2"), std::string::npos) << status;
+    EXPECT_EQ(slurp(dir.path() / "launches"), "launch\nlaunch\n");
+    EXPECT_NE(slurp(folder / "runs/1-r1.log.1").find("crashed in start-up"), std::string::npos);
+    if (crashes == "1") {
+      EXPECT_NE(status.find("exit=0 "), std::string::npos) << status;
+      EXPECT_EQ(slurp(folder / "runs/1-r1.jsonl"), "{\"run_id\":\"x\"}\n");
+    } else {
+      EXPECT_NE(status.find("exit=139 "), std::string::npos) << status;
+      EXPECT_FALSE(fs::exists(folder / "runs/1-r1.jsonl"));
+    }
+  }
+}
+
 // srun of Slurm 22.05 at times does not return after every task of a step has ended. A run whose
 // tasks failed before writing a record must still end after its linger time, not its timeout,
 // and keep the tasks' exit code.
