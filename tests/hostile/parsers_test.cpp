@@ -154,6 +154,12 @@ TEST(HostileText, TextProblemNamesTheColumn) {
   EXPECT_EQ(text_problem("\xed\xa0\x80"), "a byte 0xED that is not UTF-8 at column 1")
       << "surrogate";
   EXPECT_EQ(text_problem("x\xe2\x82"), "a byte 0xE2 that is not UTF-8 at column 2") << "cut";
+  // Past the first eight bytes, which are checked eight at a time: the column is still exact.
+  EXPECT_EQ(text_problem("0123456789abcdef\0x"s), "a NUL byte at column 17");
+  EXPECT_EQ(text_problem("0123456789a\xe9"
+                         "bcdefgh"),
+            "a byte 0xE9 that is not UTF-8 at column 12");
+  EXPECT_EQ(text_problem("01234567\xc3\xa9 9abcdef\x7f\x01 end"), "");
 }
 
 // One rule for a byte-order mark in every text input: refused where it stands, with its column.
