@@ -271,6 +271,23 @@ TEST(CampaignScripts, PbsSelectsOneChunkSetPerClusterAndMapsRanksInChunkOrder) {
   EXPECT_EQ(pwned_files(dir.path()), std::vector<std::string>{});
 }
 
+// Writes a PBS campaign of one 2x1 run launched by LAUNCHER with its linger at 1 s, runs its
+// jobscript in this process's shell as PBS would, and gives the campaign folder.
+fs::path run_pbs_jobscript(const fs::path& dir, const std::string& launcher,
+                           const std::string& timeout) {
+  const std::string spec =
+      write_file(dir / "s.ini", "name = t\napp = poisson\nbinary = " + poisson_binary() +
+                                    "\nexecutor = pbs\ntimeout = " + timeout +
+                                    "\n[pbs]\nlauncher = " + launcher +
+                                    "\nlinger = 1s\n[options]\nprocs = 2x1\n");
+  EXPECT_EQ(mcb_campaign("scripts " + quote(spec)).exit_code, 0);
+  const fs::path folder = dir / "campaigns/t";
+  const CommandResult run =
+      run_command("PBS_NODEFILE=/dev/null bash " + quote((folder / "jobs/1-r1.pbs").string()));
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  return folder;
+}
+
 TEST(CampaignScripts, AJobscriptEndsARunAtItsTimeoutAndALauncherThatLingersAfterItsRecord) {
   for (const std::string mode : {"sleep", "linger"}) {
     TempDir dir;
@@ -278,17 +295,7 @@ TEST(CampaignScripts, AJobscriptEndsARunAtItsTimeoutAndALauncherThatLingersAfter
     // The lingering launcher must write its record and linger 1 s well within the timeout, even
     // on a busy host; the sleeping one is timed out whatever the host does.
     const std::string timeout = mode == "sleep" ? "3s" : "60s";
-    const std::string spec =
-        write_file(dir.path() / "s.ini", "name = t\napp = poisson\nbinary = " + poisson_binary() +
-                                             "\nexecutor = pbs\ntimeout = " + timeout +
-                                             "\n"
-                                             "[pbs]\nlauncher = " +
-                                             mpirun + "\nlinger = 1s\n[options]\nprocs = 2x1\n");
-    ASSERT_EQ(mcb_campaign("scripts " + quote(spec)).exit_code, 0);
-    const fs::path folder = dir.path() / "campaigns/t";
-    const CommandResult run =
-        run_command("PBS_NODEFILE=/dev/null bash " + quote((folder / "jobs/1-r1.pbs").string()));
-    EXPECT_EQ(run.exit_code, 0) << run.err;
+    const fs::path folder = run_pbs_jobscript(dir.path(), mpirun, timeout);
     const std::string status = slurp(folder / "runs/1-r1.status");
     if (mode == "sleep") {
       EXPECT_NE(status.find("exit=124 "), std::string::npos) << status;
@@ -317,16 +324,7 @@ TEST(CampaignScripts, ALaunchThatDiesOnASignalBeforeItsRecordIsMadeOnceMore) {
                    "while [ $# -gt 0 ]; do [ \"$1\" = --output ] && out=$2; shift; done\n"
                    "echo '{\"run_id\":\"x\"}' >>\"$out\"\n");
     ::chmod(mpirun.c_str(), 0755);
-    const std::string spec =
-        write_file(dir.path() / "s.ini",
-                   "name = t\napp = poisson\nbinary = " + poisson_binary() +
-                       "\nexecutor = pbs\ntimeout = 60s\n[pbs]\nlauncher = " + mpirun.string() +
-                       "\nlinger = 1s\n[options]\nprocs = 2x1\n");
-    ASSERT_EQ(mcb_campaign("scripts " + quote(spec)).exit_code, 0);
-    const fs::path folder = dir.path() / "campaigns/t";
-    const CommandResult run =
-        run_command("PBS_NODEFILE=/dev/null bash " + quote((folder / "jobs/1-r1.pbs").string()));
-    EXPECT_EQ(run.exit_code, 0) << run.err;
+    const fs::path folder = run_pbs_jobscript(dir.path(), mpirun.string(), "60s");
     const std::string status = slurp(folder / "runs/1-r1.status");
     EXPECT_NE(status.find("launches=2"), std::string::npos) << status;
     EXPECT_EQ(slurp(dir.path() / "launches"), "launch\nlaunch\n");
