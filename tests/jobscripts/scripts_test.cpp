@@ -281,7 +281,7 @@ fs::path run_pbs_jobscript(const fs::path& dir, const std::string& launcher,
                                     "\n[pbs]\nlauncher = " + launcher +
                                     "\nlinger = 1s\n[options]\nprocs = 2x1\n");
   EXPECT_EQ(mcb_campaign("scripts " + quote(spec)).exit_code, 0);
-  const fs::path folder = dir / "campaigns/t";
+  fs::path folder = dir / "campaigns/t";
   const CommandResult run =
       run_command("PBS_NODEFILE=/dev/null bash " + quote((folder / "jobs/1-r1.pbs").string()));
   EXPECT_EQ(run.exit_code, 0) << run.err;
