@@ -9,7 +9,7 @@
 # non-zero code (tasks started through the Slurm jobscript's task wrapper do; a run that fails
 # before writing a record is over that way).
 # A launch whose tasks died on a signal before any record was written is made once more, its
-# first log kept as runs/KEY.log.1: Open MPI 4.1 started by srun in a heterogeneous step at
+# first log kept as runs/KEY.log.1: Open MPI 4.1 started by srun on a step of several nodes at
 # times crashes inside MPI_Init (a peer whose PMIx fence failed sends before this rank can
 # receive), a failure of the launch and not of the run.
 # Writes runs/KEY.status: "exit=<code> seconds=<s> ended=exit|timeout|lingered launches=<n>"
