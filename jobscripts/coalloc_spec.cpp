@@ -141,10 +141,11 @@ void read_coalloc_settings(const spec_detail::SpecReader& reader, const std::str
   if (out.synchronization == Synchronization::hibernation) {
     for (const std::string& c : out.clusters) {
       const QueueConfig& s = out.system(c);
-      if (!make_queue(s)->supports(Operation::requeue)) {
+      const auto queue = make_queue(s);
+      if (!queue->supports(Operation::requeue)) {
         throw reader.error(*reader.find("coalloc", "synchronization"),
                            "hibernation needs a system that can requeue a job; '" + c + "' (" +
-                               s.kind + ") cannot");
+                               s.kind + ") " + queue->why_unsupported(Operation::requeue));
       }
     }
   }

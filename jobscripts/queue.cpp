@@ -131,7 +131,7 @@ BatchQueue::BatchQueue(QueueConfig config, CommandRunner runner)
 
 void BatchQueue::apply(Operation operation, const std::string& id) {
   if (!supports(operation)) {
-    throw NotSupported(name() + ": " + kind() + " has no " + to_string(operation));
+    throw NotSupported(name() + ": " + kind() + " " + why_unsupported(operation));
   }
   control(operation, id);
 }

@@ -129,6 +129,11 @@ class BatchQueue {
   virtual StartEstimate start_estimate(int processors, double time_limit_s) = 0;
 
   virtual bool supports(Operation operation) const = 0;
+  /// @brief Why the system lacks @p operation, for the error of apply() and of a spec that needs
+  /// it.
+  virtual std::string why_unsupported(Operation operation) const {
+    return "has no " + to_string(operation);
+  }
   /// @brief The operation on job @p id. @throws NotSupported when the system lacks it.
   void apply(Operation operation, const std::string& id);
   void hold(const std::string& id) { apply(Operation::hold, id); }

@@ -1,6 +1,7 @@
 // Grid Engine (Son of Grid Engine 8.1, Debian's gridengine packages) behind the batch-queue
 // interface, through its commands: qsub -pe <pe> N -l h_rt, qstat (-g t for the hosts of a
-// job), qacct for ended jobs, qdel, qhold/qrls, qmod -sj/-usj (suspend) and -rj (requeue).
+// job), qacct for ended jobs, qdel, qhold/qrls, qmod -sj/-usj (suspend). No requeue: see
+// why_unsupported().
 // The commands rather than DRMAA: DRMAA 1.0 reads SGE_ROOT/SGE_CELL once per process, so one
 // process could not talk to two cells. Grid Engine has no start estimate for a new request.
 #include "common/errors.hpp"
@@ -251,7 +252,18 @@ class GridEngineQueue : public BatchQueue {
     return e;
   }
 
-  bool supports(Operation) const override { return true; }
+  bool supports(Operation operation) const override { return operation != Operation::requeue; }
+
+  // qmod -rj puts the job back in the queue at once and leaves the kill of the running instance
+  // to the next report from its host; the qmaster forgets that kill after any report from the
+  // host without a line for the job, and 8.1.9's execd sends such reports. The old instance then
+  // runs on unseen while the job starts again, or, back on the same host, never starts again.
+  // On the rig this hit 8 reschedules in 19 (jobscripts/README.md).
+  std::string why_unsupported(Operation operation) const override {
+    if (operation != Operation::requeue) return BatchQueue::why_unsupported(operation);
+    return "cannot requeue a running job reliably (qmod -rj in Grid Engine 8.1 may leave the "
+           "job's old instance running)";
+  }
 
  protected:
   void control(Operation operation, const std::string& id) override {
@@ -269,8 +281,7 @@ class GridEngineQueue : public BatchQueue {
         output_of({"qmod", "-usj", id});
         break;
       case Operation::requeue:
-        output_of({"qmod", "-rj", id});
-        break;
+        break;  // not supported: apply() refuses it
     }
   }
 

@@ -140,7 +140,7 @@ EOF
   [ "$ok" -ge 1 ] || skip "the queue all.q@$host did not become ready; see $d/spool"
 }
 
-# The queue all.q: SLOTS slots on HOST, rerunnable jobs (requeue), the clean-up script.
+# The queue all.q: SLOTS slots on HOST, the clean-up script (jobs ask to be rerunnable themselves).
 sge_queue() {
   local d=$1 host=$2 slots=$3 limit
   cat <<EOF

@@ -802,6 +802,15 @@ INSTANTIATE_TEST_SUITE_P(
                              "clusters = a b\nsynchronization = hibernation\nlaunch = at-start\n" +
                              kCoallocOptions)},
               {"sys.ini", "[a]\nkind = slurm\n[b]\nkind = slurm\n"}}},
+        // Grid Engine's qmod -rj may leave the old instance running: hibernation is refused.
+        Case{"coalloc_hibernation_on_gridengine",
+             "mcb-campaign",
+             "dry-run @/s.ini",
+             "@/s.ini:9: synchronization: hibernation needs a system that can requeue a job; 'b' "
+             "(gridengine) cannot requeue a running job reliably",
+             {{"s.ini", spec(kCoallocSpec + "clusters = a b\nsynchronization = hibernation\n" +
+                             kCoallocOptions)},
+              {"sys.ini", "[a]\nkind = slurm\n[b]\nkind = gridengine\n"}}},
         Case{"cancel_not_coalloc",
              "mcb-campaign",
              "cancel @/s.ini",

@@ -355,6 +355,33 @@ TEST(QueuePbs, CommandLinesOfEveryOperation) {
   EXPECT_EQ(e.source.rfind("none: ", 0), 0u) << e.source;
 }
 
+// Grid Engine's job operations; requeue is refused before any command runs (qmod -rj in 8.1 may
+// leave the job's old instance running), with the reason in the error.
+TEST(QueueGridEngine, JobOperationsAndNoRequeue) {
+  Recorder rec;
+  QueueConfig config{"site-g", "gridengine", {{"SGE_ROOT", "/var/lib/gridengine"}}, {}};
+  const auto queue = make_queue(config, rec.runner());
+  queue->hold("7");
+  EXPECT_EQ(rec.commands.back(), (Strings{"qhold", "7"}));
+  queue->release("7");
+  EXPECT_EQ(rec.commands.back(), (Strings{"qrls", "7"}));
+  queue->suspend("7");
+  EXPECT_EQ(rec.commands.back(), (Strings{"qmod", "-sj", "7"}));
+  queue->resume("7");
+  EXPECT_EQ(rec.commands.back(), (Strings{"qmod", "-usj", "7"}));
+  EXPECT_FALSE(queue->supports(Operation::requeue));
+  const std::size_t ran = rec.commands.size();
+  try {
+    queue->requeue("7");
+    ADD_FAILURE() << "requeue was not refused";
+  } catch (const NotSupported& e) {
+    EXPECT_NE(std::string(e.what()).find("site-g: gridengine cannot requeue a running job"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(rec.commands.size(), ran);
+}
+
 TEST(QueuePbs, CommandsFromTheConfiguredFolder) {
   Recorder rec;
   QueueConfig config{"site-p", "pbs", {}, {{"bin", "/opt/pbs/bin"}}};
