@@ -302,7 +302,9 @@ TEST_F(RigTest, AResubmittedComponentKeepsItsDuplicate) {
     if (e.at("event") == "resubmitting") released = true;
     if (e.at("event") != "cancelled" || e.at("tag") == early) continue;
     const std::string tag = e.at("tag");
-    if (component_of.at(tag) == 0 && systems.at(tag) == "slurm-b") EXPECT_TRUE(released) << tag;
+    if (component_of.at(tag) == 0 && systems.at(tag) == "slurm-b") {
+      EXPECT_TRUE(released) << tag;
+    }
   }
   // After the release every copy runs its ranks when it starts (launch = at-start, the default
   // with resubmission), so the go starts nothing; before it, the early copy waited for a go.
