@@ -232,6 +232,52 @@ slurm_stop() {
   rm -f "$d"/run/slurm*.pid
 }
 
+# " PID PID ... ": this (sub)shell and the chain of its callers up to init (a sweep never kills
+# them: `stop` may be run by the watcher, or from a shell whose environment names DIR).
+self_and_callers() {
+  local p=$BASHPID chain=" "
+  while [ -n "$p" ] && [ "$p" != 0 ]; do
+    chain="$chain$p "
+    p="$(sed -n 's/^PPid:[[:space:]]*//p' "/proc/$p/status" 2>/dev/null || true)"
+  done
+  echo "$chain"
+}
+
+# Pids of the live processes whose command line or environment names a path in DIR (daemons
+# started with its config, job processes, the watcher), this process and its callers left out.
+# Only grep runs during the scan, with an empty environment: a pipe's other commands would
+# inherit a caller's SLURM_CONF or SGE_ROOT and match; grep's own match is gone once it ends.
+folder_pids() {
+  local dir=$1 keep found path p seen=" "
+  keep="$(self_and_callers)"
+  found="$(env -i grep -lzF -e "$dir/" /proc/[0-9]*/cmdline /proc/[0-9]*/environ 2>/dev/null || true)"
+  for path in $found; do
+    p=${path#/proc/}
+    p=${p%%/*}
+    [[ "$keep$seen" == *" $p "* ]] && continue
+    seen="$seen$p "
+    # A zombie (already dead, not yet reaped) shows an empty command line and is left alone.
+    IFS= read -r -d '' _ 2>/dev/null <"/proc/$p/cmdline" && echo "$p"
+  done
+  return 0
+}
+
+# Kills what is still running of DIR (a daemon killed a moment ago and not yet gone, a job
+# process that escaped its system's stop) and returns once nothing is: a caller may check for
+# leftovers, or reuse the ports, at once. 1, naming them, when some survive 5 s of SIGKILL.
+sweep_folder() {
+  local dir=$1 left
+  for _ in $(seq 1 50); do
+    left="$(folder_pids "$dir")"
+    [ -z "$left" ] && return 0
+    # shellcheck disable=SC2086
+    kill -KILL $left 2>/dev/null || true
+    sleep 0.1
+  done
+  echo "$prog: still running after stop, though killed: ${left//$'\n'/ }" >&2
+  return 1
+}
+
 # A watcher that runs `SELF stop DIR` when OWNER ends while MARK (a file stop removes) exists:
 # a test killed by its timeout still leaves nothing running. Detached from the caller's
 # terminal and pipes; its pid goes to PIDFILE.

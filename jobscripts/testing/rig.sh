@@ -8,7 +8,9 @@
 #
 #   rig.sh start DIR [OWNER_PID]  start all three; with OWNER_PID, a watcher stops the rig when
 #                                 that process ends without stopping it (a killed test)
-#   rig.sh stop DIR               cancel every job, stop every daemon, kill what is left
+#   rig.sh stop DIR               cancel every job, stop every daemon, kill what is left; it
+#                                 returns once no process names DIR in its command line or
+#                                 environment (1 if one survives SIGKILL)
 #   rig.sh clear DIR              cancel every job in every system, the daemons left running
 #                                 (a rig shared by several test programs, one after another)
 #   rig.sh check                  exit 0 when this machine can run it, else print why and exit 3
@@ -117,6 +119,7 @@ stop() {
   munge_stop "$dir/munge"
   rm -f "$dir/run/rig.pid"
   stop_watcher "$dir/run/watcher.pid"
+  sweep_folder "$dir" || exit 1
   echo "rig: stopped the rig in $dir"
 }
 

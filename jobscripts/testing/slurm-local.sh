@@ -54,6 +54,7 @@ stop() {
   munge_stop "$dir/munge"
   # The watcher (when this stop is not its own) ends by itself once the pid files are gone.
   stop_watcher "$dir/run/watcher.pid"
+  sweep_folder "$dir" || exit 1
   echo "slurm-local: stopped the Slurm in $dir"
 }
 

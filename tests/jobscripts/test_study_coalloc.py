@@ -61,8 +61,10 @@ class StudyCoallocQuick(unittest.TestCase):
         for pid in filter(str.isdigit, os.listdir("/proc")):
             try:
                 with open(f"/proc/{pid}/cmdline", "rb") as f:
-                    if (rig + "/").encode() in f.read():
-                        left.append(pid)
+                    cmdline = f.read()
+                if (rig + "/").encode() in cmdline:
+                    words = cmdline.replace(b"\0", b" ").decode(errors="replace")
+                    left.append(f"{pid}: {words}")
             except OSError:
                 pass
         self.assertEqual(left, [])
