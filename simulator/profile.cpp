@@ -21,8 +21,16 @@ void Profile::advance(Time now) {
 }
 
 size_t Profile::segment(Time t) const {
-  auto it = std::upper_bound(times_.begin(), times_.end(), t);
-  return it == times_.begin() ? 0 : static_cast<size_t>(it - times_.begin()) - 1;
+  // A binary search without branches on the comparisons (a conditional move each halving): a
+  // long plan is searched on every reservation, and a branch there is mispredicted half the
+  // time. @p base ends on the last breakpoint <= t, or on the first when none is.
+  const Time* base = times_.data();
+  for (size_t len = times_.size(); len > 1;) {
+    const size_t half = len / 2;
+    base = base[half] <= t ? base + half : base;
+    len -= half;
+  }
+  return static_cast<size_t>(base - times_.data());
 }
 
 size_t Profile::split(Time t) {
@@ -50,7 +58,7 @@ void Profile::add(Time t0, Time t1, std::span<const int> procs, int sign) {
   size_t lo = first > 0 ? first - 1 : 0;
   size_t hi = std::min(last + 1, times_.size());
   for (size_t i = hi; i-- > lo + 1;) {
-    if (i < times_.size() && std::equal(at(i), at(i) + clusters_, at(i - 1))) {
+    if (i < times_.size() && same_free(i, i - 1)) {
       times_.erase(times_.begin() + static_cast<long>(i));
       free_.erase(free_.begin() + static_cast<long>(i) * clusters_,
                   free_.begin() + static_cast<long>(i + 1) * clusters_);

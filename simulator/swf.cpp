@@ -43,11 +43,12 @@ std::string without_remark(const std::string& value) {
 bool whole_token(const char* b, const char* e, double& v) {
   const char* d = b != e && *b == '-' ? b + 1 : b;
   if (d == e || e - d > 15) return false;
+  long long x = 0;  // at most 15 digits: no overflow
   for (const char* c = d; c != e; ++c) {
-    if (*c < '0' || *c > '9') return false;
+    const auto digit = static_cast<unsigned>(static_cast<unsigned char>(*c) - '0');
+    if (digit > 9) return false;
+    x = x * 10 + digit;
   }
-  long long x = 0;
-  std::from_chars(d, e, x);
   if (d != b && x == 0) return false;
   v = static_cast<double>(d != b ? -x : x);
   return true;
