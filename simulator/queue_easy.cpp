@@ -11,6 +11,7 @@
 #include "simulator/profile.hpp"
 
 #include <algorithm>
+#include <climits>
 #include <stdexcept>
 #include <vector>
 
@@ -46,14 +47,19 @@ class Easy final : public QueueDiscipline {
     const bool single = sim.machine().clusters() == 1;
     failed_.clear();
     const std::uint64_t depth = sim.limits().backfill_depth;
-    std::uint64_t tried = 0;
-    const std::vector<Waiting>& waiting = queue_copy(sim, q);
-    if (waiting.empty() || waiting.front().id != head) {
+    const Waiting& waiting = queue_copy(sim, q);
+    if (waiting.ids.empty() || waiting.ids.front() != head) {
       throw std::logic_error("easy: the waiting jobs' copy is not the queue");
     }
-    for (size_t k = 1; k < waiting.size() && (depth == 0 || tried < depth); ++k, ++tried) {
-      if (waiting[k].smallest > idle_total) continue;
-      const JobId j = waiting[k].id;
+    // The jobs behind the head up to the depth (0: all of them).
+    const size_t end =
+        depth == 0 ? waiting.ids.size()
+                   : static_cast<size_t>(std::min<std::uint64_t>(waiting.ids.size(), depth + 1));
+    const int* smallest = waiting.smallest.data();
+    const int limit = static_cast<int>(std::min<long long>(idle_total, INT_MAX));
+    for (size_t k = first_within(smallest, 1, end, limit); k < end;
+         k = first_within(smallest, k + 1, end, limit)) {
+      const JobId j = waiting.ids[k];
       const Job& job = sim.job(j);
       const bool moldable = job.req.type == RequestType::kMoldable;
       // With one cluster the idle maximum is the total, and no component exceeds the job.
@@ -78,32 +84,50 @@ class Easy final : public QueueDiscipline {
 
   void on_arrival(Sim& sim, JobId id) override {
     const Job& job = sim.job(id);
-    queue_copy(sim, job.queue).push_back({id, smallest_size(job)});
+    Waiting& w = queue_copy(sim, job.queue);
+    w.ids.push_back(id);
+    w.smallest.push_back(smallest_size(job));
   }
   void on_preempt(Sim& sim, JobId id) override {
     const Job& job = sim.job(id);
-    auto& w = queue_copy(sim, job.queue);
-    w.insert(w.begin(), {id, smallest_size(job)});
+    Waiting& w = queue_copy(sim, job.queue);
+    w.ids.insert(w.ids.begin(), id);
+    w.smallest.insert(w.smallest.begin(), smallest_size(job));
   }
   void on_start(Sim& sim, JobId id) override {
-    auto& w = queue_copy(sim, sim.job(id).queue);
+    Waiting& w = queue_copy(sim, sim.job(id).queue);
     // Nearly always the head, or close behind it.
-    const auto at = std::find_if(w.begin(), w.end(), [&](const Waiting& x) { return x.id == id; });
-    if (at != w.end()) w.erase(at);
+    const auto at = std::find(w.ids.begin(), w.ids.end(), id);
+    if (at == w.ids.end()) return;
+    w.smallest.erase(w.smallest.begin() + (at - w.ids.begin()));
+    w.ids.erase(at);
   }
 
  private:
-  // A waiting job in its queue's order with the processors it needs at least: the pass over the
-  // jobs behind a blocked head skips most of them by this alone, without reading their records
-  // in the job store (a cache miss each, most of an EASY run on a long queue).
+  // The waiting jobs of a queue in its order, and beside them the processors each needs at
+  // least: the pass over the jobs behind a blocked head skips most of them by this alone,
+  // without reading their records in the job store (a cache miss each, most of an EASY run on a
+  // long queue), and the sizes side by side are compared eight at a time.
   struct Waiting {
-    JobId id;
-    long long smallest;
+    std::vector<JobId> ids;
+    std::vector<int> smallest;
   };
-  static long long smallest_size(const Job& job) {
+  static int smallest_size(const Job& job) {
     return job.req.type == RequestType::kMoldable ? job.req.min_size : job.req.total;
   }
-  std::vector<Waiting>& queue_copy(const Sim& sim, int q) {
+  /// First k in [k, end) with smallest[k] <= limit, or end: blocks of eight with no such size
+  /// are passed over with one test (a loop without an early exit, which the compiler vectorizes).
+  static size_t first_within(const int* smallest, size_t k, size_t end, int limit) {
+    constexpr size_t kBlock = 8;
+    for (; k + kBlock <= end; k += kBlock) {
+      bool any = false;
+      for (size_t i = 0; i < kBlock; ++i) any |= smallest[k + i] <= limit;
+      if (any) break;
+    }
+    while (k < end && smallest[k] > limit) ++k;
+    return k;
+  }
+  Waiting& queue_copy(const Sim& sim, int q) {
     if (waiting_.size() < static_cast<size_t>(sim.queue_count())) {
       waiting_.resize(static_cast<size_t>(sim.queue_count()));
     }
@@ -155,7 +179,7 @@ class Easy final : public QueueDiscipline {
            a.req.power == b.req.power;
   }
 
-  std::vector<std::vector<Waiting>> waiting_;  //!< per queue, in its order
+  std::vector<Waiting> waiting_;  //!< per queue
   static constexpr size_t kShapes = 64;
   std::vector<const Job*> failed_;
   Profile profile_;
