@@ -16,16 +16,23 @@ namespace {
 
 bool blank(char c) { return c == ' ' || c == '\t'; }
 
-// Parses the record starting in `first`; `more` supplies the following line when a quoted field
-// runs past the line end (false when there is none). Throws std::invalid_argument.
+// Parses the record in `text` into `fields`; `more` supplies the following line when a quoted
+// field runs past the line end (false when there is none). Throws std::invalid_argument. The
+// strings already in `fields` are written over, so a reader that passes the same vector for
+// every record allocates nothing once its fields have grown to their widths.
 template <typename More>
-std::vector<std::string> parse(std::string text, More&& more) {
-  std::vector<std::string> fields;
+void parse(std::string& text, More&& more, std::vector<std::string>& fields) {
+  std::size_t count = 0;
+  const auto slot = [&]() -> std::string& {
+    if (count == fields.size()) fields.emplace_back();
+    return fields[count++];
+  };
   std::size_t i = 0;
   for (;;) {
     while (i < text.size() && blank(text[i])) ++i;
-    std::string value;
     if (i < text.size() && text[i] == '"') {
+      std::string& value = slot();
+      value.clear();
       ++i;
       for (;;) {
         if (i == text.size()) {
@@ -49,24 +56,25 @@ std::vector<std::string> parse(std::string text, More&& more) {
       while (i < text.size() && blank(text[i])) ++i;
       if (i < text.size() && text[i] != ',') {
         throw std::invalid_argument("text after the closing quote of field " +
-                                    std::to_string(fields.size() + 1));
+                                    std::to_string(count));
       }
     } else {
       const std::size_t start = i;
       while (i < text.size() && text[i] != ',') {
         if (text[i] == '"') {
-          throw std::invalid_argument("a quote inside unquoted field " +
-                                      std::to_string(fields.size() + 1) +
+          throw std::invalid_argument("a quote inside unquoted field " + std::to_string(count + 1) +
                                       " (quote the whole field and double the quote)");
         }
         ++i;
       }
       std::size_t end = i;
       while (end > start && blank(text[end - 1])) --end;
-      value = text.substr(start, end - start);
+      slot().assign(text, start, end - start);
     }
-    fields.push_back(std::move(value));
-    if (i == text.size()) return fields;
+    if (i == text.size()) {
+      fields.resize(count);
+      return;
+    }
     ++i;  // the comma
   }
 }
@@ -240,7 +248,7 @@ void Writer::row(const std::vector<std::string>& fields) {
 Reader::Reader(std::istream& in, std::string name) : in_(in), name_(std::move(name)) {}
 
 bool Reader::next(Record& record) {
-  std::string line;
+  std::string& line = text_;
   while (std::getline(in_, line)) {
     ++line_;
     drop_cr(line);
@@ -250,13 +258,16 @@ bool Reader::next(Record& record) {
     if (first == line.size() || line[first] == '#') continue;
     record.line = line_;
     try {
-      record.fields = parse(std::move(line), [this](std::string& next) {
-        if (!std::getline(in_, next)) return false;
-        ++line_;
-        drop_cr(next);
-        require_plain_text(next, name_, line_);
-        return true;
-      });
+      parse(
+          line,
+          [this](std::string& next) {
+            if (!std::getline(in_, next)) return false;
+            ++line_;
+            drop_cr(next);
+            require_plain_text(next, name_, line_);
+            return true;
+          },
+          record.fields);
     } catch (const std::invalid_argument& e) {
       throw UsageError(name_ + ":" + std::to_string(record.line) + ": " + e.what());
     }
@@ -268,7 +279,10 @@ bool Reader::next(Record& record) {
 std::vector<std::string> split(std::string_view text) {
   std::string line(text);
   drop_cr(line);
-  return parse(std::move(line), [](std::string&) { return false; });
+  std::vector<std::string> fields;
+  parse(
+      line, [](std::string&) { return false; }, fields);
+  return fields;
 }
 
 void Document::fail(std::size_t line, const std::string& what) const {

@@ -109,6 +109,7 @@ class Reader {
   std::istream& in_;
   std::string name_;
   std::size_t line_ = 0;
+  std::string text_;  //!< the line being parsed, its room kept from record to record
 };
 
 /// @brief Splits one record given as text (no file, e.g. an option value "a,\"b,c\",d" -> a |
