@@ -5,7 +5,8 @@
 #   rig_fixture.sh start DIR MCB_RIG   a fresh rig in DIR, stopped by its watcher if CTest ends
 #                                      without the stop; where this machine cannot run it, DIR/skip
 #                                      says why and the exit is 77 (skipped)
-#   rig_fixture.sh stop DIR MCB_RIG    stops it and fails if anything of it is left running
+#   rig_fixture.sh stop DIR MCB_RIG    stops it (a straggler started first that names DIR
+#                                      included) and fails if anything of it is left running
 set -euo pipefail
 [ $# -eq 3 ] || { echo "usage: rig_fixture.sh start|stop DIR MCB_RIG" >&2; exit 2; }
 command=$1 dir=$2 rig=$3
@@ -32,6 +33,13 @@ case "$command" in
     ;;
   stop)
     [ -e "$dir/skip" ] && { rm -rf "$dir"; exit 0; }
+    # A straggler no batch system knows of, deaf to SIGTERM, in its own session, naming the
+    # folder in its command line: stop's last sweep must end it too.
+    setsid bash -c 'trap "" TERM; sleep 600; true' straggler "$dir/straggler" </dev/null >/dev/null 2>&1 &
+    for _ in $(seq 1 50); do
+      grep -qzF -- "$dir/straggler" /proc/[0-9]*/cmdline 2>/dev/null && break
+      sleep 0.1
+    done
     "$rig" stop "$dir"
     left=""
     for proc in /proc/[0-9]*; do
