@@ -47,8 +47,21 @@ if [ -z "$go" ]; then
   go="$dir/$tag.go"
 fi
 printf '%s\n' "$(date +%s.%N)" >"$dir/$tag.began"
-bash "$go"
-code=$?
+# The launch runs as this script's child, and a kill of the job (SIGTERM, then SIGKILL after
+# the batch system's grace) neither ends this script first nor writes a done file. A batch
+# system that finds a job's processes through their parents (Slurm's proctrack/linuxproc) would
+# otherwise lose a launcher orphaned by the script's death, and an mpirun that hangs on SIGTERM
+# would outlive its cancelled job.
+bash "$go" &
+child=$!
+killed=
+trap 'killed=1; kill -TERM "$child" 2>/dev/null' TERM INT HUP
+while :; do
+  wait "$child"
+  code=$?
+  kill -0 "$child" 2>/dev/null || break
+done
+[ -z "$killed" ] || exit 143
 printf '%s %s\n' "$code" "$(date +%s.%N)" >"$dir/$tag.done.tmp.$$"
 mv -f "$dir/$tag.done.tmp.$$" "$dir/$tag.done"
 exit "$code"

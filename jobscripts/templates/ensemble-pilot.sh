@@ -38,6 +38,11 @@ while :; do
   else
     bash "$dir/$tag.go.$n" &
     run=$!
+    # A kill of the job (its time limit, a cancel) neither ends this script before the segment
+    # nor writes a done file: a batch system that finds a job's processes through their parents
+    # (Slurm's proctrack/linuxproc) would otherwise lose an orphaned mpirun at the SIGKILL.
+    killed=
+    trap 'killed=1; kill -TERM "$run" 2>/dev/null' TERM INT HUP
     while kill -0 "$run" 2>/dev/null; do
       if [ -e "$dir/$tag.stop.$n" ]; then
         # The go's own children (its mpirun, which ends its ranks), then the go.
@@ -47,8 +52,13 @@ while :; do
       fi
       sleep 0.05
     done
-    wait "$run"
-    code=$?
+    while :; do
+      wait "$run"
+      code=$?
+      kill -0 "$run" 2>/dev/null || break
+    done
+    [ -z "$killed" ] || exit 143
+    trap - TERM INT HUP
   fi
   printf '%s %s\n' "$code" "$(date +%s.%N)" >"$dir/$tag.done.$n.tmp.$$"
   mv -f "$dir/$tag.done.$n.tmp.$$" "$dir/$tag.done.$n"

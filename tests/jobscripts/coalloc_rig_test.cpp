@@ -394,7 +394,8 @@ TEST_F(RigTest, CancelGivesUpEveryPilotInEverySystemAndSubmitsNothing) {
   EXPECT_EQ(events_of(dir, "server-stopped").size(), 1u) << "the dead coordinator's ompi-server";
   EXPECT_TRUE(
       wait_for([&] { return mcb::testing::rig::rig_processes(dir / "folder").empty(); }, 120))
-      << "a pilot, rank or server of the campaign is left";
+      << "a pilot, rank or server of the campaign is left:\n"
+      << mcb::testing::rig::describe_processes(mcb::testing::rig::rig_processes(dir / "folder"));
   // Cancelling again finds nothing; a run afterwards records the run failed, submits nothing.
   const CommandResult again = run_command(cancel);
   EXPECT_EQ(again.exit_code, 0) << again.err;

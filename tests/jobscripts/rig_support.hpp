@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -69,6 +70,17 @@ inline std::vector<pid_t> rig_processes(const fs::path& dir) {
   return pids;
 }
 
+// "pid: command line" of each process given, one a line: what a failed check names as left.
+inline std::string describe_processes(const std::vector<pid_t>& pids) {
+  std::string text;
+  for (const pid_t pid : pids) {
+    std::string words = slurp(fs::path("/proc") / std::to_string(pid) / "cmdline");
+    std::replace(words.begin(), words.end(), '\0', ' ');
+    text += std::to_string(pid) + ": " + words + "\n";
+  }
+  return text;
+}
+
 class Rig : public ::testing::Environment {
  public:
   void SetUp() override {
@@ -121,7 +133,8 @@ class Rig : public ::testing::Environment {
       const CommandResult r = run_command(quote(bin("mcb-rig")) + " stop " + quote(s.dir.string()));
       EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
       std::cout << "rig stopped in " << seconds_since(start) << " s" << std::endl;
-      EXPECT_EQ(rig_processes(s.dir), std::vector<pid_t>{}) << "the rig left processes behind";
+      const std::vector<pid_t> left = rig_processes(s.dir);
+      EXPECT_TRUE(left.empty()) << "the rig left processes behind:\n" << describe_processes(left);
       EXPECT_FALSE(fs::exists(s.dir / "rig.env")) << "stop leaves no description of the rig";
     }
     std::error_code ec;
