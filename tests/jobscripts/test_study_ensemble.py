@@ -11,6 +11,8 @@ import sys
 import tempfile
 import unittest
 
+from rig_processes import processes_naming
+
 SOURCE = os.environ["MCB_SOURCE_DIR"]
 BUILD = os.environ["MCB_BUILD_DIR"]
 SKIPPED = 77
@@ -87,17 +89,7 @@ class StudyEnsembleQuick(unittest.TestCase):
     def test_rig_is_stopped(self):
         rig = os.path.join(self.out, "rig")
         self.assertFalse(os.path.exists(os.path.join(rig, "rig.env")))
-        left = []
-        for pid in filter(str.isdigit, os.listdir("/proc")):
-            try:
-                with open(f"/proc/{pid}/cmdline", "rb") as f:
-                    cmdline = f.read()
-                if (rig + "/").encode() in cmdline:
-                    words = cmdline.replace(b"\0", b" ").decode(errors="replace")
-                    left.append(f"{pid}: {words}")
-            except OSError:
-                pass
-        self.assertEqual(left, [])
+        self.assertEqual(processes_naming(rig), [])
 
 
 if __name__ == "__main__":
