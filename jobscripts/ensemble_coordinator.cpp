@@ -146,21 +146,22 @@ int record_last_day(const std::string& file) {
 
 }  // namespace
 
-// The day a segment's work is committed to, or none. A segment is done when its restart file
-// exists (mcb-ensflow writes it whole, at its stop day only, as --checkpoint-every is the
-// horizon), or, for the last, when its record reached it. A segment asked to stop (its stop
-// file) wrote that file under day `to`'s name at the analysis it stopped at, which only its
-// record tells: the file is renamed to that day's name (then journaled; a runner killed between
-// finds it renamed). Without a record its day is unknown (the runner never reads restart files),
-// so the file goes and the segment runs again: no day is lost or counted twice.
+// The day a segment's work is committed to, or none. A segment is done when its record (its
+// verdict, written last) reached its stop day and, before the horizon, its restart file exists
+// (mcb-ensflow writes it whole, at its stop day only, as --checkpoint-every is the horizon). A
+// segment asked to stop (its stop file) wrote that file under day `to`'s name at the analysis it
+// stopped at, which only its record tells: the file is renamed to that day's name (then
+// journaled; a runner killed between finds it renamed). Without a record (its pilot killed
+// between the file and the record) the segment has no verdict and, when stopped, no known day:
+// the file goes and the segment runs again, so no day is lost, counted twice or left unjudged.
 std::optional<int> EnsembleCoordinator::committed_day(const EnsembleSegment& s) {
   const std::string written = restart_file(s.queue, s.to);
+  const int day = record_last_day(record_file(s.n));
   if (!s.stop_asked) {
-    if (fs::exists(written)) return s.to;
-    if (s.to == spec_.horizon && record_last_day(record_file(s.n)) == s.to) return s.to;
+    if (day == s.to && (s.to == spec_.horizon || fs::exists(written))) return s.to;
+    fs::remove(written);
     return std::nullopt;
   }
-  const int day = record_last_day(record_file(s.n));
   if (day <= s.from || day > s.to) {
     fs::remove(written);
     return std::nullopt;

@@ -96,11 +96,13 @@ std::vector<json> done_segments(const fs::path& dir) {
   return done;
 }
 
-// The segments that were done cover days 1..horizon, in order, each day once.
+// The segments that were done cover days 1..horizon, in order, each day once, and each carries
+// its record's verdict.
 void expect_each_day_once(const fs::path& dir, int horizon) {
   int day = 0;
   for (const json& e : done_segments(dir)) {
     EXPECT_EQ(e.at("from").get<int>(), day) << e.dump();
+    EXPECT_TRUE(e.contains("status")) << "a done segment without its record: " << e.dump();
     day = e.at("day").get<int>();  // a segment stopped for a remap ends before its `to`
   }
   EXPECT_EQ(day, horizon);
@@ -142,13 +144,43 @@ TEST(EnsembleSpec, ABadSpecExitsTwoWithOneLine) {
   fs::remove_all(dir);
 }
 
+// mcb-ensflow as the spec's binary, except that the first segment resuming from a restart file
+// loses its record after it wrote that file, and then waits for its pilot's limit: what a pilot
+// killed between the two leaves (@p marker is made when it happens).
+fs::path record_losing_binary(const fs::path& dir, const fs::path& marker) {
+  const fs::path script = dir / "ensflow-losing-a-record.sh";
+  std::ofstream(script)
+      << "#!/bin/sh\n"
+      << quote(mcb::testing::bin("mcb-ensflow")) << " \"$@\"; code=$?\n"
+      << "case \" $* \" in *\" --restart \"*) ;; *) exit $code ;; esac\n"
+      << "[ \"${OMPI_COMM_WORLD_RANK:-0}\" = 0 ] || exit $code\n"
+      << "mkdir " << quote(marker.string()) << " 2>/dev/null || exit $code\n"
+      << "for a in \"$@\"; do [ \"$prev\" = --output ] && rm -f \"$a\"; prev=$a; done\n"
+      << "i=0; while [ $i -lt 120 ]; do sleep 1; i=$((i + 1)); done; exit 1\n";
+  fs::permissions(script, fs::perms::owner_all, fs::perm_options::add);
+  return script;
+}
+
 TEST_F(RigTest, AJobEndedAtItsTimeLimitIsResubmittedAndTheRunResumes) {
   // Grid Engine's h_rt of 12 s ends pilots while the runner, told a model day takes 5 ms, keeps
-  // giving them segments (each a few seconds of mpirun).
+  // giving them segments (each a few seconds of mpirun). One of them is killed after its restart
+  // file and before its record: it has no verdict, so it is not done and runs again.
   const fs::path dir =
       write_spec("limit", {{"ge", "gridengine", 2, "12s", 0.01}}, 16, 2, rig_systems());
+  const fs::path marker = dir / "record-lost";
+  const fs::path binary = record_losing_binary(dir, marker);
+  ASSERT_EQ(run_command("sed -i 's|^binary = .*|binary = " + binary.string() + "|' " +
+                        quote((dir / "spec.ini").string()))
+                .exit_code,
+            0);
   const CommandResult r = run_command(command(dir));
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  ASSERT_TRUE(fs::exists(marker)) << "no segment lost its record";
+  bool lost_one_killed = false;  // the segment without a record: killed with its pilot
+  for (const json& e : events(dir, "segment-end")) {
+    lost_one_killed = lost_one_killed || (e.at("outcome") == "killed" && e.at("from") > 0);
+  }
+  EXPECT_TRUE(lost_one_killed);
   std::vector<std::string> pilots;
   for (const json& e : events(dir, "submit")) pilots.push_back(e.at("tag"));
   ASSERT_GE(pilots.size(), 2u) << "a second pilot after the first reached its limit";
