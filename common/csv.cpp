@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
@@ -15,6 +16,17 @@ namespace mcb::csv {
 namespace {
 
 bool blank(char c) { return c == ' ' || c == '\t'; }
+
+// Whether a field must be quoted (field()): a comma, a quote or a line break in it, or a '#' or
+// a blank at its start, or a blank at its end.
+bool needs_quotes(std::string_view value) {
+  if (value.empty()) return false;
+  if (value.front() == '#' || blank(value.front()) || blank(value.back())) return true;
+  for (const char c : value) {
+    if (c == ',' || c == '"' || c == '\r' || c == '\n') return true;
+  }
+  return false;
+}
 
 // Parses the record in `text` into `fields`; `more` supplies the following line when a quoted
 // field runs past the line end (false when there is none). Throws std::invalid_argument. The
@@ -120,10 +132,7 @@ std::string optional_number(const std::optional<double>& value) {
 }
 
 std::string field(std::string_view text) {
-  const bool needs_quotes =
-      text.find_first_of(",\"\r\n") != std::string_view::npos ||
-      (!text.empty() && (text.front() == '#' || blank(text.front()) || blank(text.back())));
-  if (!needs_quotes) return std::string(text);
+  if (!needs_quotes(text)) return std::string(text);
   std::string out = "\"";
   for (char c : text) {
     if (c == '"') out += '"';
@@ -172,10 +181,8 @@ std::string exact(double value) {
 
 StreamWriter::StreamWriter(std::ostream& out, const std::vector<std::string>& header)
     : out_(out), columns_(header.size()) {
-  line_ = join(header);
-  line_ += '\n';
-  out_.write(line_.data(), static_cast<std::streamsize>(line_.size()));
-  line_.clear();
+  const std::string line = join(header) + '\n';
+  out_.write(line.data(), static_cast<std::streamsize>(line.size()));
 }
 
 void StreamWriter::row(const std::vector<std::string>& fields) {
@@ -183,53 +190,50 @@ void StreamWriter::row(const std::vector<std::string>& fields) {
     throw std::logic_error("CSV row with " + std::to_string(fields.size()) +
                            " fields, header has " + std::to_string(columns_));
   }
-  line_ = join(fields);
-  line_ += '\n';
-  out_.write(line_.data(), static_cast<std::streamsize>(line_.size()));
+  const std::string line = join(fields) + '\n';
+  out_.write(line.data(), static_cast<std::streamsize>(line.size()));
 }
 
-void StreamWriter::separate() {
-  if (pending_++ > 0) line_ += ',';
+char* StreamWriter::field_room(std::size_t most) {
+  // Written through a pointer, not appended: a per-job table formats millions of fields, and
+  // each append would check and update the string's size.
+  if (used_ + most + 2 > line_.size()) line_.resize(std::max(2 * line_.size(), used_ + most + 64));
+  char* at = line_.data() + used_;
+  if (pending_++ > 0) *at++ = ',';
+  return at;
 }
 
 StreamWriter& StreamWriter::text(std::string_view value) {
-  separate();
-  const bool needs_quotes =
-      value.find_first_of(",\"\r\n") != std::string_view::npos ||
-      (!value.empty() && (value.front() == '#' || blank(value.front()) || blank(value.back())));
-  if (needs_quotes) {
-    line_ += field(value);
-  } else {
-    line_ += value;
-  }
+  const std::string quoted = needs_quotes(value) ? field(value) : std::string();
+  const std::string_view out = quoted.empty() ? value : std::string_view(quoted);
+  char* at = field_room(out.size());
+  if (!out.empty()) std::memcpy(at, out.data(), out.size());
+  used_ = static_cast<std::size_t>(at + out.size() - line_.data());
   return *this;
 }
 
 StreamWriter& StreamWriter::exact(double value) {
-  separate();
-  char buf[32];
-  line_.append(buf, exact_chars(value, buf));
+  char* at = field_room(32);
+  used_ = static_cast<std::size_t>(exact_chars(value, at) - line_.data());
   return *this;
 }
 
 StreamWriter& StreamWriter::integer(long long value) {
-  separate();
-  char buf[24];
-  line_.append(buf, std::to_chars(buf, buf + sizeof buf, value).ptr);
+  char* at = field_room(24);
+  used_ = static_cast<std::size_t>(std::to_chars(at, at + 24, value).ptr - line_.data());
   return *this;
 }
 
 void StreamWriter::end_row() {
   const std::size_t width = pending_;
-  pending_ = 0;
+  const std::size_t length = used_;
+  pending_ = used_ = 0;
   if (width != columns_) {
-    line_.clear();
     throw std::logic_error("CSV row with " + std::to_string(width) + " fields, header has " +
                            std::to_string(columns_));
   }
-  line_ += '\n';
-  out_.write(line_.data(), static_cast<std::streamsize>(line_.size()));
-  line_.clear();
+  line_[length] = '\n';  // field_room() keeps room for it
+  out_.write(line_.data(), static_cast<std::streamsize>(length + 1));
 }
 
 Writer::Writer(const std::vector<std::string>& header)

@@ -78,12 +78,14 @@ class StreamWriter {
   void end_row();
 
  private:
-  void separate();
+  /// Room for the next field of @p most characters, after its separator: where to write it.
+  char* field_room(std::size_t most);
 
   std::ostream& out_;
   std::size_t columns_;
   std::size_t pending_ = 0;  //!< fields in the current row
-  std::string line_;
+  std::size_t used_ = 0;     //!< characters of the current row in line_
+  std::string line_;         //!< the row's characters, then spare room (its size is its room)
 };
 
 /// @brief One record read, with the line it starts on (1-based).

@@ -13,6 +13,21 @@ std::string trim(std::string_view text) {
   return std::string(text);
 }
 
+bool read_plain_whole(std::string_view text, double& value) {
+  const bool minus = !text.empty() && text.front() == '-';
+  const std::string_view digits = minus ? text.substr(1) : text;
+  if (digits.empty() || digits.size() > 15) return false;
+  long long x = 0;  // at most 15 digits: no overflow
+  for (const char c : digits) {
+    const auto digit = static_cast<unsigned>(static_cast<unsigned char>(c) - '0');
+    if (digit > 9) return false;
+    x = x * 10 + digit;
+  }
+  if (minus && x == 0) return false;  // "-0": the double reader keeps its sign
+  value = static_cast<double>(minus ? -x : x);
+  return true;
+}
+
 std::optional<long> whole_number(const std::string& text) {
   std::size_t used = 0;
   long number = 0;

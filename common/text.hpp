@@ -24,4 +24,10 @@ std::string text_problem(std::string_view text);
 /// syntax: "12", "+12", "-3"); nothing when it is not one ("", "12x", "1.5", or out of range).
 std::optional<long> whole_number(const std::string& text);
 
+/// @brief Reads @p text when it is up to 15 digits after an optional '-' (not "-0"), as nearly
+/// every number of a trace or job list is, into @p value: the value std::from_chars gives it
+/// (exact below 2^53), several times faster. False for any other text, which the caller reads
+/// with std::from_chars.
+bool read_plain_whole(std::string_view text, double& value);
+
 }  // namespace mcb

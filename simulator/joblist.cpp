@@ -111,9 +111,11 @@ bool JobListReader::next(ListRecord& r) {
   const auto number = [&](std::string_view name, const std::string& v, bool integer,
                           double lowest) {
     double x = 0;
-    auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
-    if (ec != std::errc() || p != v.data() + v.size() || !std::isfinite(x) || x < lowest ||
-        (integer && x != std::floor(x))) {
+    const bool read = read_plain_whole(v, x) || [&] {
+      auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
+      return ec == std::errc() && p == v.data() + v.size();
+    }();
+    if (!read || !std::isfinite(x) || x < lowest || (integer && x != std::floor(x))) {
       throw UsageError(where() + "column '" + std::string(name) + "': '" + v + "' is not " +
                        (integer ? "an integer" : "a number") +
                        " >= " + std::to_string(static_cast<long long>(lowest)));

@@ -39,8 +39,8 @@ std::string Policy::never_runs(const Request& req, int /*home*/, const MachineSp
 
 std::string never_fits_empty_system(const Request& req, const MachineSpec& machine,
                                     const PlacementRule& placement) {
-  std::vector<int> out(machine.sizes.size());
-  if (!placement.place(req, machine.sizes, out)) {
+  int room[kMaxClusters];
+  if (!placement.place(req, machine.sizes, std::span<int>(room, machine.sizes.size()))) {
     return "it does not fit the empty system";
   }
   return {};

@@ -1,6 +1,7 @@
 #include "simulator/service.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <stdexcept>
 
@@ -55,8 +56,8 @@ double ServiceModel::requested_base(const Job& job, int k) const {
 double ServiceModel::plan(const Job& job, const Machine& machine) const {
   const std::uint64_t counts = feasible_counts(job.req, machine.clusters());
   double longest = 0;
-  for (int k = 1; k < 64; ++k) {
-    if (counts >> k & 1) longest = std::max(longest, requested_base(job, k));
+  for (std::uint64_t left = counts & ~std::uint64_t{1}; left != 0; left &= left - 1) {
+    longest = std::max(longest, requested_base(job, std::countr_zero(left)));
   }
   // A moldable job is longest at its smallest size.
   if (job.req.type == RequestType::kMoldable) {

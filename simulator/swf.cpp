@@ -37,23 +37,6 @@ std::string without_remark(const std::string& value) {
   return trim(value.substr(0, value.find('#')));
 }
 
-// A field of up to 15 digits (an optional '-' before them), as nearly every SWF field is: read
-// as an integer, which is faster than a double and gives the same value (exact below 2^53);
-// "-0" is left to the double reader, which keeps its sign.
-bool whole_token(const char* b, const char* e, double& v) {
-  const char* d = b != e && *b == '-' ? b + 1 : b;
-  if (d == e || e - d > 15) return false;
-  long long x = 0;  // at most 15 digits: no overflow
-  for (const char* c = d; c != e; ++c) {
-    const auto digit = static_cast<unsigned>(static_cast<unsigned char>(*c) - '0');
-    if (digit > 9) return false;
-    x = x * 10 + digit;
-  }
-  if (d != b && x == 0) return false;
-  v = static_cast<double>(d != b ? -x : x);
-  return true;
-}
-
 bool blank(const std::string& s) {
   for (char c : s) {
     if (c != ' ' && c != '\t' && c != '\r') return false;
@@ -133,7 +116,7 @@ bool SwfReader::next(SwfRecord& r) {
       continue;
     }
     double v = 0;
-    if (whole_token(start, p, v)) {
+    if (read_plain_whole(std::string_view(start, static_cast<size_t>(p - start)), v)) {
       f[static_cast<size_t>(count++)] = v;
       continue;
     }
