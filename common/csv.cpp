@@ -166,6 +166,10 @@ char* exact_chars(double value, char* buf) {
   if (whole_in_fixed_range(value) && value != 0) {
     return std::to_chars(buf, buf + 32, static_cast<long long>(value)).ptr;
   }
+  if (value == 0 && !std::signbit(value)) {  // most waits of a per-job table
+    *buf = '0';
+    return buf + 1;
+  }
   auto [end, ec] = whole_in_fixed_range(value)
                        ? std::to_chars(buf, buf + 32, value, std::chars_format::fixed)
                        : std::to_chars(buf, buf + 32, value);

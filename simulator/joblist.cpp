@@ -129,20 +129,26 @@ bool JobListReader::next(ListRecord& r) {
     }
     return x;
   };
-  const auto list = [&](size_t k, double lowest) {
-    std::vector<int> out;
+  // Into the record's own vector, whose room is kept from line to line.
+  const auto list = [&](size_t k, double lowest, std::vector<int>& out) {
+    out.clear();
     const std::string_view name = kColumns[k];
     const std::string& v = cell(k);
-    if (v.empty()) return out;
+    if (v.empty()) return;
     if (std::all_of(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; })) {
       out.push_back(static_cast<int>(number(name, v, true, lowest)));  // one part, as most are
-      return out;
+      return;
     }
     for (const auto& part : split_plus(v))
       out.push_back(static_cast<int>(number(name, part, true, lowest)));
-    return out;
   };
+  // Every field anew but the vectors (list() clears them) and the app's name (assigned below).
+  std::vector<int> sizes = std::move(r.sizes), clusters = std::move(r.clusters);
+  std::string app = std::move(r.app);
   r = ListRecord{};
+  r.sizes = std::move(sizes);
+  r.clusters = std::move(clusters);
+  r.app = std::move(app);
   r.line = line;
   if (!cell(kId).empty()) r.id = static_cast<std::int64_t>(number("id", cell(kId), true, 0));
   r.submit = number("submit", cell(kSubmit), false, 0);
@@ -156,9 +162,9 @@ bool JobListReader::next(ListRecord& r) {
       throw UsageError(where() + "column 'type': " + e.what());
     }
   }
-  r.sizes = list(kComponents, 1);
+  list(kComponents, 1, r.sizes);
   if (r.sizes.empty()) throw UsageError(where() + "column 'components' is empty");
-  r.clusters = list(kClusters, 0);
+  list(kClusters, 0, r.clusters);
   if (!cell(kHome).empty()) r.home = static_cast<int>(number("home", cell(kHome), true, 0));
   if (!cell(kMinComponent).empty()) {
     r.min_component = static_cast<int>(number("min_component", cell(kMinComponent), true, 1));
