@@ -148,7 +148,7 @@ TEST(EnsembleSpec, ABadSpecExitsTwoWithOneLine) {
 // loses its record after it wrote that file, and then waits for its pilot's limit: what a pilot
 // killed between the two leaves (@p marker is made when it happens).
 fs::path record_losing_binary(const fs::path& dir, const fs::path& marker) {
-  const fs::path script = dir / "ensflow-losing-a-record.sh";
+  fs::path script = dir / "ensflow-losing-a-record.sh";
   std::ofstream(script)
       << "#!/bin/sh\n"
       << quote(mcb::testing::bin("mcb-ensflow")) << " \"$@\"; code=$?\n"
