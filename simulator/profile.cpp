@@ -10,6 +10,25 @@ void Profile::reset(Time now, std::span<const int> free) {
   free_.assign(free.begin(), free.end());
 }
 
+void Profile::reset_with_returns(Time now, std::span<const int> free, std::span<Return> returns) {
+  reset(now, free);
+  std::sort(returns.begin(), returns.end(),
+            [](const Return& a, const Return& b) { return a.t < b.t; });
+  const auto c = static_cast<size_t>(clusters_);
+  for (size_t k = 0; k < returns.size();) {
+    const Time t = returns[k].t;
+    if (!(t < kNever)) break;  // no end known: nothing comes back (release() skips it too)
+    if (t > times_.back()) {   // a new step, from the previous one's counts
+      times_.push_back(t);
+      free_.insert(free_.end(), free_.end() - static_cast<long>(c), free_.end());
+    }
+    int* f = at(times_.size() - 1);
+    for (; k < returns.size() && returns[k].t == t; ++k) {
+      for (size_t i = 0; i < c; ++i) f[i] += returns[k].procs[i];
+    }
+  }
+}
+
 void Profile::advance(Time now) {
   if (times_.empty() || times_.front() >= now) return;
   size_t i = segment(now);

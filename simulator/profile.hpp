@@ -17,6 +17,16 @@ class Profile {
 
   /// Starts over: @p free processors per cluster from @p now on.
   void reset(Time now, std::span<const int> free);
+  /// Processors given back for good at @p t (a running job's requested end).
+  struct Return {
+    Time t;
+    const int* procs;  //!< one count per cluster
+  };
+  /// @brief Starts over as reset(now, free) then release(r.t, kNever, r.procs) for each of
+  /// @p returns, with one sort instead of an insertion each: the same free counts from @p now on
+  /// (a return before @p now counts from @p now; the plan keeps nothing before it). Sorts
+  /// @p returns by time.
+  void reset_with_returns(Time now, std::span<const int> free, std::span<Return> returns);
   /// Forgets everything before @p now.
   void advance(Time now);
   /// Takes @p procs over [t0, t1) (t1 may be kNever).

@@ -141,11 +141,12 @@ class Easy final : public QueueDiscipline {
     built_ = sim.version();
     built_at_ = sim.now();
     const Time now = sim.now();
-    profile_.reset(now, sim.machine().idle());
+    returns_.clear();
     for (JobId r : sim.running()) {
       const Job& job = sim.job(r);
-      profile_.release(job.expected_end, kNever, job.alloc);
+      returns_.push_back({job.expected_end, job.alloc.data()});
     }
+    profile_.reset_with_returns(now, sim.machine().idle(), returns_);
     const size_t clusters = static_cast<size_t>(sim.machine().clusters());
     int buf[kMaxClusters], alloc_buf[kMaxClusters];
     std::span<int> avail(buf, clusters), alloc(alloc_buf, clusters);
@@ -183,6 +184,7 @@ class Easy final : public QueueDiscipline {
   static constexpr size_t kShapes = 64;
   std::vector<const Job*> failed_;
   Profile profile_;
+  std::vector<Profile::Return> returns_;  //!< the running jobs' ends, for each plan built
   std::uint64_t built_ = ~std::uint64_t{0};
   Time built_at_ = -1;
 };

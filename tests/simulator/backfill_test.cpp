@@ -4,6 +4,7 @@
 #include "scenario.hpp"
 
 #include "common/rng.hpp"
+#include "simulator/profile.hpp"
 
 #include <gtest/gtest.h>
 
@@ -280,6 +281,48 @@ TEST(Backfilling, NeverOverlapsProcessors) {
       for (size_t c = 0; c < 4; ++c) used[c] += events[i].second[c];
       if (i + 1 < events.size() && events[i + 1].first == events[i].first) continue;
       for (size_t c = 0; c < 4; ++c) ASSERT_LE(used[c], 8) << q << " at t=" << events[i].first;
+    }
+  }
+}
+
+// EASY's plan is built with one sort of the running jobs' ends: from now on it holds the same
+// free counts and the same breakpoints as releasing each job's processors one by one, with ends
+// before, at and after now, ties, and ends that are not known.
+TEST(Profile, OneSortGivesTheSamePlanAsReleasesOneByOne) {
+  Rng rng(7);
+  for (int round = 0; round < 200; ++round) {
+    const int clusters = 1 + static_cast<int>(rng.below(3));
+    const Time now = 100;
+    std::vector<int> idle(static_cast<size_t>(clusters));
+    for (int& n : idle) n = static_cast<int>(rng.below(5));
+    const size_t jobs = rng.below(12);
+    std::vector<std::vector<int>> procs(jobs, std::vector<int>(static_cast<size_t>(clusters)));
+    std::vector<Profile::Return> returns;
+    Profile one_by_one;
+    one_by_one.reset(now, idle);
+    for (size_t j = 0; j < jobs; ++j) {
+      for (int& n : procs[j]) n = static_cast<int>(rng.below(3));
+      procs[j][rng.below(static_cast<std::uint64_t>(clusters))] += 1;  // a job holds some
+      const std::uint64_t kind = rng.below(8);
+      const Time end = kind == 0   ? kNever
+                       : kind == 1 ? now
+                                   : 90 + 5 * static_cast<Time>(rng.below(8));
+      returns.push_back({end, procs[j].data()});
+      one_by_one.release(end, kNever, procs[j]);
+    }
+    Profile sorted;
+    sorted.reset_with_returns(now, idle, returns);
+    std::vector<int> a(static_cast<size_t>(clusters)), b(a);
+    for (Time t = now; t <= 140; t += 2.5) {
+      one_by_one.min_free(t, t, a);
+      sorted.min_free(t, t, b);
+      ASSERT_EQ(a, b) << "round " << round << ", t " << t;
+      one_by_one.min_free(t, t + 12, a);
+      sorted.min_free(t, t + 12, b);
+      ASSERT_EQ(a, b) << "round " << round << ", [" << t << ", " << t + 12 << ")";
+      const auto fits = [](std::span<int> w) { return w[0] >= 4; };
+      ASSERT_EQ(one_by_one.earliest(t, 7, kNever, fits), sorted.earliest(t, 7, kNever, fits))
+          << "round " << round << ", from " << t;
     }
   }
 }
