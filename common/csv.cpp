@@ -236,7 +236,8 @@ void StreamWriter::end_row() {
     throw std::logic_error("CSV row with " + std::to_string(width) + " fields, header has " +
                            std::to_string(columns_));
   }
-  line_[length] = '\n';  // field_room() keeps room for it
+  if (line_.size() <= length) line_.resize(length + 1);  // a row of no fields made no room
+  line_[length] = '\n';
   out_.write(line_.data(), static_cast<std::streamsize>(length + 1));
 }
 
