@@ -59,8 +59,15 @@ double PlacementRule::price_bound(const Request& req) const {
 
 bool PlacementRule::place(const Request& req, std::span<const int> avail,
                           std::span<int> out) const {
-  std::fill(out.begin(), out.end(), 0);
   const int clusters = static_cast<int>(avail.size());
+  if (clusters == 1 && req.sizes.size() == 1 && selection_ != SiteSelection::kPower &&
+      (req.type == RequestType::kUnordered || req.type == RequestType::kNonFixed)) {
+    // One component and one cluster: every rule chooses a cluster that can hold it, so this
+    // one when it can (the common case, which a backfilling pass tries for many jobs).
+    out[0] = req.sizes.front();
+    return avail[0] >= out[0];
+  }
+  std::fill(out.begin(), out.end(), 0);
   switch (req.type) {
     case RequestType::kFixed:
       for (size_t i = 0; i < req.sizes.size(); ++i) {

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
 #include <vector>
 
 namespace mcb::sim {
@@ -135,6 +136,25 @@ TEST(Placement, FirstAndBestFitOnFlexibleRequests) {
   EXPECT_EQ(place("bf", flexible(12), kIdle), (std::vector<int>{0, 0, 12, 0}));
   // Two components: fill the most idle (20), the last 7 to the tightest that holds it (10).
   EXPECT_EQ(place("bf", flexible(27), kIdle), (std::vector<int>{7, 20, 0, 0}));
+}
+
+TEST(Placement, OneComponentOnOneClusterGoesThereExactlyWhenItFits) {
+  // The single-cluster case every rule shares (and a backfilling pass tries most often): the
+  // same answer as the rule gives on a larger machine whose other clusters are empty.
+  for (const char* rule : {"wf", "ff", "bf", "fcm"}) {
+    for (RequestType type : {RequestType::kUnordered, RequestType::kNonFixed}) {
+      for (int size : {1, 7, 8, 9}) {
+        SCOPED_TRACE(std::string(rule) + " size " + std::to_string(size));
+        bool ok = false;
+        const auto one = place(rule, components({size}, type), {8}, &ok);
+        EXPECT_EQ(ok, size <= 8);
+        if (ok) EXPECT_EQ(one, (std::vector<int>{size}));
+        const auto wider = place(rule, components({size}, type), {8, 0, 0}, &ok);
+        EXPECT_EQ(ok, size <= 8);
+        if (ok) EXPECT_EQ(wider, (std::vector<int>{size, 0, 0}));
+      }
+    }
+  }
 }
 
 TEST(Placement, ClustersTheJobMayNotUseHaveNothing) {
