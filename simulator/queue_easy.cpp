@@ -35,7 +35,7 @@ class Easy final : public QueueDiscipline {
       return true;
     }
     if (sim.job(head).next == kNoJob) return false;
-    ensure_profile(sim);
+    ensure_profile(sim, q);
     // Necessary conditions from the idle processors, and the shapes already found not to fit:
     // a job with the same request, clusters and planned time cannot fit either.
     long long idle_total = 0;
@@ -135,8 +135,9 @@ class Easy final : public QueueDiscipline {
   }
 
   // The plan: idle processors now, running jobs' processors back at their requested end, and
-  // a reservation for the head of every queue that cannot start it now.
-  void ensure_profile(Sim& sim) {
+  // a reservation for the head of every queue that cannot start it now (@p blocked's head was
+  // just found not to fit).
+  void ensure_profile(Sim& sim, int blocked) {
     if (built_ == sim.version() && built_at_ == sim.now()) return;
     built_ = sim.version();
     built_at_ = sim.now();
@@ -154,8 +155,10 @@ class Easy final : public QueueDiscipline {
       const JobId head = sim.queue(q).front();
       if (head == kNoJob || !sim.policy().may_start(q, sim)) continue;
       Job& job = sim.job(head);
-      sim.avail_now(job, avail);
-      if (sim.placement().place(job.req, avail, alloc)) continue;  // starts this pass
+      if (q != blocked) {
+        sim.avail_now(job, avail);
+        if (sim.placement().place(job.req, avail, alloc)) continue;  // starts this pass
+      }
       const Time t = profile_.earliest(now, job.plan, kNever, [&](std::span<int> w) {
         for (size_t c = 0; c < clusters; ++c) {
           if (!(job.allowed >> c & 1)) w[c] = 0;
