@@ -97,6 +97,31 @@ class Profile {
     return kNever;
   }
 
+  /// @brief For a job holding @p need processors (one cluster) over [@p own_start, @p own_start
+  /// + @p length): its earliest start before own_start were that reservation given back, found
+  /// without giving it back (kNever: none, and putting it back would leave it where it is). A
+  /// window starting before own_start ends before the reservation does, so the job's own
+  /// processors count in every segment that starts at own_start or later; the candidates
+  /// before own_start are the same either way.
+  Time earliest_one_before_own(Time from, Time length, Time own_start, int need) const {
+    const size_t n = times_.size();
+    size_t i = segment(from);
+    Time t = from;
+    while (t < own_start) {
+      const Time end = t + length;
+      size_t k = i;
+      while (k < n && (k == i || times_[k] < end) &&
+             (at(k)[0] >= need || (times_[k] >= own_start && at(k)[0] >= 0))) {
+        ++k;
+      }
+      if (k == n || (k > i && !(times_[k] < end))) return t;
+      i = k + 1;  // segment k is short: the next candidate is after it
+      if (i >= n) break;
+      t = times_[i];
+    }
+    return kNever;
+  }
+
   size_t breakpoints() const { return times_.size(); }
   int clusters() const { return clusters_; }
 

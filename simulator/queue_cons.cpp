@@ -178,6 +178,13 @@ class Conservative final : public QueueDiscipline {
            (j.req.type == RequestType::kUnordered || j.req.type == RequestType::kNonFixed);
   }
 
+  /// @brief Whether @p j's reservation is the one reserve_fresh() makes for it: its size on the
+  /// one cluster, for its planned time (earliest_one_before_own() can then search for it).
+  bool stays_single(const Job& j) const {
+    return by_size(j) && j.res_alloc.size() == 1 && j.res_alloc[0] == j.req.total &&
+           j.res_end == j.res_start + j.plan;
+  }
+
   /// Notes that @p id's reservation is the one re-inserting would give it now.
   void mark_checked(JobId id) {
     if (id >= checked_.size()) checked_.resize(static_cast<size_t>(id) + 1, 0);
@@ -300,6 +307,18 @@ class Conservative final : public QueueDiscipline {
       Job& j = sim.job(key.id);
       if (j.res_start >= now && !movable(sim, key.id)) {  // it would be put back where it is
         mark_checked(key.id);
+        continue;
+      }
+      if (j.res_start >= now && stays_single(j)) {
+        // Where putting it back would take it, found without taking it out: most stay.
+        const Time t = profile_.earliest_one_before_own(now, j.plan, j.res_start, j.req.total);
+        if (t == kNever) {
+          mark_checked(key.id);
+          continue;
+        }
+        plan_.erase(key);
+        give_back(j.res_start, j.res_end, j.res_alloc);
+        put(sim, key.id, t);
         continue;
       }
       plan_.erase(key);

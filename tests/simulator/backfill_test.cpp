@@ -327,5 +327,37 @@ TEST(Profile, OneSortGivesTheSamePlanAsReleasesOneByOne) {
   }
 }
 
+// A reservation's earliest start before its own, searched without taking it out of the plan,
+// is the one found after giving it back (random one-cluster plans, reservations that start at,
+// before and after others' breakpoints; kNever where only its own start fits).
+TEST(Profile, EarliestBeforeOwnIsTheStartFoundAfterGivingTheReservationBack) {
+  Rng rng(11);
+  int earlier = 0, stays = 0;
+  for (int round = 0; round < 400; ++round) {
+    const Time now = 100;
+    Profile plan;
+    plan.reset(now, std::vector<int>{static_cast<int>(4 + rng.below(8))});
+    for (std::uint64_t k = rng.below(10); k > 0; --k) {
+      const Time t0 = now + 5 * static_cast<Time>(rng.below(10));
+      const std::vector<int> procs{1 + static_cast<int>(rng.below(3))};
+      plan.reserve(t0, t0 + 5 * static_cast<Time>(1 + rng.below(6)), procs);
+    }
+    const int need = 1 + static_cast<int>(rng.below(4));
+    const Time length = 5 * static_cast<Time>(1 + rng.below(5)) - (rng.below(2) ? 2.5 : 0);
+    const Time own = now + 2.5 * static_cast<Time>(rng.below(20));
+    plan.reserve(own, own + length, std::vector<int>{need});
+    for (Time from = now; from <= own; from += 2.5) {
+      const Time found = plan.earliest_one_before_own(from, length, own, need);
+      Profile given_back = plan;
+      given_back.release(own, own + length, std::vector<int>{need});
+      const Time t = given_back.earliest_one(from, length, own, need);
+      ASSERT_EQ(found, t < own ? t : kNever) << "round " << round << ", from " << from;
+      (found == kNever ? stays : earlier) += 1;
+    }
+  }
+  EXPECT_GT(earlier, 100);
+  EXPECT_GT(stays, 100);
+}
+
 }  // namespace
 }  // namespace mcb::sim
