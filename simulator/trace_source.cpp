@@ -258,8 +258,13 @@ bool TraceSource::read(Job& job, Rng* rng, std::map<std::string, std::uint64_t>*
     static const std::string unnamed_app = "job";
     const std::string& app = named.empty() ? unnamed_app : named;
     if (app_name != app) app_name = app;
-    auto it = app_index_.find(app_name);
-    job.app = it == app_index_.end() ? 0 : it->second;
+    if (from != last_app_from_ || rec.app != last_app_) {  // mostly the same app line after line
+      last_app_from_ = from;
+      last_app_ = rec.app;
+      const auto it = app_index_.find(app_name);
+      last_app_index_ = it == app_index_.end() ? 0 : it->second;
+    }
+    job.app = last_app_index_;
     if (rec.home >= clusters) {
       throw UsageError(w() + "home " + std::to_string(rec.home) + " is not a cluster (0.." +
                        std::to_string(clusters - 1) + ")");
@@ -297,7 +302,7 @@ bool TraceSource::read(Job& job, Rng* rng, std::map<std::string, std::uint64_t>*
       r.clusters.assign(listed_clusters.begin(), listed_clusters.end());
     } else {
       r.sizes.assign(sizes.begin(), sizes.end());
-      std::sort(r.sizes.begin(), r.sizes.end(), std::greater<>());
+      if (r.sizes.size() > 1) std::sort(r.sizes.begin(), r.sizes.end(), std::greater<>());
     }
     if (rec.runtime >= 0) {
       job.price.runtime = rec.runtime;

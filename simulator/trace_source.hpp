@@ -125,6 +125,11 @@ class TraceSource final : public JobSource {
   ListRecord listed_;                        //!< the last list job read from the file
   TraceRecords scratch_;                     //!< holds it when not recording
   std::map<std::string, int> app_index_;
+  // The last list job's app: its records (whose names are only ever appended), its number
+  // there, and its index in spec_.apps.
+  const TraceRecords* last_app_from_ = nullptr;
+  int last_app_ = -1;
+  int last_app_index_ = 0;
   Rng splits_;
   std::vector<int> parts_;
   std::vector<int> eligible_;
