@@ -15,8 +15,8 @@ JobId JobStore::add() {
     free_.pop_back();
     return id;
   }
-  jobs_.emplace_back();
-  return static_cast<JobId>(jobs_.size() - 1);
+  if (size_ == chunks_.size() << kShift) chunks_.push_back(std::make_unique<Job[]>(kMask + 1));
+  return static_cast<JobId>(size_++);
 }
 
 void JobQueue::push_back(JobStore& store, JobId id) {

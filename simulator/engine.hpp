@@ -12,7 +12,6 @@
 #include "simulator/service.hpp"
 
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <queue>
 #include <span>
@@ -51,16 +50,21 @@ class Observer {
 };
 
 /// @brief Storage for the jobs in the system; slots are reused, references stay valid.
+/// Slots come in chunks of a fixed power of two, so a job is found with a shift and a mask
+/// (a std::deque of jobs this large keeps one per node and indexes through its map).
 class JobStore {
  public:
   JobId add();
   void remove(JobId id) { free_.push_back(id); }
-  Job& operator[](JobId id) { return jobs_[id]; }
-  const Job& operator[](JobId id) const { return jobs_[id]; }
-  size_t capacity() const { return jobs_.size(); }
+  Job& operator[](JobId id) { return chunks_[id >> kShift][id & kMask]; }
+  const Job& operator[](JobId id) const { return chunks_[id >> kShift][id & kMask]; }
+  size_t capacity() const { return size_; }
 
  private:
-  std::deque<Job> jobs_;
+  static constexpr unsigned kShift = 6;  // 64 jobs (24 KB) a chunk
+  static constexpr JobId kMask = (JobId{1} << kShift) - 1;
+  std::vector<std::unique_ptr<Job[]>> chunks_;
+  size_t size_ = 0;  //!< slots handed out
   std::vector<JobId> free_;
 };
 
