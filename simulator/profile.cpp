@@ -20,7 +20,7 @@ void Profile::reset_with_returns(Time now, std::span<const int> free, std::span<
     if (!(t < kNever)) break;  // no end known: nothing comes back (release() skips it too)
     if (t > times_.back()) {   // a new step, from the previous one's counts
       times_.push_back(t);
-      free_.insert(free_.end(), free_.end() - static_cast<long>(c), free_.end());
+      for (size_t i = 0; i < c; ++i) free_.push_back(free_[free_.size() - c]);
     }
     int* f = at(times_.size() - 1);
     for (; k < returns.size() && returns[k].t == t; ++k) {
@@ -61,7 +61,12 @@ size_t Profile::split(Time t) {
   }
   times_.insert(times_.begin() + static_cast<long>(i) + 1, t);
   const auto c = static_cast<size_t>(clusters_);
-  free_.insert(free_.begin() + static_cast<long>((i + 1) * c), at(i), at(i) + c);
+  if (c == 1) {  // one count: an insert of a value, not of a range of the vector itself
+    const int f = free_[i];
+    free_.insert(free_.begin() + static_cast<long>(i) + 1, f);
+  } else {
+    free_.insert(free_.begin() + static_cast<long>((i + 1) * c), at(i), at(i) + c);
+  }
   return i + 1;
 }
 
