@@ -159,18 +159,30 @@ class Easy final : public QueueDiscipline {
         sim.avail_now(job, avail);
         if (sim.placement().place(job.req, avail, alloc)) continue;  // starts this pass
       }
-      const Time t = profile_.earliest(now, job.plan, kNever, [&](std::span<int> w) {
-        for (size_t c = 0; c < clusters; ++c) {
-          if (!(job.allowed >> c & 1)) w[c] = 0;
-        }
-        return sim.placement().place(job.req, w, alloc);
-      });
+      const bool by_size = one_cluster_by_size(sim, job);
+      if (by_size) alloc[0] = job.req.total;
+      const Time t = by_size ? profile_.earliest_one(now, job.plan, kNever, job.req.total)
+                             : profile_.earliest(now, job.plan, kNever, [&](std::span<int> w) {
+                                 for (size_t c = 0; c < clusters; ++c) {
+                                   if (!(job.allowed >> c & 1)) w[c] = 0;
+                                 }
+                                 return sim.placement().place(job.req, w, alloc);
+                               });
       if (t == kNever) continue;
       profile_.reserve(t, t + job.plan, alloc);
       job.res_start = t;
       job.res_end = t + job.plan;
       if (job.first_reservation == kNever) job.first_reservation = t;
     }
+  }
+
+  /// @brief Whether @p job fits exactly where its size is free (one cluster it may use, a rule
+  /// that places by counts, one component of a rigid request): its reservation is then found
+  /// with one scan of the plan.
+  static bool one_cluster_by_size(const Sim& sim, const Job& job) {
+    return sim.machine().clusters() == 1 && (job.allowed & 1) && job.req.sizes.size() == 1 &&
+           (job.req.type == RequestType::kUnordered || job.req.type == RequestType::kNonFixed) &&
+           sim.placement().name() != "link-aware";
   }
 
   static bool same_shape(const Job& a, const Job& b) {

@@ -231,7 +231,7 @@ TEST(Conservative, EveryEndNeverDelaysAReservationEither) {
   EXPECT_GT(differ, 0) << "the workload must leave gaps that only every-end fills";
 }
 
-TEST(Conservative, OneClusterShortcutsGiveTheSchedulesOfTheGeneralPlan) {
+TEST(Backfilling, OneClusterShortcutsGiveTheSchedulesOfTheGeneralPlan) {
   // On one cluster an unordered one-component request takes the shortcuts (one scan of the
   // plan for its start; no re-insertion in a compression when the plan gained nothing before
   // its end), a fixed request on cluster 0 fits exactly where it does but takes the general
@@ -260,6 +260,17 @@ TEST(Conservative, OneClusterShortcutsGiveTheSchedulesOfTheGeneralPlan) {
       EXPECT_GT(moved, 100) << "compressions must move jobs for the test to bite";
     }
   }
+  // EASY's reservation for a blocked head takes the same one scan.
+  const Scenario easy{.clusters = "32", .queue = "easy"};
+  const auto fast = simulate(easy, unordered);
+  const auto general = simulate(easy, fixed);
+  int reserved = 0;
+  for (const auto& [id, o] : general.jobs) {
+    ASSERT_EQ(fast.jobs.at(id).start, o.start) << "job " << id;
+    ASSERT_EQ(fast.jobs.at(id).reserved, o.reserved) << "job " << id;
+    reserved += o.reserved != kNever;
+  }
+  EXPECT_GT(reserved, 100) << "heads must be blocked for the test to bite";
 }
 
 TEST(Backfilling, NeverOverlapsProcessors) {
