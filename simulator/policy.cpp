@@ -184,7 +184,7 @@ void QueueRing::enable_disabled() {
 }
 
 void QueueRing::rounds(Sim& sim) {
-  std::array<int, kMaxClusters + 1> round{};
+  std::array<int, kMaxClusters + 1> round;  // only the first n are set and read
   while (true) {
     const int n = enabled_count_;
     std::copy_n(enabled_.begin(), n, round.begin());
