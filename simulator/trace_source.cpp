@@ -77,7 +77,10 @@ bool is_job_list(const std::string& path) {
 }
 
 TraceSource::TraceSource(TraceSpec spec)
-    : spec_(std::move(spec)), swf_(!is_job_list(spec_.path)), splits_(derive_seed(spec_.seed, 4)) {
+    : spec_(std::move(spec)),
+      swf_(!is_job_list(spec_.path)),
+      machine_total_(spec_.machine.total()),
+      splits_(derive_seed(spec_.seed, 4)) {
   if (spec_.records) {
     // Replayed: the checking pass read the file.
   } else if (swf_) {
@@ -196,7 +199,7 @@ bool TraceSource::read(Job& job, Rng* rng, std::map<std::string, std::uint64_t>*
     line = rec.line;
     raw_submit = rec.submit;
     const long long procs = rec.procs;
-    if (procs > spec_.machine.total()) {
+    if (procs > machine_total_) {
       throw UsageError(where(spec_.path, line) + "job " + std::to_string(rec.job) + " needs " +
                        std::to_string(procs) + " processors; the system has " +
                        std::to_string(spec_.machine.total()) + " (--clusters " +
@@ -273,7 +276,7 @@ bool TraceSource::read(Job& job, Rng* rng, std::map<std::string, std::uint64_t>*
     r.type = rec.type >= 0 ? static_cast<RequestType>(rec.type) : spec_.type;
     long long total = 0;  // components are at most 1e9 each: a long long sum cannot overflow
     for (int s : sizes) total += s;
-    if (total > spec_.machine.total()) {
+    if (total > machine_total_) {
       throw UsageError(w() + "job " + std::to_string(job.id) + " needs " + std::to_string(total) +
                        " processors; the system has " + std::to_string(spec_.machine.total()) +
                        " (--clusters " + spec_.machine.describe() + ")");
