@@ -215,6 +215,26 @@ RunSummary Recorder::finish(const RunEnd& end) {
   return s_;
 }
 
+namespace {
+// The clusters field, "cluster:processors" of each cluster used, ';'-separated ("0:64;2:16"),
+// formatted into @p cell.
+std::string_view clusters_cell(const std::vector<int>& alloc, std::string& cell) {
+  constexpr std::size_t kMost = 34;  // ';', a 20-digit index, ':', an 11-character count
+  if (cell.size() < alloc.size() * kMost) cell.resize(alloc.size() * kMost);
+  char* const start = cell.data();
+  char* const end = start + cell.size();
+  char* at = start;
+  for (std::size_t c = 0; c < alloc.size(); ++c) {
+    if (alloc[c] == 0) continue;
+    if (at != start) *at++ = ';';
+    at = std::to_chars(at, end, c).ptr;
+    *at++ = ':';
+    at = std::to_chars(at, end, alloc[c]).ptr;
+  }
+  return {start, static_cast<std::size_t>(at - start)};
+}
+}  // namespace
+
 void Recorder::write_line(const Job& job, const Sim& /*sim*/) {
   // Field by field into one reused line: this table has a line per job.
   csv::StreamWriter& w = *csv_;
@@ -224,18 +244,7 @@ void Recorder::write_line(const Job& job, const Sim& /*sim*/) {
         std::max(1.0, (job.end - job.submit) / std::max(job.service, config_.bsld_threshold))}) {
     w.exact(v);
   }
-  w.integer(held(job)).integer(job.components_run);
-  std::string& clusters = clusters_;  // "cluster:processors" of each cluster used, ';'-separated
-  clusters.clear();
-  char buf[24];
-  for (size_t c = 0; c < job.alloc.size(); ++c) {
-    if (job.alloc[c] == 0) continue;
-    if (!clusters.empty()) clusters += ';';
-    clusters.append(buf, std::to_chars(buf, buf + sizeof buf, c).ptr);
-    clusters += ':';
-    clusters.append(buf, std::to_chars(buf, buf + sizeof buf, job.alloc[c]).ptr);
-  }
-  w.text(clusters);
+  w.integer(held(job)).integer(job.components_run).text(clusters_cell(job.alloc, clusters_));
   w.text(config_.queue_names[static_cast<size_t>(job.queue)]);
   w.exact(job.service).exact(job.net_service).exact(job.expected_end - job.start);
   if (job.first_reservation != kNever) {
