@@ -201,11 +201,11 @@ void StreamWriter::grow(std::size_t most) {
 }
 
 StreamWriter& StreamWriter::text(std::string_view value) {
-  std::string quoted;  // most fields need no quotes and are copied as they are
-  if (needs_quotes(value)) {
-    quoted = field(value);
-    value = quoted;
-  }
+  if (needs_quotes(value)) return as_is(field(value));
+  return as_is(value);  // most fields need no quotes: copied without a temporary
+}
+
+StreamWriter& StreamWriter::as_is(std::string_view value) {
   char* at = field_room(value.size());
   if (!value.empty()) std::memcpy(at, value.data(), value.size());
   close_field(at + value.size());

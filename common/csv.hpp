@@ -90,6 +90,8 @@ class StreamWriter {
     used_ = static_cast<std::size_t>(end - line_.data());
     ++pending_;
   }
+  /// The next field, @p value already quoted when it needs to be.
+  StreamWriter& as_is(std::string_view value);
   void write(const char* text, std::size_t size);
 
   std::ostream& out_;
