@@ -6,10 +6,12 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <stdexcept>
 
 namespace mcb::csv {
@@ -153,6 +155,16 @@ std::string join(const std::vector<std::string>& fields) {
 
 namespace {
 
+// @p value's digits into @p buf (at least 24 characters); returns their end.
+char* integer_chars(long long value, char* buf) {
+  // Through 32 bits when the value fits (most numbers of a per-job table): std::to_chars divides
+  // by 100 per two digits, and a 32-bit division takes fewer instructions than a 64-bit one.
+  if (value >= 0 && value <= std::numeric_limits<std::uint32_t>::max()) {
+    return std::to_chars(buf, buf + 24, static_cast<std::uint32_t>(value)).ptr;
+  }
+  return std::to_chars(buf, buf + 24, value).ptr;
+}
+
 // exact()'s text into @p buf (at least 32 characters); returns its end.
 char* exact_chars(double value, char* buf) {
   // The shortest text that reads back the same; whole numbers always in fixed notation, which
@@ -161,7 +173,7 @@ char* exact_chars(double value, char* buf) {
   if (std::fabs(value) < kLargestFixedWhole) {
     const auto whole = static_cast<long long>(value);
     if (static_cast<double>(whole) != value) return std::to_chars(buf, buf + 32, value).ptr;
-    if (whole != 0 || !std::signbit(value)) return std::to_chars(buf, buf + 32, whole).ptr;
+    if (whole != 0 || !std::signbit(value)) return integer_chars(whole, buf);
     return std::to_chars(buf, buf + 32, value, std::chars_format::fixed).ptr;  // -0 keeps its sign
   }
   if (std::isnan(value)) return buf;
@@ -220,7 +232,7 @@ StreamWriter& StreamWriter::exact(double value) {
 
 StreamWriter& StreamWriter::integer(long long value) {
   char* at = field_room(24);
-  close_field(std::to_chars(at, at + 24, value).ptr);
+  close_field(integer_chars(value, at));
   return *this;
 }
 
