@@ -9,6 +9,7 @@
 #include <limits>
 #include <map>
 #include <tuple>
+#include <utility>
 
 namespace mcb::sim {
 
@@ -179,15 +180,19 @@ nlohmann::json left_out_json(const Study& study, const std::vector<nlohmann::jso
 
 nlohmann::json summary_document(const Study& study, const std::vector<nlohmann::json>& results,
                                 const nlohmann::json& env) {
-  const auto runs = summaries_of(study, results, 0);
+  auto runs = summaries_of(study, results, 0);
   nlohmann::json doc;
   doc["schema"] = "mcb-sim-summary/1";
   doc["config"] = study.config_json();
   doc["point"] = point_json(study.points().front());
   doc["seeds"] = seeds_json(study);
-  doc["result"] = aggregate(runs);
   doc["left_out"] = left_out_json(study, runs);
-  if (runs.size() > 1) doc["replications"] = runs;
+  if (runs.size() > 1) {
+    doc["result"] = aggregate(runs);
+    doc["replications"] = std::move(runs);
+  } else {
+    doc["result"] = std::move(runs.front());  // aggregate() of one run, without its copy
+  }
   doc["env"] = env;
   return doc;
 }
