@@ -22,12 +22,15 @@ nlohmann::json number(double v) {
   return v;
 }
 
+// The documents below are built key by key: an initializer list makes each key and value a
+// two-element array first, and a short run paid for that in its fixed cost.
 nlohmann::json times(const Moments& m, double median, double p95, const Interval* ci) {
-  nlohmann::json j = {{"mean", number(m.mean())},
-                      {"median", number(m.count ? median : NAN)},
-                      {"p95", number(m.count ? p95 : NAN)},
-                      {"min", number(m.count ? m.min : NAN)},
-                      {"max", number(m.count ? m.max : NAN)}};
+  nlohmann::json j = nlohmann::json::object();
+  j["mean"] = number(m.mean());
+  j["median"] = number(m.count ? median : NAN);
+  j["p95"] = number(m.count ? p95 : NAN);
+  j["min"] = number(m.count ? m.min : NAN);
+  j["max"] = number(m.count ? m.max : NAN);
   if (ci) {
     j["ci95"] = std::isfinite(ci->half_width)
                     ? nlohmann::json::array({m.mean() - ci->half_width, m.mean() + ci->half_width})
@@ -43,38 +46,39 @@ nlohmann::json times(const Moments& m, double median, double p95, const Interval
 
 nlohmann::json RunSummary::to_json(const std::vector<std::string>& queue_names,
                                    double bsld_threshold) const {
-  nlohmann::json queues = nlohmann::json::object();
+  nlohmann::json out = nlohmann::json::object();
+  nlohmann::json& jobs = out["jobs"];
+  jobs["arrived"] = arrived;
+  jobs["warmup"] = warmup;
+  jobs["measured"] = measured;
+  jobs["completed"] = completed;
+  jobs["measured_completed"] = measured_completed;
+  jobs["max_in_system"] = max_in_system;
+  out["window"]["start"] = window_start;
+  out["window"]["end"] = window_end;
+  out["makespan"] = number(makespan);
+  out["response"] = times(response, response_median, response_p95, &response_ci);
+  out["wait"] = times(wait, wait_median, wait_p95, &wait_ci);
+  out["bounded_slowdown"] = times(bsld, bsld_median, bsld_p95, nullptr);
+  out["bounded_slowdown"]["threshold"] = bsld_threshold;
+  out["quantiles_exact"] = quantiles_exact;
+  nlohmann::json& utilization = out["utilization"];
+  utilization["gross"] = number(gross_utilization);
+  utilization["net"] = number(net_utilization);
+  utilization["over"] = "arrival window";
+  utilization["makespan_gross"] = number(makespan_gross_utilization);
+  utilization["makespan_net"] = number(makespan_net_utilization);
+  out["throughput"] = number(throughput);
+  nlohmann::json& queues = out["max_queue_length"] = nlohmann::json::object();
   queues["total"] = max_waiting;
   for (size_t q = 0; q < max_queue.size() && q < queue_names.size(); ++q) {
     queues[queue_names[q]] = max_queue[q];
   }
-  nlohmann::json bsld_json = times(bsld, bsld_median, bsld_p95, nullptr);
-  bsld_json["threshold"] = bsld_threshold;
-  return {{"jobs",
-           {{"arrived", arrived},
-            {"warmup", warmup},
-            {"measured", measured},
-            {"completed", completed},
-            {"measured_completed", measured_completed},
-            {"max_in_system", max_in_system}}},
-          {"window", {{"start", window_start}, {"end", window_end}}},
-          {"makespan", number(makespan)},
-          {"response", times(response, response_median, response_p95, &response_ci)},
-          {"wait", times(wait, wait_median, wait_p95, &wait_ci)},
-          {"bounded_slowdown", bsld_json},
-          {"quantiles_exact", quantiles_exact},
-          {"utilization",
-           {{"gross", number(gross_utilization)},
-            {"net", number(net_utilization)},
-            {"over", "arrival window"},
-            {"makespan_gross", number(makespan_gross_utilization)},
-            {"makespan_net", number(makespan_net_utilization)}}},
-          {"throughput", number(throughput)},
-          {"max_queue_length", queues},
-          {"waiting_at_start", waiting_at_start},
-          {"waiting_at_end", waiting_at_end},
-          {"saturated", saturated},
-          {"stopped_early", stopped_early}};
+  out["waiting_at_start"] = waiting_at_start;
+  out["waiting_at_end"] = waiting_at_end;
+  out["saturated"] = saturated;
+  out["stopped_early"] = stopped_early;
+  return out;
 }
 
 Recorder::Recorder(RecorderConfig config, std::ostream* jobs_csv)
