@@ -6,10 +6,12 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <stdexcept>
 
 namespace mcb::csv {
@@ -153,27 +155,33 @@ std::string join(const std::vector<std::string>& fields) {
 
 namespace {
 
+// @p value's digits into @p buf (at least 24 characters); returns their end.
+char* integer_chars(long long value, char* buf) {
+  // Through 32 bits when the value fits (most numbers of a per-job table): std::to_chars divides
+  // by 100 per two digits, and a 32-bit division takes fewer instructions than a 64-bit one.
+  if (value >= 0 && value <= std::numeric_limits<std::uint32_t>::max()) {
+    return std::to_chars(buf, buf + 24, static_cast<std::uint32_t>(value)).ptr;
+  }
+  return std::to_chars(buf, buf + 24, value).ptr;
+}
+
 // exact()'s text into @p buf (at least 32 characters); returns its end.
 char* exact_chars(double value, char* buf) {
+  // The shortest text that reads back the same; whole numbers always in fixed notation, which
+  // for a whole number below 1e17 is its integer's digits (formatted as one, several times
+  // faster). The cast is exact in that range, and NaN and the infinities fail the range test.
+  if (std::fabs(value) < kLargestFixedWhole) {
+    const auto whole = static_cast<long long>(value);
+    if (static_cast<double>(whole) != value) return std::to_chars(buf, buf + 32, value).ptr;
+    if (whole != 0 || !std::signbit(value)) return integer_chars(whole, buf);
+    return std::to_chars(buf, buf + 32, value, std::chars_format::fixed).ptr;  // -0 keeps its sign
+  }
   if (std::isnan(value)) return buf;
   if (std::isinf(value)) {
     const std::string_view s = value > 0 ? "inf" : "-inf";
     return std::copy(s.begin(), s.end(), buf);
   }
-  // The shortest text that reads back the same; whole numbers always in fixed notation, which
-  // for a whole number below 1e17 is its integer's digits (formatted as one, several times
-  // faster; -0 keeps its sign through the double's formatting).
-  if (whole_in_fixed_range(value) && value != 0) {
-    return std::to_chars(buf, buf + 32, static_cast<long long>(value)).ptr;
-  }
-  if (value == 0 && !std::signbit(value)) {  // most waits of a per-job table
-    *buf = '0';
-    return buf + 1;
-  }
-  auto [end, ec] = whole_in_fixed_range(value)
-                       ? std::to_chars(buf, buf + 32, value, std::chars_format::fixed)
-                       : std::to_chars(buf, buf + 32, value);
-  return end;
+  return std::to_chars(buf, buf + 32, value).ptr;
 }
 
 }  // namespace
@@ -186,7 +194,7 @@ std::string exact(double value) {
 StreamWriter::StreamWriter(std::ostream& out, const std::vector<std::string>& header)
     : out_(out), columns_(header.size()) {
   const std::string line = join(header) + '\n';
-  out_.write(line.data(), static_cast<std::streamsize>(line.size()));
+  write(line.data(), line.size());
 }
 
 void StreamWriter::row(const std::vector<std::string>& fields) {
@@ -195,36 +203,36 @@ void StreamWriter::row(const std::vector<std::string>& fields) {
                            " fields, header has " + std::to_string(columns_));
   }
   const std::string line = join(fields) + '\n';
-  out_.write(line.data(), static_cast<std::streamsize>(line.size()));
+  write(line.data(), line.size());
 }
 
-char* StreamWriter::field_room(std::size_t most) {
-  // Written through a pointer, not appended: a per-job table formats millions of fields, and
-  // each append would check and update the string's size.
-  if (used_ + most + 2 > line_.size()) line_.resize(std::max(2 * line_.size(), used_ + most + 64));
-  char* at = line_.data() + used_;
-  if (pending_++ > 0) *at++ = ',';
-  return at;
+void StreamWriter::grow(std::size_t most) {
+  // Fields are written through a pointer, not appended: a per-job table formats millions of
+  // them, and each append would check and update the string's size.
+  line_.resize(std::max(2 * line_.size(), used_ + most + 64));
 }
 
 StreamWriter& StreamWriter::text(std::string_view value) {
-  const std::string quoted = needs_quotes(value) ? field(value) : std::string();
-  const std::string_view out = quoted.empty() ? value : std::string_view(quoted);
-  char* at = field_room(out.size());
-  if (!out.empty()) std::memcpy(at, out.data(), out.size());
-  used_ = static_cast<std::size_t>(at + out.size() - line_.data());
+  if (needs_quotes(value)) return as_is(field(value));
+  return as_is(value);  // most fields need no quotes: copied without a temporary
+}
+
+StreamWriter& StreamWriter::as_is(std::string_view value) {
+  char* at = field_room(value.size());
+  if (!value.empty()) std::memcpy(at, value.data(), value.size());
+  close_field(at + value.size());
   return *this;
 }
 
 StreamWriter& StreamWriter::exact(double value) {
   char* at = field_room(32);
-  used_ = static_cast<std::size_t>(exact_chars(value, at) - line_.data());
+  close_field(exact_chars(value, at));
   return *this;
 }
 
 StreamWriter& StreamWriter::integer(long long value) {
   char* at = field_room(24);
-  used_ = static_cast<std::size_t>(std::to_chars(at, at + 24, value).ptr - line_.data());
+  close_field(integer_chars(value, at));
   return *this;
 }
 
@@ -236,9 +244,22 @@ void StreamWriter::end_row() {
     throw std::logic_error("CSV row with " + std::to_string(width) + " fields, header has " +
                            std::to_string(columns_));
   }
-  if (line_.size() <= length) line_.resize(length + 1);  // a row of no fields made no room
-  line_[length] = '\n';
-  out_.write(line_.data(), static_cast<std::streamsize>(length + 1));
+  if (width == 0) {
+    write("\n", 1);
+    return;
+  }
+  line_[length - 1] = '\n';  // in place of the last field's comma
+  write(line_.data(), length);
+}
+
+void StreamWriter::write(const char* text, std::size_t size) {
+  // Straight into the stream's buffer: ostream::write's sentry cost as much as formatting a
+  // field, once per row.
+  const auto n = static_cast<std::streamsize>(size);
+  std::streambuf* buffer = out_.rdbuf();
+  if (!out_.good() || buffer == nullptr || buffer->sputn(text, n) != n) {
+    out_.setstate(std::ios::badbit);
+  }
 }
 
 Writer::Writer(const std::vector<std::string>& header)

@@ -78,8 +78,21 @@ class StreamWriter {
   void end_row();
 
  private:
-  /// Room for the next field of @p most characters, after its separator: where to write it.
-  char* field_room(std::size_t most);
+  /// Room for the next field of @p most characters and the comma after it: where to write it.
+  char* field_room(std::size_t most) {
+    if (used_ + most + 1 > line_.size()) grow(most);
+    return line_.data() + used_;
+  }
+  void grow(std::size_t most);
+  /// Ends the field written up to @p end with its comma (end_row() turns the last into '\n').
+  void close_field(char* end) {
+    *end++ = ',';
+    used_ = static_cast<std::size_t>(end - line_.data());
+    ++pending_;
+  }
+  /// The next field, @p value already quoted when it needs to be.
+  StreamWriter& as_is(std::string_view value);
+  void write(const char* text, std::size_t size);
 
   std::ostream& out_;
   std::size_t columns_;

@@ -98,15 +98,9 @@ OutputSet::OutputSet(const std::string& folder, std::set<std::string> owned)
   if (!target.has_filename()) target = target.parent_path();
   folder_ = target.string();
   const fs::path parent = target.parent_path();
-  const std::string prefix = sibling_prefix(target, "new");
   fs::create_directories(parent);
-  // Siblings of runs that were killed before they finished.
-  for (const fs::directory_entry& entry : fs::directory_iterator(parent, ec)) {
-    const long pid = pid_after(entry.path().filename().string(), prefix);
-    if (pid != 0 && !process_alive(pid)) fs::remove_all(entry.path(), ec);
-  }
-  restore_interrupted();
-  stage_ = (parent / (prefix + std::to_string(::getpid()))).string();
+  clean_up_killed_runs();
+  stage_ = (parent / (sibling_prefix(target, "new") + std::to_string(::getpid()))).string();
   fs::remove_all(stage_, ec);
   if (!fs::create_directory(stage_, ec) || ec) {
     throw std::runtime_error("cannot create '" + stage_ + "': " + ec.message());
@@ -196,7 +190,7 @@ void OutputSet::exchange() {
                              "': " + errno_text());
   }
   // A file system without the exchange (NFS): two renames. A kill between them leaves no folder
-  // (never a mix); the next set puts the previous one back first (restore_interrupted()).
+  // (never a mix); the next set puts the previous one back first (clean_up_killed_runs()).
   const std::string old = old_sibling(::getpid());
   if (std::rename(folder_.c_str(), old.c_str()) != 0) {
     throw std::runtime_error("cannot rename '" + folder_ + "' to '" + old + "': " + errno_text());
@@ -215,17 +209,29 @@ std::string OutputSet::old_sibling(long pid) const {
   return (target.parent_path() / (sibling_prefix(target, "old") + std::to_string(pid))).string();
 }
 
-void OutputSet::restore_interrupted() {
+void OutputSet::clean_up_killed_runs() {
+  // One scan of the parent folder for both kinds of sibling, not one each: a short run pays
+  // for every scan (a folder opened, read and closed).
   const fs::path target(folder_);
-  const std::string prefix = sibling_prefix(target, "old");
+  const std::string new_prefix = sibling_prefix(target, "new");
+  const std::string old_prefix = sibling_prefix(target, "old");
+  std::vector<fs::path> half_written, moved_aside;
   std::error_code ec;
   for (const fs::directory_entry& entry : fs::directory_iterator(target.parent_path(), ec)) {
-    const long pid = pid_after(entry.path().filename().string(), prefix);
-    if (pid == 0 || process_alive(pid)) continue;
+    const std::string name = entry.path().filename().string();
+    if (const long pid = pid_after(name, new_prefix); pid != 0 && !process_alive(pid)) {
+      half_written.push_back(entry.path());
+    }
+    if (const long pid = pid_after(name, old_prefix); pid != 0 && !process_alive(pid)) {
+      moved_aside.push_back(entry.path());
+    }
+  }
+  for (const fs::path& path : half_written) fs::remove_all(path, ec);
+  for (const fs::path& path : moved_aside) {
     if (fs::exists(target, ec)) {
-      fs::remove_all(entry.path(), ec);
+      fs::remove_all(path, ec);
     } else {
-      fs::rename(entry.path(), target, ec);
+      fs::rename(path, target, ec);
     }
   }
 }

@@ -52,7 +52,9 @@ class OutputSet {
   void link_other_entries();
   void exchange();
   std::string old_sibling(long pid) const;
-  void restore_interrupted();
+  /// Removes the new sets of killed runs and puts back a previous set that an interrupted
+  /// two-rename commit (exchange()) left aside.
+  void clean_up_killed_runs();
 
   std::string folder_, stage_;
   std::set<std::string> owned_;

@@ -27,13 +27,6 @@ Interval interval_of(const std::vector<double>& samples) {
   return out;
 }
 
-void Moments::add(double v) {
-  if (count == 0 || v < min) min = v;
-  if (count == 0 || v > max) max = v;
-  ++count;
-  sum += v;
-}
-
 double Moments::mean() const { return count ? sum / static_cast<double>(count) : kNaN; }
 
 Quantiles::Quantiles(std::size_t exact_limit) : limit_(exact_limit) {}
@@ -42,13 +35,9 @@ void Quantiles::reserve(std::uint64_t n) {
   values_.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(n, limit_ + 1)));
 }
 
-void Quantiles::add(double v) {
+void Quantiles::add_folded(double v) {
+  if (!folded_) fold();  // the value over the limit
   ++count_;
-  if (exact()) {
-    values_.push_back(v);
-    if (values_.size() > limit_) fold();
-    return;
-  }
   if (v <= 0) {
     ++zeros_;
   } else {
@@ -78,7 +67,18 @@ double Quantiles::quantile(double p) const {
     // The lo-th smallest by selection, and the next one as the least of those above it: the
     // values a sort would put there, in linear time (a sort was most of a trace run's summary).
     const auto at = values_.begin() + static_cast<std::ptrdiff_t>(lo);
-    std::nth_element(values_.begin(), at, values_.end());
+    if (selected_ != lo) {
+      // After a selection at another position only the values on lo's side of it are left to
+      // order: the 95th percentile after the median selects in the upper half only.
+      auto first = values_.begin();
+      auto last = values_.end();
+      const bool known = selected_ != kNone;
+      const auto mark = first + static_cast<std::ptrdiff_t>(known ? selected_ : 0);
+      if (known && selected_ < lo) first = mark + 1;
+      if (known && selected_ > lo) last = mark;
+      std::nth_element(first, at, last);
+      selected_ = lo;
+    }
     const double low = *at;
     const double high = lo + 1 < values_.size() ? *std::min_element(at + 1, values_.end()) : low;
     return low + (pos - static_cast<double>(lo)) * (high - low);

@@ -30,7 +30,13 @@ struct Moments {
   std::uint64_t count = 0;
   double sum = 0;
   double min = 0, max = 0;
-  void add(double v);
+  /// Inline: a run adds three values per job.
+  void add(double v) {
+    if (count == 0 || v < min) min = v;
+    if (count == 0 || v > max) max = v;
+    ++count;
+    sum += v;
+  }
   double mean() const;
 };
 
@@ -39,7 +45,13 @@ struct Moments {
 class Quantiles {
  public:
   explicit Quantiles(std::size_t exact_limit = std::size_t{1} << 17);
-  void add(double v);
+  /// Inline while exact (a run adds three values per job); folds and counts in buckets after.
+  void add(double v) {
+    if (folded_ || values_.size() == limit_) return add_folded(v);
+    ++count_;
+    values_.push_back(v);
+    selected_ = kNone;
+  }
   /// Room for @p n values (at most as many as are kept exactly).
   void reserve(std::uint64_t n);
   /// The p-quantile (0 <= p <= 1), linearly interpolated between order statistics when exact.
@@ -48,10 +60,15 @@ class Quantiles {
   bool exact() const { return !folded_; }
 
  private:
+  static constexpr std::size_t kNone = ~std::size_t{0};
+  void add_folded(double v);
   void fold();
   std::size_t limit_;
   std::uint64_t count_ = 0;
   mutable std::vector<double> values_;
+  /// The position values_ was last partitioned at by quantile() (kNone when not since the last
+  /// add): the values below it are not larger, those above not smaller.
+  mutable std::size_t selected_ = kNone;
   /// Positive values by log bucket; hashed, as a stream of millions of values adds to it (the
   /// buckets are sorted when a quantile is asked for).
   std::unordered_map<std::int64_t, std::uint64_t> histogram_;

@@ -22,12 +22,15 @@ nlohmann::json number(double v) {
   return v;
 }
 
+// The documents below are built key by key: an initializer list makes each key and value a
+// two-element array first, and a short run paid for that in its fixed cost.
 nlohmann::json times(const Moments& m, double median, double p95, const Interval* ci) {
-  nlohmann::json j = {{"mean", number(m.mean())},
-                      {"median", number(m.count ? median : NAN)},
-                      {"p95", number(m.count ? p95 : NAN)},
-                      {"min", number(m.count ? m.min : NAN)},
-                      {"max", number(m.count ? m.max : NAN)}};
+  nlohmann::json j = nlohmann::json::object();
+  j["mean"] = number(m.mean());
+  j["median"] = number(m.count ? median : NAN);
+  j["p95"] = number(m.count ? p95 : NAN);
+  j["min"] = number(m.count ? m.min : NAN);
+  j["max"] = number(m.count ? m.max : NAN);
   if (ci) {
     j["ci95"] = std::isfinite(ci->half_width)
                     ? nlohmann::json::array({m.mean() - ci->half_width, m.mean() + ci->half_width})
@@ -43,38 +46,39 @@ nlohmann::json times(const Moments& m, double median, double p95, const Interval
 
 nlohmann::json RunSummary::to_json(const std::vector<std::string>& queue_names,
                                    double bsld_threshold) const {
-  nlohmann::json queues = nlohmann::json::object();
+  nlohmann::json out = nlohmann::json::object();
+  nlohmann::json& jobs = out["jobs"];
+  jobs["arrived"] = arrived;
+  jobs["warmup"] = warmup;
+  jobs["measured"] = measured;
+  jobs["completed"] = completed;
+  jobs["measured_completed"] = measured_completed;
+  jobs["max_in_system"] = max_in_system;
+  out["window"]["start"] = window_start;
+  out["window"]["end"] = window_end;
+  out["makespan"] = number(makespan);
+  out["response"] = times(response, response_median, response_p95, &response_ci);
+  out["wait"] = times(wait, wait_median, wait_p95, &wait_ci);
+  out["bounded_slowdown"] = times(bsld, bsld_median, bsld_p95, nullptr);
+  out["bounded_slowdown"]["threshold"] = bsld_threshold;
+  out["quantiles_exact"] = quantiles_exact;
+  nlohmann::json& utilization = out["utilization"];
+  utilization["gross"] = number(gross_utilization);
+  utilization["net"] = number(net_utilization);
+  utilization["over"] = "arrival window";
+  utilization["makespan_gross"] = number(makespan_gross_utilization);
+  utilization["makespan_net"] = number(makespan_net_utilization);
+  out["throughput"] = number(throughput);
+  nlohmann::json& queues = out["max_queue_length"] = nlohmann::json::object();
   queues["total"] = max_waiting;
   for (size_t q = 0; q < max_queue.size() && q < queue_names.size(); ++q) {
     queues[queue_names[q]] = max_queue[q];
   }
-  nlohmann::json bsld_json = times(bsld, bsld_median, bsld_p95, nullptr);
-  bsld_json["threshold"] = bsld_threshold;
-  return {{"jobs",
-           {{"arrived", arrived},
-            {"warmup", warmup},
-            {"measured", measured},
-            {"completed", completed},
-            {"measured_completed", measured_completed},
-            {"max_in_system", max_in_system}}},
-          {"window", {{"start", window_start}, {"end", window_end}}},
-          {"makespan", number(makespan)},
-          {"response", times(response, response_median, response_p95, &response_ci)},
-          {"wait", times(wait, wait_median, wait_p95, &wait_ci)},
-          {"bounded_slowdown", bsld_json},
-          {"quantiles_exact", quantiles_exact},
-          {"utilization",
-           {{"gross", number(gross_utilization)},
-            {"net", number(net_utilization)},
-            {"over", "arrival window"},
-            {"makespan_gross", number(makespan_gross_utilization)},
-            {"makespan_net", number(makespan_net_utilization)}}},
-          {"throughput", number(throughput)},
-          {"max_queue_length", queues},
-          {"waiting_at_start", waiting_at_start},
-          {"waiting_at_end", waiting_at_end},
-          {"saturated", saturated},
-          {"stopped_early", stopped_early}};
+  out["waiting_at_start"] = waiting_at_start;
+  out["waiting_at_end"] = waiting_at_end;
+  out["saturated"] = saturated;
+  out["stopped_early"] = stopped_early;
+  return out;
 }
 
 Recorder::Recorder(RecorderConfig config, std::ostream* jobs_csv)
@@ -215,6 +219,26 @@ RunSummary Recorder::finish(const RunEnd& end) {
   return s_;
 }
 
+namespace {
+// The clusters field, "cluster:processors" of each cluster used, ';'-separated ("0:64;2:16"),
+// formatted into @p cell.
+std::string_view clusters_cell(const std::vector<int>& alloc, std::string& cell) {
+  constexpr std::size_t kMost = 34;  // ';', a 20-digit index, ':', an 11-character count
+  if (cell.size() < alloc.size() * kMost) cell.resize(alloc.size() * kMost);
+  char* const start = cell.data();
+  char* const end = start + cell.size();
+  char* at = start;
+  for (std::size_t c = 0; c < alloc.size(); ++c) {
+    if (alloc[c] == 0) continue;
+    if (at != start) *at++ = ';';
+    at = std::to_chars(at, end, c).ptr;
+    *at++ = ':';
+    at = std::to_chars(at, end, alloc[c]).ptr;
+  }
+  return {start, static_cast<std::size_t>(at - start)};
+}
+}  // namespace
+
 void Recorder::write_line(const Job& job, const Sim& /*sim*/) {
   // Field by field into one reused line: this table has a line per job.
   csv::StreamWriter& w = *csv_;
@@ -224,18 +248,7 @@ void Recorder::write_line(const Job& job, const Sim& /*sim*/) {
         std::max(1.0, (job.end - job.submit) / std::max(job.service, config_.bsld_threshold))}) {
     w.exact(v);
   }
-  w.integer(held(job)).integer(job.components_run);
-  std::string& clusters = clusters_;  // "cluster:processors" of each cluster used, ';'-separated
-  clusters.clear();
-  char buf[24];
-  for (size_t c = 0; c < job.alloc.size(); ++c) {
-    if (job.alloc[c] == 0) continue;
-    if (!clusters.empty()) clusters += ';';
-    clusters.append(buf, std::to_chars(buf, buf + sizeof buf, c).ptr);
-    clusters += ':';
-    clusters.append(buf, std::to_chars(buf, buf + sizeof buf, job.alloc[c]).ptr);
-  }
-  w.text(clusters);
+  w.integer(held(job)).integer(job.components_run).text(clusters_cell(job.alloc, clusters_));
   w.text(config_.queue_names[static_cast<size_t>(job.queue)]);
   w.exact(job.service).exact(job.net_service).exact(job.expected_end - job.start);
   if (job.first_reservation != kNever) {

@@ -9,6 +9,7 @@
 #include <limits>
 #include <map>
 #include <tuple>
+#include <utility>
 
 namespace mcb::sim {
 
@@ -136,18 +137,25 @@ std::vector<nlohmann::json> summaries_of(const Study& study,
 nlohmann::json seeds_json(const Study& study) {
   nlohmann::json seeds = nlohmann::json::array();
   for (int r = 0; r < study.replications(); ++r) seeds.push_back(study.seed_of(r));
-  return {{"base", study.options().seed},
-          {"replications", seeds},
-          {"streams",
-           "arrivals, job mix, fixed clusters, trace splits and home clusters are "
-           "separate streams derived from each replication's seed"}};
+  nlohmann::json out = nlohmann::json::object();  // key by key, as RunSummary::to_json
+  out["base"] = study.options().seed;
+  out["replications"] = std::move(seeds);
+  out["streams"] =
+      "arrivals, job mix, fixed clusters, trace splits and home clusters are separate streams "
+      "derived from each replication's seed";
+  return out;
 }
 
 nlohmann::json point_json(const Point& p) {
-  return {{"policy", p.policy},   {"placement", p.placement},
-          {"rule", p.rule},       {"queue", p.queue},
-          {"rate", p.rate},       {"offered_utilization", p.utilization},
-          {"time_scale", p.scale}};
+  nlohmann::json out = nlohmann::json::object();
+  out["policy"] = p.policy;
+  out["placement"] = p.placement;
+  out["rule"] = p.rule;
+  out["queue"] = p.queue;
+  out["rate"] = p.rate;
+  out["offered_utilization"] = p.utilization;
+  out["time_scale"] = p.scale;
+  return out;
 }
 
 // Jobs of the workload that are not in the statistics, and why (replication 0).
@@ -163,31 +171,37 @@ nlohmann::json left_out_json(const Study& study, const std::vector<nlohmann::jso
       study.synthetic() ? static_cast<std::uint64_t>(study.options().jobs) : study.trace_jobs();
   const std::uint64_t never = workload > arrived ? workload - arrived : 0;
   const std::uint64_t unfinished = measured > completed ? measured - completed : 0;
-  return {{"total", warmup + unfinished + never + skipped},
-          {"warmup", warmup},
-          {"unfinished_at_stop", unfinished},
-          {"never_arrived", never},
-          {"skipped_lines", skipped},
-          {"stopped_early", runs.front()["stopped_early"]},
-          {"why",
-           "warmup: --warmup; unfinished_at_stop and never_arrived: the run stopped at "
-           "--max-in-system; skipped_lines: trace lines with unknown processors or runtime "
-           "(config.workload.skipped)"}};
+  nlohmann::json out = nlohmann::json::object();
+  out["total"] = warmup + unfinished + never + skipped;
+  out["warmup"] = warmup;
+  out["unfinished_at_stop"] = unfinished;
+  out["never_arrived"] = never;
+  out["skipped_lines"] = skipped;
+  out["stopped_early"] = runs.front()["stopped_early"];
+  out["why"] =
+      "warmup: --warmup; unfinished_at_stop and never_arrived: the run stopped at "
+      "--max-in-system; skipped_lines: trace lines with unknown processors or runtime "
+      "(config.workload.skipped)";
+  return out;
 }
 
 }  // namespace
 
 nlohmann::json summary_document(const Study& study, const std::vector<nlohmann::json>& results,
                                 const nlohmann::json& env) {
-  const auto runs = summaries_of(study, results, 0);
+  auto runs = summaries_of(study, results, 0);
   nlohmann::json doc;
   doc["schema"] = "mcb-sim-summary/1";
   doc["config"] = study.config_json();
   doc["point"] = point_json(study.points().front());
   doc["seeds"] = seeds_json(study);
-  doc["result"] = aggregate(runs);
   doc["left_out"] = left_out_json(study, runs);
-  if (runs.size() > 1) doc["replications"] = runs;
+  if (runs.size() > 1) {
+    doc["result"] = aggregate(runs);
+    doc["replications"] = std::move(runs);
+  } else {
+    doc["result"] = std::move(runs.front());  // aggregate() of one run, without its copy
+  }
   doc["env"] = env;
   return doc;
 }

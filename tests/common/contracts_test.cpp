@@ -18,6 +18,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -109,6 +110,20 @@ TEST(Csv, WholeNumbersAreWrittenWithEveryDigit) {
   EXPECT_EQ(csv::number(35000000000.0), "35000000000");
   EXPECT_EQ(csv::number(1230), "1230");
   EXPECT_EQ(csv::number(0.0123456789), "0.0123456789");
+}
+
+TEST(Csv, IntegersKeepEveryDigitOnBothSidesOf32Bits) {
+  for (const long long v :
+       {0LL, 7LL, 4294967295LL, 4294967296LL, -1LL, -4294967295LL,
+        std::numeric_limits<long long>::min(), std::numeric_limits<long long>::max()}) {
+    std::ostringstream out;
+    csv::StreamWriter writer(out, {"n"});
+    writer.integer(v).end_row();
+    EXPECT_EQ(out.str(), "n\n" + std::to_string(v) + "\n");
+  }
+  EXPECT_EQ(csv::exact(4294967295.0), "4294967295");
+  EXPECT_EQ(csv::exact(4294967296.0), "4294967296");
+  EXPECT_EQ(csv::exact(-4294967296.0), "-4294967296");
 }
 
 TEST(Csv, ReaderSkipsCommentsAndBlankLinesAndTrimsUnquotedFields) {
