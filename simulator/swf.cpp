@@ -37,17 +37,63 @@ std::string without_remark(const std::string& value) {
   return trim(value.substr(0, value.find('#')));
 }
 
-bool blank(const std::string& s) {
+bool blank(std::string_view s) {
   for (char c : s) {
     if (c != ' ' && c != '\t' && c != '\r') return false;
   }
   return true;
 }
 
+bool separator(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+
+// Reads the fields of a job line into `f` (the first 18) and returns how many it has. A field of
+// up to 15 digits after an optional '-' (not "-0"), as nearly all are, is read as it is scanned,
+// and its bit is set in `whole`: it needs no check that it is a whole number in range. Others are
+// read with std::from_chars. The line is followed by '\n' (LineReader), which ends every scan.
+template <class Where>
+int read_fields(std::string_view line, std::array<double, 18>& f, std::uint32_t& whole,
+                const Where& where) {
+  int count = 0;
+  const char* p = line.data();
+  const char* const end = p + line.size();
+  for (;; ++count) {
+    while (separator(*p)) ++p;
+    if (p == end) return count;
+    const char* const start = p;
+    const bool minus = *p == '-';
+    if (minus) ++p;
+    const char* const digits = p;
+    std::uint64_t x = 0;  // wraps past 19 digits, but more than 15 are not taken here
+    for (;; ++p) {
+      const unsigned digit = static_cast<unsigned>(static_cast<unsigned char>(*p)) - unsigned{'0'};
+      if (digit > 9) break;
+      x = x * 10 + digit;
+    }
+    if (count >= 18) {  // only counted: the message names the field count
+      while (p != end && !separator(*p)) ++p;
+      continue;
+    }
+    if ((p == end || separator(*p)) && p != digits && p - digits <= 15 && !(minus && x == 0)) {
+      const auto value = static_cast<long long>(x);
+      f[static_cast<size_t>(count)] = static_cast<double>(minus ? -value : value);
+      whole |= std::uint32_t{1} << count;
+      continue;
+    }
+    while (p != end && !separator(*p)) ++p;
+    double v = 0;
+    auto [q, ec] = std::from_chars(start, p, v);
+    if (ec != std::errc() || q != p || !std::isfinite(v)) {
+      throw UsageError(where() + "field " + std::to_string(count + 1) + " '" +
+                       std::string(start, p) + "' is not a number");
+    }
+    f[static_cast<size_t>(count)] = v;
+  }
+}
+
 }  // namespace
 
 SwfReader::SwfReader(const std::string& path, std::string option)
-    : path_(path), option_(std::move(option)), in_(path) {
+    : path_(path), option_(std::move(option)), in_(path), lines_(in_) {
   if (!in_) throw UsageError(option_ + ": cannot read '" + path + "'");
   while (read_line()) {
     if (blank(line_)) continue;
@@ -62,9 +108,10 @@ SwfReader::SwfReader(const std::string& path, std::string option)
 }
 
 bool SwfReader::read_line() {
-  if (!std::getline(in_, line_)) return false;
+  if (!lines_.next(line_)) return false;
   ++number_;
   // Header values are copied into the run's JSON record, so every line must be plain text.
+  if (lines_.plain()) return true;
   const std::string problem = text_problem(line_);
   if (!problem.empty()) {
     throw UsageError(option_ + ": " + path_ + ":" + std::to_string(number_) + ": " + problem);
@@ -103,36 +150,15 @@ bool SwfReader::next(SwfRecord& r) {
   // Built only for a refusal: nearly every line has none.
   const auto where = [&] { return option_ + ": " + path_ + ":" + std::to_string(number_) + ": "; };
   std::array<double, 18> f{};
-  int count = 0;
-  const char* p = line_.data();
-  const char* end = line_.data() + line_.size();
-  while (true) {
-    while (p < end && (*p == ' ' || *p == '\t' || *p == '\r')) ++p;
-    if (p >= end) break;
-    const char* start = p;
-    while (p < end && *p != ' ' && *p != '\t' && *p != '\r') ++p;
-    if (count >= 18) {  // only counted: the message names the field count
-      ++count;
-      continue;
-    }
-    double v = 0;
-    if (read_plain_whole(std::string_view(start, static_cast<size_t>(p - start)), v)) {
-      f[static_cast<size_t>(count++)] = v;
-      continue;
-    }
-    auto [q, ec] = std::from_chars(start, p, v);
-    if (ec != std::errc() || q != p || !std::isfinite(v)) {
-      throw UsageError(where() + "field " + std::to_string(count + 1) + " '" +
-                       std::string(start, p) + "' is not a number");
-    }
-    f[static_cast<size_t>(count++)] = v;
-  }
+  std::uint32_t plain_whole = 0;  // bit k: field k + 1 was read as a whole number of 15 digits
+  const int count = read_fields(line_, f, plain_whole, where);
   if (count != 18) {
     throw UsageError(where() + (count > 18 ? "more than 18" : std::to_string(count)) +
                      " fields; SWF lines have 18");
   }
   const auto whole = [&](int field) {
     const double v = f[static_cast<size_t>(field - 1)];
+    if ((plain_whole >> (field - 1) & 1) != 0) return static_cast<long long>(v);
     if (v != std::floor(v)) {
       throw UsageError(where() + "field " + std::to_string(field) + " '" + std::to_string(v) +
                        "' is not an integer");
