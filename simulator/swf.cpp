@@ -44,42 +44,75 @@ bool blank(std::string_view s) {
   return true;
 }
 
-bool separator(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+// The integer fields of a job line (1, 5, 8 and 11-17), as bits from field 1's.
+constexpr std::uint32_t kIntegerFields = 0x1u | 0x10u | 0x80u | 0x1FC00u;
+
+// Refuses an integer field that is not a whole number in range. Out of line: it is called only
+// for a field that was not read as a plain whole number, nearly never.
+template <class Where>
+[[gnu::noinline]] void check_whole(int field, double v, const Where& where) {
+  if (v != std::floor(v)) {
+    throw UsageError(where() + "field " + std::to_string(field) + " '" + std::to_string(v) +
+                     "' is not an integer");
+  }
+  // Beyond 2^53 doubles skip integers, and a cast past the range of long long is undefined.
+  if (std::fabs(v) > kLargestField) {
+    throw UsageError(where() + "field " + std::to_string(field) + " '" + number_text(v) +
+                     "' is out of range (at most " + number_text(kLargestField) + ")");
+  }
+}
+
+// Whether `c` ends a field: a separator, or the '\n' that follows every line (LineReader).
+bool ends_field(char c) {
+  constexpr std::uint64_t kEnds = 1ull << ' ' | 1ull << '\t' | 1ull << '\r' | 1ull << '\n';
+  const auto u = static_cast<unsigned char>(c);
+  return u <= ' ' && (kEnds >> u & 1) != 0;
+}
 
 // Reads the fields of a job line into `f` (the first 18) and returns how many it has. A field of
-// up to 15 digits after an optional '-' (not "-0"), as nearly all are, is read as it is scanned,
+// 1 to 15 digits after an optional '-' (not "-0"), as nearly all are, is read as it is scanned,
 // and its bit is set in `whole`: it needs no check that it is a whole number in range. Others are
 // read with std::from_chars. The line is followed by '\n' (LineReader), which ends every scan.
 template <class Where>
 int read_fields(std::string_view line, std::array<double, 18>& f, std::uint32_t& whole,
                 const Where& where) {
+  const auto digit_at = [](const char* at) {
+    return static_cast<unsigned>(static_cast<unsigned char>(*at)) - unsigned{'0'};
+  };
   int count = 0;
+  std::uint32_t read_whole = 0;  // kept here, not through `whole`, while the line is read
   const char* p = line.data();
   const char* const end = p + line.size();
   for (;; ++count) {
-    while (separator(*p)) ++p;
-    if (p == end) return count;
+    while (p != end && ends_field(*p)) ++p;
+    if (p == end) {
+      whole = read_whole;
+      return count;
+    }
     const char* const start = p;
+    // "-1", SWF's mark of an unknown value, is nearly half the fields of a trace.
+    if (p[0] == '-' && p[1] == '1' && ends_field(p[2]) && count < 18) {
+      f[static_cast<size_t>(count)] = -1;
+      read_whole |= std::uint32_t{1} << count;
+      p += p + 2 == end ? 2 : 3;
+      continue;
+    }
     const bool minus = *p == '-';
     if (minus) ++p;
-    const char* const digits = p;
-    std::uint64_t x = 0;  // wraps past 19 digits, but more than 15 are not taken here
-    for (;; ++p) {
-      const unsigned digit = static_cast<unsigned>(static_cast<unsigned char>(*p)) - unsigned{'0'};
-      if (digit > 9) break;
-      x = x * 10 + digit;
+    if (unsigned digit = digit_at(p); digit <= 9 && count < 18) {
+      const char* const digits = p;
+      std::uint64_t x = digit;  // wraps past 19 digits, but more than 15 are not taken here
+      while ((digit = digit_at(++p)) <= 9) x = x * 10 + digit;
+      if (ends_field(*p) && p - digits <= 15 && (x != 0 || !minus)) {
+        const auto value = static_cast<long long>(x);
+        f[static_cast<size_t>(count)] = static_cast<double>(minus ? -value : value);
+        read_whole |= std::uint32_t{1} << count;
+        if (p != end) ++p;  // the separator
+        continue;
+      }
     }
-    if (count >= 18) {  // only counted: the message names the field count
-      while (p != end && !separator(*p)) ++p;
-      continue;
-    }
-    if ((p == end || separator(*p)) && p != digits && p - digits <= 15 && !(minus && x == 0)) {
-      const auto value = static_cast<long long>(x);
-      f[static_cast<size_t>(count)] = static_cast<double>(minus ? -value : value);
-      whole |= std::uint32_t{1} << count;
-      continue;
-    }
-    while (p != end && !separator(*p)) ++p;
+    while (p != end && !ends_field(*p)) ++p;
+    if (count >= 18) continue;  // only counted: the message names the field count
     double v = 0;
     auto [q, ec] = std::from_chars(start, p, v);
     if (ec != std::errc() || q != p || !std::isfinite(v)) {
@@ -150,24 +183,18 @@ bool SwfReader::next(SwfRecord& r) {
   // Built only for a refusal: nearly every line has none.
   const auto where = [&] { return option_ + ": " + path_ + ":" + std::to_string(number_) + ": "; };
   std::array<double, 18> f{};
-  std::uint32_t plain_whole = 0;  // bit k: field k + 1 was read as a whole number of 15 digits
+  std::uint32_t plain_whole = 0;  // bit k: field k + 1 was read as a whole number in range
   const int count = read_fields(line_, f, plain_whole, where);
   if (count != 18) {
     throw UsageError(where() + (count > 18 ? "more than 18" : std::to_string(count)) +
                      " fields; SWF lines have 18");
   }
+  // Fields 1, 5, 8 and 11-17 hold integers: when all were read as plain whole numbers, as
+  // nearly always, none needs a check (and no call is made for one).
+  const bool all_whole = (plain_whole & kIntegerFields) == kIntegerFields;
   const auto whole = [&](int field) {
     const double v = f[static_cast<size_t>(field - 1)];
-    if ((plain_whole >> (field - 1) & 1) != 0) return static_cast<long long>(v);
-    if (v != std::floor(v)) {
-      throw UsageError(where() + "field " + std::to_string(field) + " '" + std::to_string(v) +
-                       "' is not an integer");
-    }
-    // Beyond 2^53 doubles skip integers, and a cast past the range of long long is undefined.
-    if (std::fabs(v) > kLargestField) {
-      throw UsageError(where() + "field " + std::to_string(field) + " '" + number_text(v) +
-                       "' is out of range (at most " + number_text(kLargestField) + ")");
-    }
+    if (!all_whole && (plain_whole >> (field - 1) & 1) == 0) check_whole(field, v, where);
     return static_cast<long long>(v);
   };
   r.line = number_;
