@@ -36,11 +36,18 @@ inline bool read_plain_whole(std::string_view text, double& value) {
   const bool minus = p != end && *p == '-';
   if (minus) ++p;
   if (p == end || end - p > 15) return false;
-  long long x = 0;  // at most 15 digits: no overflow
-  for (; p != end; ++p) {
-    const auto digit = static_cast<unsigned>(static_cast<unsigned char>(*p) - '0');
-    if (digit > 9) return false;
-    x = x * 10 + digit;
+  const auto digit_at = [](const char* at) {
+    return static_cast<unsigned>(static_cast<unsigned char>(*at)) - unsigned{'0'};
+  };
+  long long x = 0;           // at most 15 digits: no overflow
+  if ((end - p) % 2 != 0) {  // an odd count: the first digit alone, then two a step
+    x = digit_at(p++);
+    if (x > 9) return false;
+  }
+  for (; p != end; p += 2) {
+    const long long high = digit_at(p), low = digit_at(p + 1);
+    if (high > 9 || low > 9) return false;
+    x = x * 100 + high * 10 + low;
   }
   if (minus && x == 0) return false;  // "-0": the double reader keeps its sign
   value = static_cast<double>(minus ? -x : x);
@@ -75,11 +82,11 @@ class LineReader {
   bool fill();
 
   std::istream& in_;
-  std::string buf_;             //!< the block, then kSlack bytes
-  std::size_t begin_ = 0;       //!< the next line's first byte in buf_
-  std::size_t end_ = 0;         //!< the end of the bytes read into buf_
-  std::size_t scanned_ = 0;     //!< bytes of the next line known to hold no '\n'
-  std::size_t plain_until_ = 0; //!< [begin_, plain_until_) is plain; a byte that is not, or end_
+  std::string buf_;              //!< the block, then kSlack bytes
+  std::size_t begin_ = 0;        //!< the next line's first byte in buf_
+  std::size_t end_ = 0;          //!< the end of the bytes read into buf_
+  std::size_t scanned_ = 0;      //!< bytes of the next line known to hold no '\n'
+  std::size_t plain_until_ = 0;  //!< [begin_, plain_until_) is plain; a byte that is not, or end_
   bool plain_ = true;
   bool at_end_ = false;
 };

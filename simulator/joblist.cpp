@@ -138,8 +138,7 @@ bool JobListReader::next(ListRecord& r) {
   const auto cell = [&](size_t k) {  // empty for a column the list lacks
     return index_[k] == kNoColumn ? std::string_view() : cells[index_[k]];
   };
-  const auto number = [&](std::string_view name, std::string_view v, bool integer,
-                          double lowest) {
+  const auto number = [&](std::string_view name, std::string_view v, bool integer, double lowest) {
     // Counts and cluster numbers become int, ids int64, times seconds added to one another.
     const double most = !integer ? kLatestTime : name == "id" ? kLargestId : kLargestCount;
     double x = 0;
@@ -186,7 +185,8 @@ bool JobListReader::next(ListRecord& r) {
   }
   list(kComponents, 1, r.sizes);
   if (r.sizes.empty()) throw UsageError(where() + "column 'components' is empty");
-  list(kClusters, 0, r.clusters);
+  r.clusters.clear();
+  if (index_[kClusters] != kNoColumn) list(kClusters, 0, r.clusters);  // most lists have none
   if (!cell(kHome).empty()) r.home = static_cast<int>(number("home", cell(kHome), true, 0));
   if (!cell(kMinComponent).empty()) {
     r.min_component = static_cast<int>(number("min_component", cell(kMinComponent), true, 1));

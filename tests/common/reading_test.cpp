@@ -174,8 +174,9 @@ TEST(CsvReader, RefusalsNameTheSameLineForEveryBlockSize) {
   nul += "\n";
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"a,b\n1,\"open\n2,3\n", "t.csv:2: unterminated quoted field"},
-      {"a,b\n1,2\n3,x\"y\n", "t.csv:3: a quote inside unquoted field 2 (quote the whole field and "
-                            "double the quote)"},
+      {"a,b\n1,2\n3,x\"y\n",
+       "t.csv:3: a quote inside unquoted field 2 (quote the whole field and "
+       "double the quote)"},
       {"a,b\n\"x\" y,2\n", "t.csv:2: text after the closing quote of field 1"},
       {nul, "t.csv:3: a NUL byte at column 4"},
       {"a,b\n1,2\n3,\xFF\n", "t.csv:3: a byte 0xFF that is not UTF-8 at column 3"},
