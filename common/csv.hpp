@@ -12,6 +12,8 @@
 /// and a quoted field may span lines. A record that breaks the rules is a mcb::UsageError naming
 /// "<file>:<line>".
 
+#include "common/text.hpp"
+
 #include <cstddef>
 #include <istream>
 #include <map>
@@ -107,24 +109,40 @@ struct Record {
   std::vector<std::string> fields;
 };
 
-/// @brief Reads records one at a time from a stream (large job lists are never held whole).
+/// @brief One record read as views of its fields, valid until the reader's next call: a job list
+/// of millions of lines is read without copying each field.
+struct RecordView {
+  std::size_t line = 0;
+  std::vector<std::string_view> fields;
+};
+
+/// @brief Reads records one at a time from a stream (large job lists are never held whole: the
+/// stream is read a block at a time).
 class Reader {
  public:
   /// @param name names the input in messages ("<name>:<line>: ...").
-  Reader(std::istream& in, std::string name);
+  Reader(std::istream& in, std::string name, std::size_t block = LineReader::kBlock);
   /// @brief The next record, skipping blank and '#' lines; false at the end.
   /// @throws mcb::UsageError "<name>:<line>: <what>" for an unterminated quote or text after a
   ///         closing quote.
   bool next(Record& record);
+  /// @brief next(Record&), the fields as views into the reader's buffers.
+  bool next(RecordView& record);
   /// @brief Lines consumed so far (the number of the last line read).
   std::size_t line() const { return line_; }
   const std::string& name() const { return name_; }
 
  private:
-  std::istream& in_;
+  /// The next line holding a record, checked for plain text, without its '\r'; false at the end.
+  bool record_line(std::string_view& line);
+  /// Parses a record that has quotes, reading on when a quoted field spans lines.
+  void parse_quoted(std::string_view line, std::vector<std::string>& fields);
+
+  LineReader lines_;
   std::string name_;
   std::size_t line_ = 0;
-  std::string text_;  //!< the line being parsed, its room kept from record to record
+  std::string text_;  //!< a record with quotes being parsed, its room kept from record to record
+  std::vector<std::string> quoted_;  //!< the fields of the last record with quotes
 };
 
 /// @brief Splits one record given as text (no file, e.g. an option value "a,\"b,c\",d" -> a |

@@ -1,5 +1,6 @@
 #include "common/text.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <stdexcept>
@@ -13,18 +14,79 @@ std::string trim(std::string_view text) {
   return std::string(text);
 }
 
-bool read_plain_whole(std::string_view text, double& value) {
-  const bool minus = !text.empty() && text.front() == '-';
-  const std::string_view digits = minus ? text.substr(1) : text;
-  if (digits.empty() || digits.size() > 15) return false;
-  long long x = 0;  // at most 15 digits: no overflow
-  for (const char c : digits) {
-    const auto digit = static_cast<unsigned>(static_cast<unsigned char>(c) - '0');
-    if (digit > 9) return false;
-    x = x * 10 + digit;
+std::size_t plain_prefix(std::string_view text) {
+  // Eight bytes at a time while none is NUL or past ASCII: a byte of 1-127 minus one borrows
+  // nothing and keeps its top bit clear, so the top bits of w | (w - 0x01..) are all clear
+  // exactly then. Every line of every input passes through here.
+  constexpr std::uint64_t kOnes = 0x0101010101010101u, kTops = 0x8080808080808080u;
+  const auto flags = [&](std::size_t at) {
+    std::uint64_t w = 0;
+    std::memcpy(&w, text.data() + at, 8);
+    return w | (w - kOnes);
+  };
+  std::size_t i = 0;
+  // A whole file passes through here: 32 bytes a step, then 8.
+  while (i + 32 <= text.size() &&
+         ((flags(i) | flags(i + 8) | flags(i + 16) | flags(i + 24)) & kTops) == 0) {
+    i += 32;
   }
-  if (minus && x == 0) return false;  // "-0": the double reader keeps its sign
-  value = static_cast<double>(minus ? -x : x);
+  while (i + 8 <= text.size() && (flags(i) & kTops) == 0) i += 8;
+  while (i < text.size() && text[i] != 0 && static_cast<unsigned char>(text[i]) < 0x80) ++i;
+  return i;
+}
+
+LineReader::LineReader(std::istream& in, std::size_t block)
+    : in_(in), buf_(std::max<std::size_t>(block, 1) + kSlack, '\0') {}
+
+bool LineReader::fill() {
+  if (at_end_) return false;
+  // The line begun moves to the front; the block doubles only when that line fills it.
+  if (begin_ > 0) {
+    std::memmove(buf_.data(), buf_.data() + begin_, end_ - begin_);
+    end_ -= begin_;
+    plain_until_ -= begin_;
+    begin_ = 0;
+  }
+  std::size_t room = buf_.size() - kSlack;
+  if (end_ == room) {
+    room *= 2;
+    buf_.resize(room + kSlack);
+  }
+  in_.read(buf_.data() + end_, static_cast<std::streamsize>(room - end_));
+  const auto got = static_cast<std::size_t>(in_.gcount());
+  at_end_ = got < room - end_;  // read() stops short only at the end or on an error
+  const bool all_plain = plain_until_ == end_;
+  end_ += got;
+  buf_[end_] = '\n';  // so that every line is followed by '\n', the last one too
+  if (all_plain) {
+    plain_until_ += plain_prefix(std::string_view(buf_.data() + plain_until_, end_ - plain_until_));
+  }
+  return got > 0;
+}
+
+bool LineReader::next(std::string_view& line) {
+  std::size_t stop = 0;
+  for (;;) {
+    const char* from = buf_.data() + begin_ + scanned_;
+    const auto* nl = static_cast<const char*>(std::memchr(from, '\n', end_ - begin_ - scanned_));
+    if (nl != nullptr) {
+      stop = static_cast<std::size_t>(nl - buf_.data());
+      break;
+    }
+    scanned_ = end_ - begin_;
+    if (!fill()) {
+      if (begin_ == end_) return false;
+      stop = end_;  // the last line, without '\n'
+      break;
+    }
+  }
+  line = std::string_view(buf_.data() + begin_, stop - begin_);
+  plain_ = stop <= plain_until_;
+  begin_ = stop < end_ ? stop + 1 : end_;
+  scanned_ = 0;
+  if (!plain_) {  // the byte that was not plain is in this line: look for the next one
+    plain_until_ = begin_ + plain_prefix(std::string_view(buf_.data() + begin_, end_ - begin_));
+  }
   return true;
 }
 
@@ -44,22 +106,9 @@ std::string text_problem(std::string_view text) {
   const auto at = [](size_t i) { return " at column " + std::to_string(i + 1); };
   size_t i = 0;
   while (i < text.size()) {
-    // Eight bytes at a time while none is NUL or past ASCII: a byte of 1-127 minus one borrows
-    // nothing and keeps its top bit clear, so the top bits of w | (w - 0x01..) are all clear
-    // exactly then. Every line of every input passes through here.
-    constexpr std::uint64_t kOnes = 0x0101010101010101u, kTops = 0x8080808080808080u;
-    while (i + 8 <= text.size()) {
-      std::uint64_t w = 0;
-      std::memcpy(&w, text.data() + i, 8);
-      if (((w | (w - kOnes)) & kTops) != 0) break;
-      i += 8;
-    }
+    i += plain_prefix(text.substr(i));
     if (i == text.size()) break;
     const auto c = static_cast<unsigned char>(text[i]);
-    if (c != 0 && c < 0x80) {  // ASCII, most of every input: nothing to decode
-      ++i;
-      continue;
-    }
     if (c == 0) return "a NUL byte" + at(i);
     // Length of the UTF-8 sequence led by c, and the smallest code point it may encode.
     const size_t n = c < 0x80           ? 1

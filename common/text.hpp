@@ -3,6 +3,8 @@
 /// @brief Small text helpers shared by the readers of the suite's line-oriented inputs
 /// (traces, specs, tables, INI files, job lists).
 
+#include <cstddef>
+#include <istream>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -27,7 +29,66 @@ std::optional<long> whole_number(const std::string& text);
 /// @brief Reads @p text when it is up to 15 digits after an optional '-' (not "-0"), as nearly
 /// every number of a trace or job list is, into @p value: the value std::from_chars gives it
 /// (exact below 2^53), several times faster. False for any other text, which the caller reads
-/// with std::from_chars.
-bool read_plain_whole(std::string_view text, double& value);
+/// with std::from_chars. Inline: readers call it for every field of every line.
+inline bool read_plain_whole(std::string_view text, double& value) {
+  const char* p = text.data();
+  const char* const end = p + text.size();
+  const bool minus = p != end && *p == '-';
+  if (minus) ++p;
+  if (p == end || end - p > 15) return false;
+  const auto digit_at = [](const char* at) {
+    return static_cast<unsigned>(static_cast<unsigned char>(*at)) - unsigned{'0'};
+  };
+  long long x = 0;           // at most 15 digits: no overflow
+  if ((end - p) % 2 != 0) {  // an odd count: the first digit alone, then two a step
+    x = digit_at(p++);
+    if (x > 9) return false;
+  }
+  for (; p != end; p += 2) {
+    const long long high = digit_at(p), low = digit_at(p + 1);
+    if (high > 9 || low > 9) return false;
+    x = x * 100 + high * 10 + low;
+  }
+  if (minus && x == 0) return false;  // "-0": the double reader keeps its sign
+  value = static_cast<double>(minus ? -x : x);
+  return true;
+}
+
+/// @brief Where the first byte of @p text that is NUL or past ASCII is, or its size when there
+/// is none: text before it has nothing for text_problem() to find.
+std::size_t plain_prefix(std::string_view text);
+
+/// @brief Reads a stream's lines as std::getline does (each without its '\n'; a last line
+/// without one is still a line), from blocks: a line is a view into the block, not a copy, and
+/// its end is found with memchr. It holds one block, or the longest line when that is longer,
+/// however large the input. It reads ahead: the stream is its own from the first line on.
+class LineReader {
+ public:
+  static constexpr std::size_t kBlock = std::size_t{64} << 10;
+  /// Bytes of the buffer past its room: a line's end may be read a word at a time.
+  static constexpr std::size_t kSlack = 8;
+
+  explicit LineReader(std::istream& in, std::size_t block = kBlock);
+  /// @brief The next line, valid until the next call; false at the end of the stream. In
+  /// memory the line is followed by '\n' (the last one too), then at least kSlack - 1 bytes
+  /// more, so that a reader may scan it up to a '\n' or eight bytes at a time.
+  bool next(std::string_view& line);
+  /// @brief Whether the line last read is plain ASCII without NUL bytes, so that text_problem()
+  /// need not look at it (checked a block at a time, not a line at a time).
+  bool plain() const { return plain_; }
+
+ private:
+  /// Reads more after the bytes held, first moving the line begun to the front; false at the end.
+  bool fill();
+
+  std::istream& in_;
+  std::string buf_;              //!< the block, then kSlack bytes
+  std::size_t begin_ = 0;        //!< the next line's first byte in buf_
+  std::size_t end_ = 0;          //!< the end of the bytes read into buf_
+  std::size_t scanned_ = 0;      //!< bytes of the next line known to hold no '\n'
+  std::size_t plain_until_ = 0;  //!< [begin_, plain_until_) is plain; a byte that is not, or end_
+  bool plain_ = true;
+  bool at_end_ = false;
+};
 
 }  // namespace mcb

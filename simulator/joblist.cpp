@@ -42,7 +42,7 @@ constexpr double kLatestTime = 1e12;
 namespace {
 
 // "16+16" -> 16 | 16 (the components and clusters cells).
-std::vector<std::string> split_plus(const std::string& text) {
+std::vector<std::string> split_plus(std::string_view text) {
   std::vector<std::string> parts;
   std::size_t start = 0;
   for (;;) {
@@ -51,6 +51,37 @@ std::vector<std::string> split_plus(const std::string& text) {
     if (plus == std::string::npos) return parts;
     start = plus + 1;
   }
+}
+
+// A cell to be read as a number, and the range it must be in.
+struct Cell {
+  std::string_view name, text;
+  bool integer;
+  double lowest, most;
+};
+
+// A cell that is not a plain whole number in range: read with std::from_chars and checked, or
+// refused naming the line and column. Apart from the fast path: few cells come here.
+double checked_number(const Cell& c, const std::string& path, long line) {
+  const std::string_view v = c.text;
+  double x = 0;
+  const bool read = read_plain_whole(v, x) || [&] {
+    auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
+    return ec == std::errc() && p == v.data() + v.size();
+  }();
+  const auto cell = [&] {
+    return "--trace: " + path + ":" + std::to_string(line) + ": column '" + std::string(c.name) +
+           "': '" + std::string(v) + "'";
+  };
+  if (!read || !std::isfinite(x) || x < c.lowest || (c.integer && x != std::floor(x))) {
+    throw UsageError(cell() + " is not " + (c.integer ? "an integer" : "a number") +
+                     " >= " + std::to_string(static_cast<long long>(c.lowest)));
+  }
+  if (x > c.most) {
+    throw UsageError(cell() + " is out of range (at most " +
+                     std::to_string(static_cast<long long>(c.most)) + ")");
+  }
+  return x;
 }
 
 }  // namespace
@@ -94,7 +125,7 @@ JobListReader::JobListReader(const std::string& path)
 }
 
 bool JobListReader::next(ListRecord& r) {
-  csv::Record& record = record_;
+  csv::RecordView& record = record_;
   if (!reader_.next(record)) return false;
   const long line = static_cast<long>(record.line);
   // Built only for a refusal: most lines have none.
@@ -104,37 +135,27 @@ bool JobListReader::next(ListRecord& r) {
     throw UsageError(where() + std::to_string(cells.size()) + " cells, the header has " +
                      std::to_string(columns_));
   }
-  static const std::string absent;  // the cell of a column the list lacks
-  const auto cell = [&](size_t k) -> const std::string& {
-    return index_[k] == kNoColumn ? absent : cells[index_[k]];
+  const auto cell = [&](size_t k) {  // empty for a column the list lacks
+    return index_[k] == kNoColumn ? std::string_view() : cells[index_[k]];
   };
-  const auto number = [&](std::string_view name, const std::string& v, bool integer,
-                          double lowest) {
-    double x = 0;
-    const bool read = read_plain_whole(v, x) || [&] {
-      auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
-      return ec == std::errc() && p == v.data() + v.size();
-    }();
-    if (!read || !std::isfinite(x) || x < lowest || (integer && x != std::floor(x))) {
-      throw UsageError(where() + "column '" + std::string(name) + "': '" + v + "' is not " +
-                       (integer ? "an integer" : "a number") +
-                       " >= " + std::to_string(static_cast<long long>(lowest)));
-    }
+  const auto number = [&](std::string_view name, std::string_view v, bool integer, double lowest) {
     // Counts and cluster numbers become int, ids int64, times seconds added to one another.
     const double most = !integer ? kLatestTime : name == "id" ? kLargestId : kLargestCount;
-    if (x > most) {
-      throw UsageError(where() + "column '" + std::string(name) + "': '" + v +
-                       "' is out of range (at most " +
-                       std::to_string(static_cast<long long>(most)) + ")");
-    }
-    return x;
+    double x = 0;
+    if (read_plain_whole(v, x) && x >= lowest && x <= most) return x;  // nearly every cell
+    return checked_number({name, v, integer, lowest, most}, path_, line);
   };
   // Into the record's own vector, whose room is kept from line to line.
   const auto list = [&](size_t k, double lowest, std::vector<int>& out) {
     out.clear();
     const std::string_view name = kColumns[k];
-    const std::string& v = cell(k);
+    const std::string_view v = cell(k);
     if (v.empty()) return;
+    double x = 0;
+    if (read_plain_whole(v, x) && x >= lowest && x <= kLargestCount) {  // one part, as most are
+      out.push_back(static_cast<int>(x));
+      return;
+    }
     if (std::all_of(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; })) {
       out.push_back(static_cast<int>(number(name, v, true, lowest)));  // one part, as most are
       return;
@@ -164,7 +185,8 @@ bool JobListReader::next(ListRecord& r) {
   }
   list(kComponents, 1, r.sizes);
   if (r.sizes.empty()) throw UsageError(where() + "column 'components' is empty");
-  list(kClusters, 0, r.clusters);
+  r.clusters.clear();
+  if (index_[kClusters] != kNoColumn) list(kClusters, 0, r.clusters);  // most lists have none
   if (!cell(kHome).empty()) r.home = static_cast<int>(number("home", cell(kHome), true, 0));
   if (!cell(kMinComponent).empty()) {
     r.min_component = static_cast<int>(number("min_component", cell(kMinComponent), true, 1));
@@ -180,7 +202,7 @@ bool JobListReader::next(ListRecord& r) {
     long long size = 0;  // at most 1e9 a component: the sum cannot overflow
     for (int s : r.sizes) size += s;
     if (r.min_size > size) {
-      throw UsageError(where() + "column 'min_size': '" + cell(kMinSize) +
+      throw UsageError(where() + "column 'min_size': '" + std::string(cell(kMinSize)) +
                        "' is above the job's size " + std::to_string(size));
     }
   }

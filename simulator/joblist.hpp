@@ -54,7 +54,7 @@ class JobListReader {
   size_t columns_ = 0;
   static constexpr size_t kNoColumn = ~size_t{0};
   std::array<size_t, 13> index_{};  //!< cell of each known column (kColumns' order), or kNoColumn
-  csv::Record record_;              //!< the last line read, reused
+  csv::RecordView record_;          //!< the last line read, reused
 };
 
 }  // namespace mcb::sim

@@ -37,17 +37,96 @@ std::string without_remark(const std::string& value) {
   return trim(value.substr(0, value.find('#')));
 }
 
-bool blank(const std::string& s) {
+bool blank(std::string_view s) {
   for (char c : s) {
     if (c != ' ' && c != '\t' && c != '\r') return false;
   }
   return true;
 }
 
+// The integer fields of a job line (1, 5, 8 and 11-17), as bits from field 1's.
+constexpr std::uint32_t kIntegerFields = 0x1u | 0x10u | 0x80u | 0x1FC00u;
+
+// Refuses an integer field that is not a whole number in range. Out of line: it is called only
+// for a field that was not read as a plain whole number, nearly never.
+template <class Where>
+[[gnu::noinline]] void check_whole(int field, double v, const Where& where) {
+  if (v != std::floor(v)) {
+    throw UsageError(where() + "field " + std::to_string(field) + " '" + std::to_string(v) +
+                     "' is not an integer");
+  }
+  // Beyond 2^53 doubles skip integers, and a cast past the range of long long is undefined.
+  if (std::fabs(v) > kLargestField) {
+    throw UsageError(where() + "field " + std::to_string(field) + " '" + number_text(v) +
+                     "' is out of range (at most " + number_text(kLargestField) + ")");
+  }
+}
+
+// Whether `c` ends a field: a separator, or the '\n' that follows every line (LineReader).
+bool ends_field(char c) {
+  constexpr std::uint64_t kEnds = 1ull << ' ' | 1ull << '\t' | 1ull << '\r' | 1ull << '\n';
+  const auto u = static_cast<unsigned char>(c);
+  return u <= ' ' && (kEnds >> u & 1) != 0;
+}
+
+// Reads the fields of a job line into `f` (the first 18) and returns how many it has. A field of
+// 1 to 15 digits after an optional '-' (not "-0"), as nearly all are, is read as it is scanned,
+// and its bit is set in `whole`: it needs no check that it is a whole number in range. Others are
+// read with std::from_chars. The line is followed by '\n' (LineReader), which ends every scan.
+template <class Where>
+int read_fields(std::string_view line, std::array<double, 18>& f, std::uint32_t& whole,
+                const Where& where) {
+  const auto digit_at = [](const char* at) {
+    return static_cast<unsigned>(static_cast<unsigned char>(*at)) - unsigned{'0'};
+  };
+  int count = 0;
+  std::uint32_t read_whole = 0;  // kept here, not through `whole`, while the line is read
+  const char* p = line.data();
+  const char* const end = p + line.size();
+  for (;; ++count) {
+    while (p != end && ends_field(*p)) ++p;
+    if (p == end) {
+      whole = read_whole;
+      return count;
+    }
+    const char* const start = p;
+    // "-1", SWF's mark of an unknown value, is nearly half the fields of a trace.
+    if (p[0] == '-' && p[1] == '1' && ends_field(p[2]) && count < 18) {
+      f[static_cast<size_t>(count)] = -1;
+      read_whole |= std::uint32_t{1} << count;
+      p += p + 2 == end ? 2 : 3;
+      continue;
+    }
+    const bool minus = *p == '-';
+    if (minus) ++p;
+    if (unsigned digit = digit_at(p); digit <= 9 && count < 18) {
+      const char* const digits = p;
+      std::uint64_t x = digit;  // wraps past 19 digits, but more than 15 are not taken here
+      while ((digit = digit_at(++p)) <= 9) x = x * 10 + digit;
+      if (ends_field(*p) && p - digits <= 15 && (x != 0 || !minus)) {
+        const auto value = static_cast<long long>(x);
+        f[static_cast<size_t>(count)] = static_cast<double>(minus ? -value : value);
+        read_whole |= std::uint32_t{1} << count;
+        if (p != end) ++p;  // the separator
+        continue;
+      }
+    }
+    while (p != end && !ends_field(*p)) ++p;
+    if (count >= 18) continue;  // only counted: the message names the field count
+    double v = 0;
+    auto [q, ec] = std::from_chars(start, p, v);
+    if (ec != std::errc() || q != p || !std::isfinite(v)) {
+      throw UsageError(where() + "field " + std::to_string(count + 1) + " '" +
+                       std::string(start, p) + "' is not a number");
+    }
+    f[static_cast<size_t>(count)] = v;
+  }
+}
+
 }  // namespace
 
 SwfReader::SwfReader(const std::string& path, std::string option)
-    : path_(path), option_(std::move(option)), in_(path) {
+    : path_(path), option_(std::move(option)), in_(path), lines_(in_) {
   if (!in_) throw UsageError(option_ + ": cannot read '" + path + "'");
   while (read_line()) {
     if (blank(line_)) continue;
@@ -62,9 +141,10 @@ SwfReader::SwfReader(const std::string& path, std::string option)
 }
 
 bool SwfReader::read_line() {
-  if (!std::getline(in_, line_)) return false;
+  if (!lines_.next(line_)) return false;
   ++number_;
   // Header values are copied into the run's JSON record, so every line must be plain text.
+  if (lines_.plain()) return true;
   const std::string problem = text_problem(line_);
   if (!problem.empty()) {
     throw UsageError(option_ + ": " + path_ + ":" + std::to_string(number_) + ": " + problem);
@@ -103,45 +183,18 @@ bool SwfReader::next(SwfRecord& r) {
   // Built only for a refusal: nearly every line has none.
   const auto where = [&] { return option_ + ": " + path_ + ":" + std::to_string(number_) + ": "; };
   std::array<double, 18> f{};
-  int count = 0;
-  const char* p = line_.data();
-  const char* end = line_.data() + line_.size();
-  while (true) {
-    while (p < end && (*p == ' ' || *p == '\t' || *p == '\r')) ++p;
-    if (p >= end) break;
-    const char* start = p;
-    while (p < end && *p != ' ' && *p != '\t' && *p != '\r') ++p;
-    if (count >= 18) {  // only counted: the message names the field count
-      ++count;
-      continue;
-    }
-    double v = 0;
-    if (read_plain_whole(std::string_view(start, static_cast<size_t>(p - start)), v)) {
-      f[static_cast<size_t>(count++)] = v;
-      continue;
-    }
-    auto [q, ec] = std::from_chars(start, p, v);
-    if (ec != std::errc() || q != p || !std::isfinite(v)) {
-      throw UsageError(where() + "field " + std::to_string(count + 1) + " '" +
-                       std::string(start, p) + "' is not a number");
-    }
-    f[static_cast<size_t>(count++)] = v;
-  }
+  std::uint32_t plain_whole = 0;  // bit k: field k + 1 was read as a whole number in range
+  const int count = read_fields(line_, f, plain_whole, where);
   if (count != 18) {
     throw UsageError(where() + (count > 18 ? "more than 18" : std::to_string(count)) +
                      " fields; SWF lines have 18");
   }
+  // Fields 1, 5, 8 and 11-17 hold integers: when all were read as plain whole numbers, as
+  // nearly always, none needs a check (and no call is made for one).
+  const bool all_whole = (plain_whole & kIntegerFields) == kIntegerFields;
   const auto whole = [&](int field) {
     const double v = f[static_cast<size_t>(field - 1)];
-    if (v != std::floor(v)) {
-      throw UsageError(where() + "field " + std::to_string(field) + " '" + std::to_string(v) +
-                       "' is not an integer");
-    }
-    // Beyond 2^53 doubles skip integers, and a cast past the range of long long is undefined.
-    if (std::fabs(v) > kLargestField) {
-      throw UsageError(where() + "field " + std::to_string(field) + " '" + number_text(v) +
-                       "' is out of range (at most " + number_text(kLargestField) + ")");
-    }
+    if (!all_whole && (plain_whole >> (field - 1) & 1) == 0) check_whole(field, v, where);
     return static_cast<long long>(v);
   };
   r.line = number_;

@@ -4,11 +4,14 @@
 /// starting with ';' ("; MaxProcs: 64", "; MaxNodes: 32 (dual CPU)"), then one job per line
 /// with 18 numeric fields, -1 for unknown. Streams the file: one record in memory at a time.
 
+#include "common/text.hpp"
+
 #include <array>
 #include <cstdint>
 #include <fstream>
 #include <map>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -89,6 +92,8 @@ class SwfReader {
   /// mcb-batchgrid's "--queues 64:easy:trace=FILE" gives "--queues")
   /// @throws UsageError "<option>: cannot read 'path'".
   explicit SwfReader(const std::string& path, std::string option = "--trace");
+  SwfReader(const SwfReader&) = delete;  // its line reader reads from its own stream
+  SwfReader& operator=(const SwfReader&) = delete;
 
   /// The header comments (read before the first record).
   const SwfHeader& header() const { return header_; }
@@ -104,8 +109,9 @@ class SwfReader {
   std::string path_;
   std::string option_;
   std::ifstream in_;
+  LineReader lines_;  //!< reads in_ a block at a time
   SwfHeader header_;
-  std::string line_;
+  std::string_view line_;  //!< the line last read, a view into lines_
   long number_ = 0;
   bool pending_ = false;  //!< line_ holds the first record, read while scanning the header
 };

@@ -220,6 +220,42 @@ TEST(Swf, JobNumbersBelowMinusOneAreRefused) {
       << e;
 }
 
+// A trace is read a block of 64 KiB at a time: lines across a block boundary, a last line
+// without a line end, and refusals far into the file name the same line and field.
+TEST(Swf, ReadsFilesOfManyBlocksLineByLine) {
+  std::string text = "; MaxProcs: 64\n";
+  for (int i = 1; i <= 3000; ++i) {
+    text +=
+        std::to_string(i) + (i % 2 ? " 7 -1 1924 8 -1 -1 8 7200 -1 1 1 1 -1 1 -1 -1 -1\n"
+                                   : "\t7\t-10\t19.5\t-1 -1 -1 8 7200 -1 1 1 1 -1 1 -1 -1 -1\r\n");
+  }
+  TempFile whole("blocks.swf", text + "3001 7 -1 5 8 -1 -1 8 7200 -1 1 1 1 -1 1 -1 -1 -1");
+  SwfReader r(whole.path());
+  SwfRecord rec;
+  for (int i = 1; i <= 3001; ++i) {
+    ASSERT_TRUE(r.next(rec));
+    ASSERT_EQ(rec.line, i + 1);
+    ASSERT_EQ(rec.job, i);
+    ASSERT_EQ(rec.wait, i % 2 || i == 3001 ? -1 : -10);
+    ASSERT_EQ(rec.run, i == 3001 ? 5 : i % 2 ? 1924 : 19.5);
+    ASSERT_EQ(rec.procs, i % 2 || i == 3001 ? 8 : -1);
+    ASSERT_EQ(rec.think, -1);
+  }
+  EXPECT_FALSE(r.next(rec));
+
+  TempFile late("late.swf", text + "3001 7 -1 5 8 -1 -1 8 7200 -1 1 -1x 1 -1 1 -1 -1 -1\n");
+  EXPECT_EQ(error_of([&] { read_all(late.path()); }),
+            "--trace: " + late.path() + ":3002: field 12 '-1x' is not a number");
+  TempFile nul("nul.swf", text + "3001 7 -1 5 8 -1 -1 8 7200 -1 1 1 1 -1 1 -1 -1 -1" +
+                              std::string(1, '\0') + "\n");
+  EXPECT_EQ(error_of([&] { read_all(nul.path()); }),
+            "--trace: " + nul.path() + ":3002: a NUL byte at column 50");
+  TempFile minus_zero("minus-zero.swf", "1 0 -1 10 -0 -1 -1 2 20 -1 1 1 1 1 1 -1 -1 -1\n");
+  SwfReader z(minus_zero.path());
+  ASSERT_TRUE(z.next(rec));
+  EXPECT_EQ(rec.procs, 0) << "-0 is read as std::from_chars reads it";
+}
+
 TraceSpec spec_for(const std::string& path, const std::string& clusters, Rule rule = Rule::kNo) {
   TraceSpec s;
   s.path = path;
