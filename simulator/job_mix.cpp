@@ -66,8 +66,10 @@ void near_equal(int n, int k, std::vector<int>& out) {
 
 bool fits_distinct(const std::vector<int>& sizes, const MachineSpec& machine) {
   if (sizes.size() > machine.sizes.size()) return false;
+  if (sizes.size() == 1) return sizes.front() <= machine.largest();  // most trace jobs
   // On the stack (machines have at most kMaxClusters clusters): trace readers ask for every job.
-  std::array<int, kMaxClusters> s{}, c{};
+  // Only the first sizes.size() and clusters entries are set and read.
+  std::array<int, kMaxClusters> s, c;
   if (machine.sizes.size() > c.size()) throw std::logic_error("more clusters than kMaxClusters");
   const auto ns = static_cast<long>(sizes.size()), nc = static_cast<long>(machine.sizes.size());
   std::copy(sizes.begin(), sizes.end(), s.begin());
