@@ -89,6 +89,8 @@ TraceSource::TraceSource(TraceSpec spec)
     list_reader_ = std::make_unique<JobListReader>(spec_.path);
   }
   for (size_t i = 0; i < spec_.apps.size(); ++i) app_index_[spec_.apps[i]] = static_cast<int>(i);
+  const auto trace = app_index_.find("trace");
+  trace_app_ = trace == app_index_.end() ? 0 : trace->second;
 }
 
 TraceSource::~TraceSource() = default;
@@ -209,9 +211,9 @@ bool TraceSource::read(Job& job, Rng* rng, std::map<std::string, std::uint64_t>*
     job.id = rec.job;
     stated_id_ = true;
     job.line = line;
-    if (app_name != "trace") app_name = "trace";
-    const auto app = app_index_.find(app_name);
-    job.app = app == app_index_.end() ? 0 : app->second;
+    static const std::string kTraceApp = "trace";  // every SWF job's app
+    if (app_name != kTraceApp) app_name = kTraceApp;
+    job.app = trace_app_;
     job.home =
         rec.partition >= 1 && rec.partition <= clusters ? static_cast<int>(rec.partition - 1) : -1;
     job.price.runtime = rec.run;

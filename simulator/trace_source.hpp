@@ -131,6 +131,7 @@ class TraceSource final : public JobSource {
   const TraceRecords* last_app_from_ = nullptr;
   int last_app_ = -1;
   int last_app_index_ = 0;
+  int trace_app_ = 0;  //!< the index in spec_.apps of "trace", every SWF job's app
   Rng splits_;
   std::vector<int> parts_;
   std::vector<int> eligible_;
