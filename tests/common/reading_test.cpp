@@ -97,28 +97,27 @@ struct Read {
   std::vector<std::vector<std::string>> records;
 };
 
-Read read_records(const std::string& text, std::size_t block) {
+// Every record of @p text read in blocks of @p block bytes, as fields (csv::Record) or as views
+// (csv::RecordView).
+template <class Fields>
+Read read_all(const std::string& text, std::size_t block) {
   std::istringstream in(text);
   csv::Reader reader(in, "t.csv", block);
   Read read;
-  csv::Record record;
-  while (reader.next(record)) {
-    read.lines.push_back(record.line);
-    read.records.push_back(record.fields);
-  }
-  return read;
-}
-
-Read read_views(const std::string& text, std::size_t block) {
-  std::istringstream in(text);
-  csv::Reader reader(in, "t.csv", block);
-  Read read;
-  csv::RecordView record;
+  Fields record;
   while (reader.next(record)) {
     read.lines.push_back(record.line);
     read.records.emplace_back(record.fields.begin(), record.fields.end());
   }
   return read;
+}
+
+Read read_records(const std::string& text, std::size_t block) {
+  return read_all<csv::Record>(text, block);
+}
+
+Read read_views(const std::string& text, std::size_t block) {
+  return read_all<csv::RecordView>(text, block);
 }
 
 TEST(CsvReader, RecordsAreTheSameForEveryBlockSizeAndForViews) {
