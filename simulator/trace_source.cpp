@@ -211,8 +211,8 @@ bool TraceSource::read(Job& job, Rng* rng, std::map<std::string, std::uint64_t>*
     job.id = rec.job;
     stated_id_ = true;
     job.line = line;
-    static const std::string kTraceApp = "trace";  // every SWF job's app
-    if (app_name != kTraceApp) app_name = kTraceApp;
+    static const std::string trace_app_name = "trace";  // every SWF job's app
+    if (app_name != trace_app_name) app_name = trace_app_name;
     job.app = trace_app_;
     job.home =
         rec.partition >= 1 && rec.partition <= clusters ? static_cast<int>(rec.partition - 1) : -1;
