@@ -12,8 +12,10 @@ void Profile::reset(Time now, std::span<const int> free) {
 
 void Profile::reset_with_returns(Time now, std::span<const int> free, std::span<Return> returns) {
   reset(now, free);
-  std::sort(returns.begin(), returns.end(),
-            [](const Return& a, const Return& b) { return a.t < b.t; });
+  const auto earlier = [](const Return& a, const Return& b) { return a.t < b.t; };
+  if (!std::is_sorted(returns.begin(), returns.end(), earlier)) {  // kept in order by EASY
+    std::sort(returns.begin(), returns.end(), earlier);
+  }
   const auto c = static_cast<size_t>(clusters_);
   for (size_t k = 0; k < returns.size();) {
     const Time t = returns[k].t;

@@ -88,13 +88,18 @@ class Easy final : public QueueDiscipline {
     w.ids.push_back(id);
     w.smallest.push_back(smallest_size(job));
   }
+  void on_departure(Sim& sim, JobId id) override { forget_return(sim.job(id)); }
   void on_preempt(Sim& sim, JobId id) override {
     const Job& job = sim.job(id);
+    forget_return(job);
     Waiting& w = queue_copy(sim, job.queue);
     w.ids.insert(w.ids.begin(), id);
     w.smallest.insert(w.smallest.begin(), smallest_size(job));
   }
   void on_start(Sim& sim, JobId id) override {
+    const Job& job = sim.job(id);
+    const Profile::Return back{job.expected_end, job.alloc.data()};
+    returns_.insert(std::upper_bound(returns_.begin(), returns_.end(), back, earlier), back);
     Waiting& w = queue_copy(sim, sim.job(id).queue);
     // Nearly always the head, or close behind it.
     const auto at = std::find(w.ids.begin(), w.ids.end(), id);
@@ -142,11 +147,6 @@ class Easy final : public QueueDiscipline {
     built_ = sim.version();
     built_at_ = sim.now();
     const Time now = sim.now();
-    returns_.clear();
-    for (JobId r : sim.running()) {
-      const Job& job = sim.job(r);
-      returns_.push_back({job.expected_end, job.alloc.data()});
-    }
     profile_.reset_with_returns(now, sim.machine().idle(), returns_);
     const size_t clusters = static_cast<size_t>(sim.machine().clusters());
     int buf[kMaxClusters], alloc_buf[kMaxClusters];
@@ -185,6 +185,16 @@ class Easy final : public QueueDiscipline {
            sim.placement().name() != "link-aware";
   }
 
+  static bool earlier(const Profile::Return& a, const Profile::Return& b) { return a.t < b.t; }
+  /// Takes @p job's processors out of the running jobs' ends (it departs or is suspended).
+  void forget_return(const Job& job) {
+    auto at = std::lower_bound(returns_.begin(), returns_.end(),
+                               Profile::Return{job.expected_end, nullptr}, earlier);
+    while (at != returns_.end() && at->procs != job.alloc.data()) ++at;
+    if (at == returns_.end()) throw std::logic_error("easy: a running job's end is not kept");
+    returns_.erase(at);
+  }
+
   static bool same_shape(const Job& a, const Job& b) {
     return a.plan == b.plan && a.allowed == b.allowed && a.req.type == b.req.type &&
            a.req.total == b.req.total && a.req.sizes == b.req.sizes &&
@@ -199,7 +209,9 @@ class Easy final : public QueueDiscipline {
   static constexpr size_t kShapes = 64;
   std::vector<const Job*> failed_;
   Profile profile_;
-  std::vector<Profile::Return> returns_;  //!< the running jobs' ends, for each plan built
+  /// The running jobs' ends in time order, kept as jobs start and end: each plan built starts
+  /// from them without a sort.
+  std::vector<Profile::Return> returns_;
   std::uint64_t built_ = ~std::uint64_t{0};
   Time built_at_ = -1;
 };
