@@ -1,5 +1,7 @@
 #include "simulator/discipline.hpp"
 
+#include "simulator/engine.hpp"
+
 #include <stdexcept>
 #include <string>
 
@@ -8,6 +10,10 @@ namespace mcb::sim {
 std::unique_ptr<QueueDiscipline> make_fcfs();
 std::unique_ptr<QueueDiscipline> make_easy();
 std::unique_ptr<QueueDiscipline> make_conservative(Compression compression, CompressAt at);
+
+bool places_by_size(const Sim& sim) {
+  return sim.machine().clusters() == 1 && sim.placement().name() != "link-aware";
+}
 
 Compression parse_compression(std::string_view name) {
   if (name == "arrival") return Compression::kArrival;

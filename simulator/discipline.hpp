@@ -44,6 +44,18 @@ class QueueDiscipline {
   virtual Time next_wakeup(const Sim& /*sim*/) const { return kNever; }
 };
 
+/// @brief Whether a placement on @p sim's machine puts a rigid one-component job on its one
+/// cluster exactly when the job's size is free there: one cluster, and a rule that places by
+/// counts alone (link-aware weighs the links too). Backfilling then finds such a job's start
+/// with one scan of its plan (Profile::earliest_one).
+bool places_by_size(const Sim& sim);
+/// @brief Whether @p job is such a job: one component of a rigid (unordered or non-fixed)
+/// request, allowed on cluster 0.
+inline bool rigid_on_first_cluster(const Job& job) {
+  return (job.allowed & 1) && job.req.sizes.size() == 1 &&
+         (job.req.type == RequestType::kUnordered || job.req.type == RequestType::kNonFixed);
+}
+
 /// @brief Conservative backfilling: the order in which the waiting jobs are taken out and put
 /// back when the plan is compressed after a job ends early.
 enum class Compression {

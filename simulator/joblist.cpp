@@ -3,7 +3,6 @@
 #include "common/errors.hpp"
 #include "common/text.hpp"
 
-#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <stdexcept>
@@ -156,11 +155,7 @@ bool JobListReader::next(ListRecord& r) {
       out.push_back(static_cast<int>(x));
       return;
     }
-    if (std::all_of(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; })) {
-      out.push_back(static_cast<int>(number(name, v, true, lowest)));  // one part, as most are
-      return;
-    }
-    for (const auto& part : split_plus(v))
+    for (const auto& part : split_plus(v))  // several parts, or a part to check and refuse
       out.push_back(static_cast<int>(number(name, part, true, lowest)));
   };
   // Every field anew but the vectors (list() clears them) and the app's name (assigned below).

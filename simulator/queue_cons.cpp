@@ -127,7 +127,7 @@ class Conservative final : public QueueDiscipline {
     if (!started_) {
       started_ = true;
       profile_.reset(sim.now(), sim.machine().idle());
-      rigid_single_ = sim.machine().clusters() == 1 && sim.placement().name() != "link-aware";
+      rigid_single_ = places_by_size(sim);
     }
     profile_.advance(sim.now());
     hold_overruns(sim);
@@ -162,7 +162,7 @@ class Conservative final : public QueueDiscipline {
   /// back where it is.
   bool movable(const Sim& sim, JobId id) const {
     const Job& j = sim.job(id);
-    if (!by_size(j) || j.res_alloc.size() != 1 || j.res_alloc[0] != j.req.total) return true;
+    if (!reserved_by_size(j)) return true;
     const std::uint64_t checked = id < checked_.size() ? checked_[id] : 0;
     if (checked < gain_floor_) return true;
     const auto after =
@@ -171,18 +171,17 @@ class Conservative final : public QueueDiscipline {
     return after != gains_.end() && after->from < j.res_end;
   }
 
-  /// @brief Whether @p j fits exactly when its size is free: one cluster it may use, a rule
-  /// that places by counts, and one component of a rigid request.
-  bool by_size(const Job& j) const {
-    return rigid_single_ && (j.allowed & 1) && j.req.sizes.size() == 1 &&
-           (j.req.type == RequestType::kUnordered || j.req.type == RequestType::kNonFixed);
+  /// @brief Whether @p j fits exactly when its size is free (places_by_size()).
+  bool by_size(const Job& j) const { return rigid_single_ && rigid_on_first_cluster(j); }
+  /// Whether @p j fits by its size and holds its size on the one cluster.
+  bool reserved_by_size(const Job& j) const {
+    return by_size(j) && j.res_alloc.size() == 1 && j.res_alloc[0] == j.req.total;
   }
 
   /// @brief Whether @p j's reservation is the one reserve_fresh() makes for it: its size on the
   /// one cluster, for its planned time (earliest_one_before_own() can then search for it).
   bool stays_single(const Job& j) const {
-    return by_size(j) && j.res_alloc.size() == 1 && j.res_alloc[0] == j.req.total &&
-           j.res_end == j.res_start + j.plan;
+    return reserved_by_size(j) && j.res_end == j.res_start + j.plan;
   }
 
   /// Notes that @p id's reservation is the one re-inserting would give it now.

@@ -100,7 +100,7 @@ class Easy final : public QueueDiscipline {
     const Job& job = sim.job(id);
     const Profile::Return back{job.expected_end, job.alloc.data()};
     returns_.insert(std::upper_bound(returns_.begin(), returns_.end(), back, earlier), back);
-    Waiting& w = queue_copy(sim, sim.job(id).queue);
+    Waiting& w = queue_copy(sim, job.queue);
     // Nearly always the head, or close behind it.
     const auto at = std::find(w.ids.begin(), w.ids.end(), id);
     if (at == w.ids.end()) return;
@@ -159,7 +159,7 @@ class Easy final : public QueueDiscipline {
         sim.avail_now(job, avail);
         if (sim.placement().place(job.req, avail, alloc)) continue;  // starts this pass
       }
-      const bool by_size = one_cluster_by_size(sim, job);
+      const bool by_size = places_by_size(sim) && rigid_on_first_cluster(job);
       if (by_size) alloc[0] = job.req.total;
       const Time t = by_size ? profile_.earliest_one(now, job.plan, kNever, job.req.total)
                              : profile_.earliest(now, job.plan, kNever, [&](std::span<int> w) {
@@ -174,15 +174,6 @@ class Easy final : public QueueDiscipline {
       job.res_end = t + job.plan;
       if (job.first_reservation == kNever) job.first_reservation = t;
     }
-  }
-
-  /// @brief Whether @p job fits exactly where its size is free (one cluster it may use, a rule
-  /// that places by counts, one component of a rigid request): its reservation is then found
-  /// with one scan of the plan.
-  static bool one_cluster_by_size(const Sim& sim, const Job& job) {
-    return sim.machine().clusters() == 1 && (job.allowed & 1) && job.req.sizes.size() == 1 &&
-           (job.req.type == RequestType::kUnordered || job.req.type == RequestType::kNonFixed) &&
-           sim.placement().name() != "link-aware";
   }
 
   static bool earlier(const Profile::Return& a, const Profile::Return& b) { return a.t < b.t; }
