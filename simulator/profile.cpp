@@ -102,4 +102,24 @@ void Profile::min_free(Time t0, Time t1, std::span<int> out) const {
   }
 }
 
+OneReservation OneReservation::plan(Time now, int idle, std::span<const Profile::Return> returns,
+                                    int need, Time length) {
+  OneReservation r;
+  r.free_now = idle;
+  size_t k = 0;
+  for (; k < returns.size() && returns[k].t <= now; ++k) r.free_now += returns[k].procs[0];
+  int free = r.free_now;
+  Time t = now;
+  while (free < need) {
+    // No end known from here on: nothing more comes back (reset_with_returns stops there too).
+    if (k == returns.size() || !(returns[k].t < kNever)) return r;
+    t = returns[k].t;
+    for (; k < returns.size() && returns[k].t == t; ++k) free += returns[k].procs[0];
+  }
+  r.start = t;
+  r.end = t + length;
+  r.free_at_start = free - need;
+  return r;
+}
+
 }  // namespace mcb::sim

@@ -5,6 +5,7 @@
 
 #include "simulator/types.hpp"
 
+#include <algorithm>
 #include <span>
 #include <vector>
 
@@ -148,6 +149,32 @@ class Profile {
   std::vector<Time> times_;            //!< segment i is [times_[i], times_[i+1])
   std::vector<int> free_;              //!< clusters_ counts per segment
   mutable std::vector<size_t> queue_;  //!< earliest(): monotone queues, one per cluster
+};
+
+/// @brief EASY's plan on one cluster with one reservation, as numbers instead of a Profile.
+/// Without reservations the free count never falls from now on (running jobs only give
+/// processors back), so the earliest start of a job of @p need processors is the first return
+/// that brings the count to @p need, and with that reservation taken the least free count over
+/// a window from now is at now or at the reservation's start. plan() and min_free() give what
+/// Profile::reset_with_returns, earliest_one, reserve and min_free give, without building the
+/// plan: a scan of the returns up to the start, then one comparison per job asked about.
+struct OneReservation {
+  Time start = kNever;  //!< the reservation is [start, end); kNever: none
+  Time end = kNever;
+  int free_now = 0;       //!< the plan's free count at now, before the reservation
+  int free_at_start = 0;  //!< its free count at start, less the reservation
+
+  /// @p returns: the running jobs' ends in time order (one count each), as reset_with_returns
+  /// takes them; a reservation of @p need processors for @p length at the earliest start.
+  static OneReservation plan(Time now, int idle, std::span<const Profile::Return> returns, int need,
+                             Time length);
+  /// Profile::min_free(now, now + length) of that plan with the reservation taken.
+  int min_free(Time now, Time length) const {
+    const bool reserved = start < end;  // reserve() takes nothing over an empty interval
+    if (reserved && (start == now || start < now + length))
+      return std::min(free_now, free_at_start);
+    return free_now;
+  }
 };
 
 }  // namespace mcb::sim

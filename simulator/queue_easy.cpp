@@ -61,6 +61,16 @@ class Easy final : public QueueDiscipline {
          k = first_within(smallest, k + 1, end, limit)) {
       const JobId j = waiting.ids[k];
       const Job& job = sim.job(j);
+      if (one_plan_ && rigid_on_first_cluster(job)) {
+        // Its window is a comparison or two: less than looking up the shapes that failed.
+        sim.avail_now(job, now_avail);
+        window[0] = std::min(one_.min_free(sim.now(), job.plan), now_avail[0]);
+        if (sim.placement().place(job.req, window, alloc)) {
+          id = j;
+          return true;
+        }
+        continue;
+      }
       const bool moldable = job.req.type == RequestType::kMoldable;
       // With one cluster the idle maximum is the total, and no component exceeds the job.
       if (!single && job.req.type != RequestType::kFlexible &&
@@ -71,6 +81,7 @@ class Easy final : public QueueDiscipline {
       for (const Job* f : failed_) known = known || same_shape(*f, job);
       if (known) continue;
       sim.avail_now(job, now_avail);
+      if (!profile_built_) build_profile(sim, q);  // a job of another shape behind the head
       profile_.min_free(sim.now(), sim.now() + job.plan, window);
       for (size_t c = 0; c < clusters; ++c) window[c] = std::min(window[c], now_avail[c]);
       if (sim.placement().place(job.req, window, alloc)) {
@@ -141,11 +152,34 @@ class Easy final : public QueueDiscipline {
 
   // The plan: idle processors now, running jobs' processors back at their requested end, and
   // a reservation for the head of every queue that cannot start it now (@p blocked's head was
-  // just found not to fit).
+  // just found not to fit). One queue on one cluster with a head placed by its size plans with
+  // one OneReservation; the Profile is built only when a job of another shape asks.
   void ensure_profile(Sim& sim, int blocked) {
     if (built_ == sim.version() && built_at_ == sim.now()) return;
     built_ = sim.version();
     built_at_ = sim.now();
+    profile_built_ = false;
+    one_plan_ = false;
+    if (sim.queue_count() == 1 && places_by_size(sim) && sim.policy().may_start(blocked, sim)) {
+      Job& head = sim.job(sim.queue(blocked).front());
+      if (rigid_on_first_cluster(head)) {
+        one_ = OneReservation::plan(sim.now(), sim.machine().idle(0), returns_, head.req.total,
+                                    head.plan);
+        one_plan_ = true;
+        if (one_.start != kNever) hold(head, one_.start);
+        return;
+      }
+    }
+    build_profile(sim, blocked);
+  }
+  // Records @p job's reservation from @p t.
+  static void hold(Job& job, Time t) {
+    job.res_start = t;
+    job.res_end = t + job.plan;
+    if (job.first_reservation == kNever) job.first_reservation = t;
+  }
+  void build_profile(Sim& sim, int blocked) {
+    profile_built_ = true;
     const Time now = sim.now();
     profile_.reset_with_returns(now, sim.machine().idle(), returns_);
     const size_t clusters = static_cast<size_t>(sim.machine().clusters());
@@ -170,9 +204,7 @@ class Easy final : public QueueDiscipline {
                                });
       if (t == kNever) continue;
       profile_.reserve(t, t + job.plan, alloc);
-      job.res_start = t;
-      job.res_end = t + job.plan;
-      if (job.first_reservation == kNever) job.first_reservation = t;
+      hold(job, t);
     }
   }
 
@@ -200,6 +232,9 @@ class Easy final : public QueueDiscipline {
   static constexpr size_t kShapes = 64;
   std::vector<const Job*> failed_;
   Profile profile_;
+  bool profile_built_ = false;  //!< profile_ is this instant's plan
+  OneReservation one_;          //!< the plan, when one_plan_
+  bool one_plan_ = false;
   /// The running jobs' ends in time order, kept as jobs start and end: each plan built starts
   /// from them without a sort.
   std::vector<Profile::Return> returns_;

@@ -271,6 +271,15 @@ TEST(Backfilling, OneClusterShortcutsGiveTheSchedulesOfTheGeneralPlan) {
     reserved += o.reserved != kNever;
   }
   EXPECT_GT(reserved, 100) << "heads must be blocked for the test to bite";
+  // A queue that mixes the two: a fixed job behind an unordered head is tried on the general
+  // plan, built only then.
+  auto mixed = unordered;
+  for (size_t i = 0; i < mixed.size(); i += 3) mixed[i] = fixed[i];
+  const auto both = simulate(easy, mixed);
+  for (const auto& [id, o] : general.jobs) {
+    ASSERT_EQ(both.jobs.at(id).start, o.start) << "job " << id;
+    ASSERT_EQ(both.jobs.at(id).reserved, o.reserved) << "job " << id;
+  }
 }
 
 TEST(Backfilling, NeverOverlapsProcessors) {
@@ -368,6 +377,46 @@ TEST(Profile, EarliestBeforeOwnIsTheStartFoundAfterGivingTheReservationBack) {
   }
   EXPECT_GT(earlier, 100);
   EXPECT_GT(stays, 100);
+}
+
+// EASY's one-cluster plan as numbers gives the reservation and the window minima of the plan it
+// stands for (random running jobs' ends before, at and after now, ties, ends not known; heads
+// that fit now, later or never; windows that end before, at and after the reservation starts).
+TEST(Profile, OneReservationIsThePlanWithTheHeadsReservation) {
+  Rng rng(13);
+  int later = 0, crossed = 0;
+  for (int round = 0; round < 400; ++round) {
+    const Time now = 100;
+    const int idle = static_cast<int>(rng.below(4));
+    std::vector<std::vector<int>> procs(rng.below(10));
+    std::vector<Profile::Return> returns;
+    for (auto& p : procs) {
+      p = {1 + static_cast<int>(rng.below(3))};
+      const std::uint64_t kind = rng.below(8);
+      returns.push_back({kind == 0   ? kNever
+                         : kind == 1 ? now
+                                     : 95 + 5 * static_cast<Time>(rng.below(6)),
+                         p.data()});
+    }
+    std::sort(returns.begin(), returns.end(), [](auto& a, auto& b) { return a.t < b.t; });
+    const int need = static_cast<int>(rng.below(12));
+    const Time length = 5 * static_cast<Time>(rng.below(4));
+    Profile plan;
+    plan.reset_with_returns(now, std::vector<int>{idle}, returns);
+    const Time start = plan.earliest_one(now, length, kNever, need);
+    if (start != kNever) plan.reserve(start, start + length, std::vector<int>{need});
+    const OneReservation one = OneReservation::plan(now, idle, returns, need, length);
+    ASSERT_EQ(one.start, start) << "round " << round;
+    later += start != kNever && start > now;
+    std::vector<int> least(1);
+    for (Time p = 0; p <= 40; p += 2.5) {
+      plan.min_free(now, now + p, least);
+      ASSERT_EQ(one.min_free(now, p), least[0]) << "round " << round << ", length " << p;
+      crossed += start > now && start < now + p && length > 0;
+    }
+  }
+  EXPECT_GT(later, 50) << "heads must wait for returns for the test to bite";
+  EXPECT_GT(crossed, 100) << "and windows must reach their reservations";
 }
 
 }  // namespace
