@@ -98,7 +98,7 @@ TraceSource::~TraceSource() = default;
 bool TraceSource::next(Job& job) {
   long line = 0;
   double raw = 0;
-  std::string app;
+  int app = 0;
   return read(job, &splits_, nullptr, line, raw, app);
 }
 
@@ -132,9 +132,7 @@ void TraceRecords::add(const ListRecord& r) {
   l.submit = r.submit;
   l.runtime = r.runtime;
   l.requested = r.requested;
-  const auto app = std::find(apps.begin(), apps.end(), r.app);  // lists name few apps
-  l.app = static_cast<int>(app - apps.begin());
-  if (app == apps.end()) apps.push_back(r.app);
+  l.app = app_number(r.app);
   l.type = r.type ? static_cast<int>(*r.type) : -1;
   l.home = r.home;
   l.min_component = r.min_component;
@@ -147,6 +145,22 @@ void TraceRecords::add(const ListRecord& r) {
   parts.insert(parts.end(), r.sizes.begin(), r.sizes.end());
   parts.insert(parts.end(), r.clusters.begin(), r.clusters.end());
   list.push_back(l);
+}
+
+int TraceRecords::app_number(const std::string& name) {
+  // Lists name few apps, mostly the same one line after line.
+  if (last_app_ >= 0 && apps[static_cast<std::size_t>(last_app_)] == name) return last_app_;
+  const auto app = std::find(apps.begin(), apps.end(), name);
+  last_app_ = static_cast<int>(app - apps.begin());
+  if (app == apps.end()) apps.push_back(name);
+  return last_app_;
+}
+
+const std::string& TraceRecords::app_name(int app) const {
+  static const std::string trace = "trace", unnamed = "job";  // SWF jobs', unnamed list jobs'
+  if (app < 0) return trace;
+  const std::string& named = apps[static_cast<std::size_t>(app)];
+  return named.empty() ? unnamed : named;
 }
 
 void TraceRecords::reserve_for(const std::string& path, bool swf_file) {
@@ -184,7 +198,7 @@ const TraceRecords* TraceSource::next_listed(std::size_t& at) {
 }
 
 bool TraceSource::read(Job& job, Rng* rng, std::map<std::string, std::uint64_t>* skipped,
-                       long& line, double& raw_submit, std::string& app_name) {
+                       long& line, double& raw_submit, int& app) {
   Request& r = job.req;
   r.clusters.clear();
   r.min_component = 1;
@@ -194,139 +208,24 @@ bool TraceSource::read(Job& job, Rng* rng, std::map<std::string, std::uint64_t>*
   r.power = 0;
   r.allowed_counts = ~std::uint64_t{0};
   job.price = Pricing{};
-  const int clusters = spec_.machine.clusters();
   if (swf_) {
     TraceRecords::Swf rec;
     if (!next_swf(rec, skipped)) return false;
     line = rec.line;
     raw_submit = rec.submit;
-    const long long procs = rec.procs;
-    if (procs > machine_total_) {
-      throw UsageError(where(spec_.path, line) + "job " + std::to_string(rec.job) + " needs " +
-                       std::to_string(procs) + " processors; the system has " +
-                       std::to_string(spec_.machine.total()) + " (--clusters " +
-                       spec_.machine.describe() + ")");
-    }
-    const int n = static_cast<int>(procs);
-    job.id = rec.job;
-    stated_id_ = true;
-    job.line = line;
-    static const std::string trace_app_name = "trace";  // every SWF job's app
-    if (app_name != trace_app_name) app_name = trace_app_name;
-    job.app = trace_app_;
-    job.home =
-        rec.partition >= 1 && rec.partition <= clusters ? static_cast<int>(rec.partition - 1) : -1;
-    job.price.runtime = rec.run;
-    job.price.requested = rec.req_time > 0 ? rec.req_time : -1;
-    r.type = spec_.type;
-    r.total = n;
-    const RuleLimits lim = rule_limits(spec_.rule, spec_.component_limit);
-    if (r.type == RequestType::kMoldable) {
-      make_moldable(r, n, 0, spec_.min_share);
-    } else if (r.type == RequestType::kFlexible) {
-      r.sizes.assign(1, n);
-      bound_flexible(r, lim, spec_.flex);
-    } else {
-      // Near-equal splits the rule allows and the clusters can hold, one drawn uniformly.
-      int ks[kMaxClusters];
-      int count = 0;
-      for (int k = 1; k <= clusters && k <= n; ++k) {
-        if (lim.max_components > 0 && k > lim.max_components) continue;
-        if (lim.max_component > 0 && (n + k - 1) / k > lim.max_component) continue;
-        near_equal(n, k, parts_);
-        if (!fits_distinct(parts_, spec_.machine)) continue;
-        ks[count++] = k;
-      }
-      if (count == 0) {
-        throw UsageError(where(spec_.path, line) + "job " + std::to_string(rec.job) + " (" +
-                         std::to_string(n) + " processors) has no split --rule " +
-                         std::string(to_string(spec_.rule)) + " allows on --clusters " +
-                         spec_.machine.describe());
-      }
-      const int k = rng ? ks[rng->below(static_cast<std::uint64_t>(count))] : ks[0];
-      near_equal(n, k, r.sizes);
-    }
+    app = -1;
+    fill_swf(job, rec, rng);
   } else {
     std::size_t at = 0;
     const TraceRecords* from = next_listed(at);
     if (!from) return false;
     const TraceRecords::Listed& rec = from->list[at];
-    const std::span<const int> sizes(from->parts.data() + rec.parts, rec.sizes);
-    const std::span<const int> listed_clusters(sizes.data() + rec.sizes, rec.clusters);
     line = rec.line;
     raw_submit = rec.submit;
-    const auto w = [&] { return where(spec_.path, line); };  // only for a refusal
-    job.id = rec.id >= 0 ? rec.id : ++count_;
-    stated_id_ = rec.id >= 0;
-    job.line = line;
-    const std::string& named = from->apps[static_cast<std::size_t>(rec.app)];
-    static const std::string unnamed_app = "job";
-    const std::string& app = named.empty() ? unnamed_app : named;
-    if (app_name != app) app_name = app;
-    if (from != last_app_from_ || rec.app != last_app_) {  // mostly the same app line after line
-      last_app_from_ = from;
-      last_app_ = rec.app;
-      const auto it = app_index_.find(app_name);
-      last_app_index_ = it == app_index_.end() ? 0 : it->second;
-    }
-    job.app = last_app_index_;
-    if (rec.home >= clusters) {
-      throw UsageError(w() + "home " + std::to_string(rec.home) + " is not a cluster (0.." +
-                       std::to_string(clusters - 1) + ")");
-    }
-    job.home = rec.home;
-    r.type = rec.type >= 0 ? static_cast<RequestType>(rec.type) : spec_.type;
-    long long total = 0;  // components are at most 1e9 each: a long long sum cannot overflow
-    for (int s : sizes) total += s;
-    if (total > machine_total_) {
-      throw UsageError(w() + "job " + std::to_string(job.id) + " needs " + std::to_string(total) +
-                       " processors; the system has " + std::to_string(spec_.machine.total()) +
-                       " (--clusters " + spec_.machine.describe() + ")");
-    }
-    r.total = static_cast<int>(total);
-    if (r.type == RequestType::kMoldable) {
-      make_moldable(r, r.total, rec.min_size, spec_.min_share);
-    } else if (r.type == RequestType::kFlexible) {
-      // The list's bounds, --rule's limits and the --flex-* bounds all hold.
-      r.sizes.assign(1, r.total);
-      bound_flexible(r, rule_limits(spec_.rule, spec_.component_limit), spec_.flex,
-                     {rec.max_components, rec.max_component}, rec.min_component);
-    } else if (r.type == RequestType::kFixed) {
-      if (listed_clusters.size() != sizes.size()) {
-        throw UsageError(w() + "a fixed request needs one cluster per component (" +
-                         std::to_string(sizes.size()) + " components, " +
-                         std::to_string(listed_clusters.size()) + " clusters)");
-      }
-      for (int c : listed_clusters) {
-        if (c >= clusters) {
-          throw UsageError(w() + "cluster " + std::to_string(c) + " is not a cluster (0.." +
-                           std::to_string(clusters - 1) + ")");
-        }
-      }
-      r.sizes.assign(sizes.begin(), sizes.end());
-      r.clusters.assign(listed_clusters.begin(), listed_clusters.end());
-    } else {
-      r.sizes.assign(sizes.begin(), sizes.end());
-      if (r.sizes.size() > 1) std::sort(r.sizes.begin(), r.sizes.end(), std::greater<>());
-    }
-    if (rec.runtime >= 0) {
-      job.price.runtime = rec.runtime;
-      job.price.requested = rec.requested > 0 ? rec.requested : -1;
-    } else {
-      if (!spec_.book) {
-        job.price.table = nullptr;
-      } else {
-        job.price.table = spec_.book->find(app_name, r.total);
-        if (r.type == RequestType::kFlexible && job.price.table) {
-          std::uint64_t counts = 0;
-          for (size_t k = 1; k < job.price.table->size() && k < 64; ++k) {
-            if (std::isfinite((*job.price.table)[k])) counts |= std::uint64_t{1} << k;
-          }
-          r.allowed_counts = counts;
-        }
-      }
-    }
+    app = rec.app;
+    fill_listed(job, *from, rec);
   }
+  const int clusters = spec_.machine.clusters();
   if (r.type == RequestType::kFixed && r.clusters.empty()) {
     // SWF jobs as fixed requests: distinct clusters drawn among those that hold a component.
     eligible_.clear();
@@ -341,6 +240,127 @@ bool TraceSource::read(Job& job, Rng* rng, std::map<std::string, std::uint64_t>*
   }
   job.submit = (raw_submit - spec_.origin) / spec_.scale;
   return true;
+}
+
+void TraceSource::fill_swf(Job& job, const TraceRecords::Swf& rec, Rng* rng) {
+  Request& r = job.req;
+  const int clusters = spec_.machine.clusters();
+  const long long procs = rec.procs;
+  if (procs > machine_total_) {
+    throw UsageError(where(spec_.path, rec.line) + "job " + std::to_string(rec.job) + " needs " +
+                     std::to_string(procs) + " processors; the system has " +
+                     std::to_string(spec_.machine.total()) + " (--clusters " +
+                     spec_.machine.describe() + ")");
+  }
+  const int n = static_cast<int>(procs);
+  job.id = rec.job;
+  stated_id_ = true;
+  job.line = rec.line;
+  job.app = trace_app_;
+  job.home =
+      rec.partition >= 1 && rec.partition <= clusters ? static_cast<int>(rec.partition - 1) : -1;
+  job.price.runtime = rec.run;
+  job.price.requested = rec.req_time > 0 ? rec.req_time : -1;
+  r.type = spec_.type;
+  r.total = n;
+  const RuleLimits lim = rule_limits(spec_.rule, spec_.component_limit);
+  if (r.type == RequestType::kMoldable) {
+    make_moldable(r, n, 0, spec_.min_share);
+  } else if (r.type == RequestType::kFlexible) {
+    r.sizes.assign(1, n);
+    bound_flexible(r, lim, spec_.flex);
+  } else {
+    // Near-equal splits the rule allows and the clusters can hold, one drawn uniformly.
+    int ks[kMaxClusters];
+    int count = 0;
+    for (int k = 1; k <= clusters && k <= n; ++k) {
+      if (lim.max_components > 0 && k > lim.max_components) continue;
+      if (lim.max_component > 0 && (n + k - 1) / k > lim.max_component) continue;
+      near_equal(n, k, parts_);
+      if (!fits_distinct(parts_, spec_.machine)) continue;
+      ks[count++] = k;
+    }
+    if (count == 0) {
+      throw UsageError(where(spec_.path, rec.line) + "job " + std::to_string(rec.job) + " (" +
+                       std::to_string(n) + " processors) has no split --rule " +
+                       std::string(to_string(spec_.rule)) + " allows on --clusters " +
+                       spec_.machine.describe());
+    }
+    const int k = rng ? ks[rng->below(static_cast<std::uint64_t>(count))] : ks[0];
+    near_equal(n, k, r.sizes);
+  }
+}
+
+void TraceSource::fill_listed(Job& job, const TraceRecords& from, const TraceRecords::Listed& rec) {
+  Request& r = job.req;
+  const int clusters = spec_.machine.clusters();
+  const std::span<const int> sizes(from.parts.data() + rec.parts, rec.sizes);
+  const std::span<const int> listed_clusters(sizes.data() + rec.sizes, rec.clusters);
+  const auto w = [&] { return where(spec_.path, rec.line); };  // only for a refusal
+  job.id = rec.id >= 0 ? rec.id : ++count_;
+  stated_id_ = rec.id >= 0;
+  job.line = rec.line;
+  if (&from != last_app_from_ || rec.app != last_app_) {  // mostly the same app line after line
+    last_app_from_ = &from;
+    last_app_ = rec.app;
+    const auto it = app_index_.find(from.app_name(rec.app));
+    last_app_index_ = it == app_index_.end() ? 0 : it->second;
+  }
+  job.app = last_app_index_;
+  if (rec.home >= clusters) {
+    throw UsageError(w() + "home " + std::to_string(rec.home) + " is not a cluster (0.." +
+                     std::to_string(clusters - 1) + ")");
+  }
+  job.home = rec.home;
+  r.type = rec.type >= 0 ? static_cast<RequestType>(rec.type) : spec_.type;
+  long long total = 0;  // components are at most 1e9 each: a long long sum cannot overflow
+  for (int s : sizes) total += s;
+  if (total > machine_total_) {
+    throw UsageError(w() + "job " + std::to_string(job.id) + " needs " + std::to_string(total) +
+                     " processors; the system has " + std::to_string(spec_.machine.total()) +
+                     " (--clusters " + spec_.machine.describe() + ")");
+  }
+  r.total = static_cast<int>(total);
+  if (r.type == RequestType::kMoldable) {
+    make_moldable(r, r.total, rec.min_size, spec_.min_share);
+  } else if (r.type == RequestType::kFlexible) {
+    // The list's bounds, --rule's limits and the --flex-* bounds all hold.
+    r.sizes.assign(1, r.total);
+    bound_flexible(r, rule_limits(spec_.rule, spec_.component_limit), spec_.flex,
+                   {rec.max_components, rec.max_component}, rec.min_component);
+  } else if (r.type == RequestType::kFixed) {
+    if (listed_clusters.size() != sizes.size()) {
+      throw UsageError(w() + "a fixed request needs one cluster per component (" +
+                       std::to_string(sizes.size()) + " components, " +
+                       std::to_string(listed_clusters.size()) + " clusters)");
+    }
+    for (int c : listed_clusters) {
+      if (c >= clusters) {
+        throw UsageError(w() + "cluster " + std::to_string(c) + " is not a cluster (0.." +
+                         std::to_string(clusters - 1) + ")");
+      }
+    }
+    r.sizes.assign(sizes.begin(), sizes.end());
+    r.clusters.assign(listed_clusters.begin(), listed_clusters.end());
+  } else {
+    r.sizes.assign(sizes.begin(), sizes.end());
+    if (r.sizes.size() > 1) std::sort(r.sizes.begin(), r.sizes.end(), std::greater<>());
+  }
+  if (rec.runtime >= 0) {
+    job.price.runtime = rec.runtime;
+    job.price.requested = rec.requested > 0 ? rec.requested : -1;
+  } else if (!spec_.book) {
+    job.price.table = nullptr;
+  } else {
+    job.price.table = spec_.book->find(from.app_name(rec.app), r.total);
+    if (r.type == RequestType::kFlexible && job.price.table) {
+      std::uint64_t counts = 0;
+      for (size_t k = 1; k < job.price.table->size() && k < 64; ++k) {
+        if (std::isfinite((*job.price.table)[k])) counts |= std::uint64_t{1} << k;
+      }
+      r.allowed_counts = counts;
+    }
+  }
 }
 
 TraceScan TraceSource::scan(TraceSpec spec, const Policy& policy, const PlacementRule& placement) {
@@ -363,7 +383,8 @@ TraceScan TraceSource::scan(TraceSpec spec, const Policy& policy, const Placemen
   long line = 0;
   double raw = 0;
   double previous = -1;
-  std::string app;
+  int app = -1;
+  int apps_seen = 0;  // the records number apps in order of appearance, SWF's "trace" -1
   bool first = true;
   IdCheck ids(source.swf_);
   // The jobs read so far, in order: the recording, or the records replayed.
@@ -387,14 +408,19 @@ TraceScan TraceSource::scan(TraceSpec spec, const Policy& policy, const Placemen
     first = false;
     scan.last_submit = raw;
     ++scan.jobs;
-    if (std::find(scan.apps.begin(), scan.apps.end(), app) == scan.apps.end())
-      scan.apps.push_back(app);
+    if (app >= apps_seen || scan.apps.empty()) {  // an app not seen before, under its name
+      apps_seen = std::max(apps_seen, app + 1);
+      const std::string& name = kept.app_name(app);
+      if (std::find(scan.apps.begin(), scan.apps.end(), name) == scan.apps.end())
+        scan.apps.push_back(name);
+    }
     if (job.price.runtime >= 0) {
       scan.runtime_work += job.req.total * job.price.runtime;
     } else {
-      scan.table_apps.insert(app);
-      ++scan.table_jobs[{app, job.req.total}];
-      scan.shapes.insert({{app, job.req.total, static_cast<int>(job.req.type),
+      const std::string& app_name = kept.app_name(app);
+      scan.table_apps.insert(app_name);
+      ++scan.table_jobs[{app_name, job.req.total}];
+      scan.shapes.insert({{app_name, job.req.total, static_cast<int>(job.req.type),
                            static_cast<int>(job.req.sizes.size())},
                           line});
     }
