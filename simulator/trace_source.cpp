@@ -33,6 +33,17 @@ std::string describe(const Request& r) {
   return s + ")";
 }
 
+// Copies @p from into @p to, whose room is kept from job to job. The one size most jobs have
+// is copied as an int: vector::assign and std::copy cost some 75 instructions for it.
+void copy_sizes(std::span<const int> from, std::vector<int>& to) {
+  if (to.size() != from.size()) to.resize(from.size());
+  if (from.size() == 1) {
+    to.front() = from.front();
+  } else {
+    std::copy(from.begin(), from.end(), to.begin());
+  }
+}
+
 // Refuses a job id the trace stated before. Traces number their jobs in increasing order,
 // where no id can repeat: the ids are hashed only from the first one that is not above every
 // earlier one (a table of every id cost a node per job, and a fresh page, several microseconds on
@@ -80,6 +91,8 @@ TraceSource::TraceSource(TraceSpec spec)
     : spec_(std::move(spec)),
       swf_(!is_job_list(spec_.path)),
       machine_total_(spec_.machine.total()),
+      largest_cluster_(spec_.machine.largest()),
+      limits_(rule_limits(spec_.rule, spec_.component_limit)),
       splits_(derive_seed(spec_.seed, 4)) {
   if (spec_.records) {
     // Replayed: the checking pass read the file.
@@ -263,21 +276,26 @@ void TraceSource::fill_swf(Job& job, const TraceRecords::Swf& rec, Rng* rng) {
   job.price.requested = rec.req_time > 0 ? rec.req_time : -1;
   r.type = spec_.type;
   r.total = n;
-  const RuleLimits lim = rule_limits(spec_.rule, spec_.component_limit);
+  const RuleLimits& lim = limits_;
   if (r.type == RequestType::kMoldable) {
     make_moldable(r, n, 0, spec_.min_share);
   } else if (r.type == RequestType::kFlexible) {
     r.sizes.assign(1, n);
     bound_flexible(r, lim, spec_.flex);
   } else {
-    // Near-equal splits the rule allows and the clusters can hold, one drawn uniformly.
+    // Near-equal splits the rule allows and the clusters can hold, one drawn uniformly. One
+    // component (k = 1), the only split on one cluster, needs no vector to check.
     int ks[kMaxClusters];
     int count = 0;
     for (int k = 1; k <= clusters && k <= n; ++k) {
       if (lim.max_components > 0 && k > lim.max_components) continue;
       if (lim.max_component > 0 && (n + k - 1) / k > lim.max_component) continue;
-      near_equal(n, k, parts_);
-      if (!fits_distinct(parts_, spec_.machine)) continue;
+      if (k == 1) {
+        if (n > largest_cluster_) continue;
+      } else {
+        near_equal(n, k, parts_);
+        if (!fits_distinct(parts_, spec_.machine)) continue;
+      }
       ks[count++] = k;
     }
     if (count == 0) {
@@ -286,8 +304,13 @@ void TraceSource::fill_swf(Job& job, const TraceRecords::Swf& rec, Rng* rng) {
                        std::string(to_string(spec_.rule)) + " allows on --clusters " +
                        spec_.machine.describe());
     }
+    // A draw even among one split: the runs' draws stay those of every earlier version.
     const int k = rng ? ks[rng->below(static_cast<std::uint64_t>(count))] : ks[0];
-    near_equal(n, k, r.sizes);
+    if (k == 1) {
+      copy_sizes(std::span<const int>(&n, 1), r.sizes);
+    } else {
+      near_equal(n, k, r.sizes);
+    }
   }
 }
 
@@ -340,10 +363,10 @@ void TraceSource::fill_listed(Job& job, const TraceRecords& from, const TraceRec
                          std::to_string(clusters - 1) + ")");
       }
     }
-    r.sizes.assign(sizes.begin(), sizes.end());
-    r.clusters.assign(listed_clusters.begin(), listed_clusters.end());
+    copy_sizes(sizes, r.sizes);
+    copy_sizes(listed_clusters, r.clusters);
   } else {
-    r.sizes.assign(sizes.begin(), sizes.end());
+    copy_sizes(sizes, r.sizes);
     if (r.sizes.size() > 1) std::sort(r.sizes.begin(), r.sizes.end(), std::greater<>());
   }
   if (rec.runtime >= 0) {

@@ -133,6 +133,8 @@ class TraceSource final : public JobSource {
   TraceSpec spec_;
   bool swf_;
   long long machine_total_;  //!< the machine's processors, against which each job is checked
+  int largest_cluster_;      //!< the machine's largest cluster
+  RuleLimits limits_;        //!< the rule's limits on components
   std::unique_ptr<SwfReader> swf_reader_;
   std::unique_ptr<JobListReader> list_reader_;
   std::shared_ptr<TraceRecords> recording_;  //!< the checking pass keeps each job read here

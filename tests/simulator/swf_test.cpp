@@ -344,6 +344,22 @@ TEST(Trace, OutOfOrderAndOversizedJobsAreNamedByLine) {
   EXPECT_NE(e3.find("has no split --rule no allows"), std::string::npos) << e3;
 }
 
+// On one cluster a job has one split, one component, which the rule may still refuse.
+TEST(Trace, OnOneClusterAJobIsOneComponentWithinTheRulesLimit) {
+  TempFile swf("one.swf",
+               "1 0 -1 10 16 -1 -1 16 20 -1 1 1 1 1 1 -1 -1 -1\n"
+               "2 5 -1 10 33 -1 -1 33 20 -1 1 1 1 1 1 -1 -1 -1\n");
+  TraceSpec spec = spec_for(swf.path(), "64", Rule::kRco);  // components of at most 32
+  TraceSource source(spec);
+  Job job;
+  ASSERT_TRUE(source.next(job));
+  EXPECT_EQ(job.req.sizes, std::vector<int>{16});
+  const std::string e = error_of([&] { source.next(job); });
+  EXPECT_NE(e.find(swf.path() + ":2: job 2 (33 processors) has no split --rule rco allows"),
+            std::string::npos)
+      << e;
+}
+
 TEST(Trace, RulesSplitJobsIntoNearEqualComponents) {
   TraceSpec s = spec_for(kExcerpt, "4x32", Rule::kRco);
   TraceSource source(s);
