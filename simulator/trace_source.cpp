@@ -81,6 +81,46 @@ class IdCheck {
   std::unordered_map<std::int64_t, long> seen_;  // id -> line, once the ids are not increasing
 };
 
+// Remembers which sizes of one-component requests without a home can run, so that the checking
+// pass asks the policy once per size and type rather than once per job: most trace jobs are one
+// component, of a few hundred sizes, and such a request is its type and size alone.
+class RunsAlone {
+ public:
+  explicit RunsAlone(long long machine_total)
+      : sizes_(machine_total <= kMostSizes ? static_cast<std::size_t>(machine_total) + 1 : 0) {}
+  /// Whether @p req with @p home is one such request already known to run.
+  bool known(const Request& req, int home) const {
+    const int k = kind(req, home);
+    return k >= 0 && !runs_[k].empty() && runs_[k][static_cast<std::size_t>(req.total)] != 0;
+  }
+  /// Notes that @p req with @p home can run.
+  void note(const Request& req, int home) {
+    const int k = kind(req, home);
+    if (k < 0 || sizes_ == 0) return;
+    if (runs_[k].empty()) runs_[k].assign(sizes_, 0);
+    runs_[k][static_cast<std::size_t>(req.total)] = 1;
+  }
+
+ private:
+  static constexpr long long kMostSizes = 1 << 20;  // machines past this ask every time
+  // 0 or 1 for a one-component request of a type that is its size alone, else -1.
+  static int kind(const Request& req, int home) {
+    if (home >= 0 || req.sizes.size() != 1 || !req.clusters.empty()) return -1;
+    if (req.type == RequestType::kUnordered) return 0;
+    return req.type == RequestType::kNonFixed ? 1 : -1;
+  }
+  std::size_t sizes_;
+  std::vector<std::uint8_t> runs_[2];  // by kind, then total: 1 where it can run
+};
+
+// Counts a job priced by the runtime tables, whose shapes the study checks against them.
+void count_table_priced(TraceScan& scan, const std::string& app, const Request& req, long line) {
+  scan.table_apps.insert(app);
+  ++scan.table_jobs[{app, req.total}];
+  scan.shapes.insert(
+      {{app, req.total, static_cast<int>(req.type), static_cast<int>(req.sizes.size())}, line});
+}
+
 }  // namespace
 
 bool is_job_list(const std::string& path) {
@@ -410,6 +450,7 @@ TraceScan TraceSource::scan(TraceSpec spec, const Policy& policy, const Placemen
   int apps_seen = 0;  // the records number apps in order of appearance, SWF's "trace" -1
   bool first = true;
   IdCheck ids(source.swf_);
+  RunsAlone runs_alone(source.machine_total_);
   // The jobs read so far, in order: the recording, or the records replayed.
   const TraceRecords& kept = source.recording_ ? *source.recording_ : *spec.records;
   while (source.read(job, nullptr, &scan.skipped, line, raw, app)) {
@@ -440,13 +481,9 @@ TraceScan TraceSource::scan(TraceSpec spec, const Policy& policy, const Placemen
     if (job.price.runtime >= 0) {
       scan.runtime_work += job.req.total * job.price.runtime;
     } else {
-      const std::string& app_name = kept.app_name(app);
-      scan.table_apps.insert(app_name);
-      ++scan.table_jobs[{app_name, job.req.total}];
-      scan.shapes.insert({{app_name, job.req.total, static_cast<int>(job.req.type),
-                           static_cast<int>(job.req.sizes.size())},
-                          line});
+      count_table_priced(scan, kept.app_name(app), job.req, line);
     }
+    if (runs_alone.known(job.req, job.home)) continue;
     const std::string why = policy.never_runs(job.req, job.home, spec.machine, placement);
     if (!why.empty()) {
       throw UsageError(
@@ -454,6 +491,7 @@ TraceScan TraceSource::scan(TraceSpec spec, const Policy& policy, const Placemen
           " can never run under --rule " + std::string(to_string(spec.rule)) + " --policy " +
           std::string(policy.name()) + " on --clusters " + spec.machine.describe() + ": " + why);
     }
+    runs_alone.note(job.req, job.home);
   }
   if (scan.jobs == 0) throw UsageError("--trace: " + spec.path + ": no usable jobs");
   if (source.recording_) {
