@@ -137,17 +137,17 @@ bool JobListReader::next(ListRecord& r) {
   const auto cell = [&](size_t k) {  // empty for a column the list lacks
     return index_[k] == kNoColumn ? std::string_view() : cells[index_[k]];
   };
-  const auto number = [&](std::string_view name, std::string_view v, bool integer, double lowest) {
+  // Column k's cell text v as a number; the column is named only for a refusal.
+  const auto number = [&](size_t k, std::string_view v, bool integer, double lowest) {
     // Counts and cluster numbers become int, ids int64, times seconds added to one another.
-    const double most = !integer ? kLatestTime : name == "id" ? kLargestId : kLargestCount;
+    const double most = !integer ? kLatestTime : k == kId ? kLargestId : kLargestCount;
     double x = 0;
     if (read_plain_whole(v, x) && x >= lowest && x <= most) return x;  // nearly every cell
-    return checked_number({name, v, integer, lowest, most}, path_, line);
+    return checked_number({kColumns[k], v, integer, lowest, most}, path_, line);
   };
   // Into the record's own vector, whose room is kept from line to line.
   const auto list = [&](size_t k, double lowest, std::vector<int>& out) {
     out.clear();
-    const std::string_view name = kColumns[k];
     const std::string_view v = cell(k);
     if (v.empty()) return;
     double x = 0;
@@ -156,21 +156,29 @@ bool JobListReader::next(ListRecord& r) {
       return;
     }
     for (const auto& part : split_plus(v))  // several parts, or a part to check and refuse
-      out.push_back(static_cast<int>(number(name, part, true, lowest)));
+      out.push_back(static_cast<int>(number(k, part, true, lowest)));
   };
-  // Every field anew but the vectors (list() clears them) and the app's name (assigned below).
-  std::vector<int> sizes = std::move(r.sizes), clusters = std::move(r.clusters);
-  std::string app = std::move(r.app);
-  r = ListRecord{};
-  r.sizes = std::move(sizes);
-  r.clusters = std::move(clusters);
-  r.app = std::move(app);
+  // Every field anew but the vectors (list() clears them) and the app's name (assigned below),
+  // whose room is kept: a fresh ListRecord moved in cost some 25 instructions a line.
+  r.id = -1;
+  r.runtime = -1;
+  r.requested = -1;
+  r.type.reset();
+  r.home = -1;
+  r.min_component = 1;
+  r.max_component = 0;
+  r.max_components = 0;
+  r.min_size = 0;
   r.line = line;
-  if (!cell(kId).empty()) r.id = static_cast<std::int64_t>(number("id", cell(kId), true, 0));
-  r.submit = number("submit", cell(kSubmit), false, 0);
-  r.app = cell(kApp);
-  if (!cell(kRuntime).empty()) r.runtime = number("runtime", cell(kRuntime), false, 0);
-  if (!cell(kRequested).empty()) r.requested = number("requested", cell(kRequested), false, 0);
+  if (!cell(kId).empty()) r.id = static_cast<std::int64_t>(number(kId, cell(kId), true, 0));
+  r.submit = number(kSubmit, cell(kSubmit), false, 0);
+  if (index_[kApp] != kNoColumn) {
+    r.app = cell(kApp);
+  } else {
+    r.app.clear();  // a list without apps: no string to assign
+  }
+  if (!cell(kRuntime).empty()) r.runtime = number(kRuntime, cell(kRuntime), false, 0);
+  if (!cell(kRequested).empty()) r.requested = number(kRequested, cell(kRequested), false, 0);
   if (!cell(kType).empty()) {
     try {
       r.type = parse_request_type(cell(kType));
@@ -182,18 +190,18 @@ bool JobListReader::next(ListRecord& r) {
   if (r.sizes.empty()) throw UsageError(where() + "column 'components' is empty");
   r.clusters.clear();
   if (index_[kClusters] != kNoColumn) list(kClusters, 0, r.clusters);  // most lists have none
-  if (!cell(kHome).empty()) r.home = static_cast<int>(number("home", cell(kHome), true, 0));
+  if (!cell(kHome).empty()) r.home = static_cast<int>(number(kHome, cell(kHome), true, 0));
   if (!cell(kMinComponent).empty()) {
-    r.min_component = static_cast<int>(number("min_component", cell(kMinComponent), true, 1));
+    r.min_component = static_cast<int>(number(kMinComponent, cell(kMinComponent), true, 1));
   }
   if (!cell(kMaxComponent).empty()) {
-    r.max_component = static_cast<int>(number("max_component", cell(kMaxComponent), true, 1));
+    r.max_component = static_cast<int>(number(kMaxComponent, cell(kMaxComponent), true, 1));
   }
   if (!cell(kMaxComponents).empty()) {
-    r.max_components = static_cast<int>(number("max_components", cell(kMaxComponents), true, 1));
+    r.max_components = static_cast<int>(number(kMaxComponents, cell(kMaxComponents), true, 1));
   }
   if (!cell(kMinSize).empty()) {
-    r.min_size = static_cast<int>(number("min_size", cell(kMinSize), true, 1));
+    r.min_size = static_cast<int>(number(kMinSize, cell(kMinSize), true, 1));
     long long size = 0;  // at most 1e9 a component: the sum cannot overflow
     for (int s : r.sizes) size += s;
     if (r.min_size > size) {

@@ -33,6 +33,17 @@ std::string describe(const Request& r) {
   return s + ")";
 }
 
+// Copies @p from into @p to, whose room is kept from job to job. The one size most jobs have
+// is copied as an int: vector::assign and std::copy cost some 75 instructions for it.
+void copy_sizes(std::span<const int> from, std::vector<int>& to) {
+  if (to.size() != from.size()) to.resize(from.size());
+  if (from.size() == 1) {
+    to.front() = from.front();
+  } else {
+    std::copy(from.begin(), from.end(), to.begin());
+  }
+}
+
 // Refuses a job id the trace stated before. Traces number their jobs in increasing order,
 // where no id can repeat: the ids are hashed only from the first one that is not above every
 // earlier one (a table of every id cost a node per job, and a fresh page, several microseconds on
@@ -70,6 +81,46 @@ class IdCheck {
   std::unordered_map<std::int64_t, long> seen_;  // id -> line, once the ids are not increasing
 };
 
+// Remembers which sizes of one-component requests without a home can run, so that the checking
+// pass asks the policy once per size and type rather than once per job: most trace jobs are one
+// component, of a few hundred sizes, and such a request is its type and size alone.
+class RunsAlone {
+ public:
+  explicit RunsAlone(long long machine_total)
+      : sizes_(machine_total <= kMostSizes ? static_cast<std::size_t>(machine_total) + 1 : 0) {}
+  /// Whether @p req with @p home is one such request already known to run.
+  bool known(const Request& req, int home) const {
+    const int k = kind(req, home);
+    return k >= 0 && !runs_[k].empty() && runs_[k][static_cast<std::size_t>(req.total)] != 0;
+  }
+  /// Notes that @p req with @p home can run.
+  void note(const Request& req, int home) {
+    const int k = kind(req, home);
+    if (k < 0 || sizes_ == 0) return;
+    if (runs_[k].empty()) runs_[k].assign(sizes_, 0);
+    runs_[k][static_cast<std::size_t>(req.total)] = 1;
+  }
+
+ private:
+  static constexpr long long kMostSizes = 1 << 20;  // machines past this ask every time
+  // 0 or 1 for a one-component request of a type that is its size alone, else -1.
+  static int kind(const Request& req, int home) {
+    if (home >= 0 || req.sizes.size() != 1 || !req.clusters.empty()) return -1;
+    if (req.type == RequestType::kUnordered) return 0;
+    return req.type == RequestType::kNonFixed ? 1 : -1;
+  }
+  std::size_t sizes_;
+  std::vector<std::uint8_t> runs_[2];  // by kind, then total: 1 where it can run
+};
+
+// Counts a job priced by the runtime tables, whose shapes the study checks against them.
+void count_table_priced(TraceScan& scan, const std::string& app, const Request& req, long line) {
+  scan.table_apps.insert(app);
+  ++scan.table_jobs[{app, req.total}];
+  scan.shapes.insert(
+      {{app, req.total, static_cast<int>(req.type), static_cast<int>(req.sizes.size())}, line});
+}
+
 }  // namespace
 
 bool is_job_list(const std::string& path) {
@@ -80,6 +131,8 @@ TraceSource::TraceSource(TraceSpec spec)
     : spec_(std::move(spec)),
       swf_(!is_job_list(spec_.path)),
       machine_total_(spec_.machine.total()),
+      largest_cluster_(spec_.machine.largest()),
+      limits_(rule_limits(spec_.rule, spec_.component_limit)),
       splits_(derive_seed(spec_.seed, 4)) {
   if (spec_.records) {
     // Replayed: the checking pass read the file.
@@ -98,7 +151,7 @@ TraceSource::~TraceSource() = default;
 bool TraceSource::next(Job& job) {
   long line = 0;
   double raw = 0;
-  std::string app;
+  int app = 0;
   return read(job, &splits_, nullptr, line, raw, app);
 }
 
@@ -126,15 +179,13 @@ bool TraceSource::next_swf(TraceRecords::Swf& out, std::map<std::string, std::ui
 }
 
 void TraceRecords::add(const ListRecord& r) {
-  Listed l;
+  Listed& l = list.emplace_back();
   l.line = r.line;
   l.id = r.id;
   l.submit = r.submit;
   l.runtime = r.runtime;
   l.requested = r.requested;
-  const auto app = std::find(apps.begin(), apps.end(), r.app);  // lists name few apps
-  l.app = static_cast<int>(app - apps.begin());
-  if (app == apps.end()) apps.push_back(r.app);
+  l.app = app_number(r.app);
   l.type = r.type ? static_cast<int>(*r.type) : -1;
   l.home = r.home;
   l.min_component = r.min_component;
@@ -144,9 +195,25 @@ void TraceRecords::add(const ListRecord& r) {
   l.parts = static_cast<std::uint32_t>(parts.size());
   l.sizes = static_cast<std::uint32_t>(r.sizes.size());
   l.clusters = static_cast<std::uint32_t>(r.clusters.size());
-  parts.insert(parts.end(), r.sizes.begin(), r.sizes.end());
-  parts.insert(parts.end(), r.clusters.begin(), r.clusters.end());
-  list.push_back(l);
+  // One at a time: vector::insert of a range was a call of some 40 instructions for one size.
+  for (int s : r.sizes) parts.push_back(s);
+  for (int c : r.clusters) parts.push_back(c);
+}
+
+int TraceRecords::app_number(const std::string& name) {
+  // Lists name few apps, mostly the same one line after line.
+  if (last_app_ >= 0 && apps[static_cast<std::size_t>(last_app_)] == name) return last_app_;
+  const auto app = std::find(apps.begin(), apps.end(), name);
+  last_app_ = static_cast<int>(app - apps.begin());
+  if (app == apps.end()) apps.push_back(name);
+  return last_app_;
+}
+
+const std::string& TraceRecords::app_name(int app) const {
+  static const std::string trace = "trace", unnamed = "job";  // SWF jobs', unnamed list jobs'
+  if (app < 0) return trace;
+  const std::string& named = apps[static_cast<std::size_t>(app)];
+  return named.empty() ? unnamed : named;
 }
 
 void TraceRecords::reserve_for(const std::string& path, bool swf_file) {
@@ -184,7 +251,7 @@ const TraceRecords* TraceSource::next_listed(std::size_t& at) {
 }
 
 bool TraceSource::read(Job& job, Rng* rng, std::map<std::string, std::uint64_t>* skipped,
-                       long& line, double& raw_submit, std::string& app_name) {
+                       long& line, double& raw_submit, int& app) {
   Request& r = job.req;
   r.clusters.clear();
   r.min_component = 1;
@@ -194,139 +261,24 @@ bool TraceSource::read(Job& job, Rng* rng, std::map<std::string, std::uint64_t>*
   r.power = 0;
   r.allowed_counts = ~std::uint64_t{0};
   job.price = Pricing{};
-  const int clusters = spec_.machine.clusters();
   if (swf_) {
     TraceRecords::Swf rec;
     if (!next_swf(rec, skipped)) return false;
     line = rec.line;
     raw_submit = rec.submit;
-    const long long procs = rec.procs;
-    if (procs > machine_total_) {
-      throw UsageError(where(spec_.path, line) + "job " + std::to_string(rec.job) + " needs " +
-                       std::to_string(procs) + " processors; the system has " +
-                       std::to_string(spec_.machine.total()) + " (--clusters " +
-                       spec_.machine.describe() + ")");
-    }
-    const int n = static_cast<int>(procs);
-    job.id = rec.job;
-    stated_id_ = true;
-    job.line = line;
-    static const std::string trace_app_name = "trace";  // every SWF job's app
-    if (app_name != trace_app_name) app_name = trace_app_name;
-    job.app = trace_app_;
-    job.home =
-        rec.partition >= 1 && rec.partition <= clusters ? static_cast<int>(rec.partition - 1) : -1;
-    job.price.runtime = rec.run;
-    job.price.requested = rec.req_time > 0 ? rec.req_time : -1;
-    r.type = spec_.type;
-    r.total = n;
-    const RuleLimits lim = rule_limits(spec_.rule, spec_.component_limit);
-    if (r.type == RequestType::kMoldable) {
-      make_moldable(r, n, 0, spec_.min_share);
-    } else if (r.type == RequestType::kFlexible) {
-      r.sizes.assign(1, n);
-      bound_flexible(r, lim, spec_.flex);
-    } else {
-      // Near-equal splits the rule allows and the clusters can hold, one drawn uniformly.
-      int ks[kMaxClusters];
-      int count = 0;
-      for (int k = 1; k <= clusters && k <= n; ++k) {
-        if (lim.max_components > 0 && k > lim.max_components) continue;
-        if (lim.max_component > 0 && (n + k - 1) / k > lim.max_component) continue;
-        near_equal(n, k, parts_);
-        if (!fits_distinct(parts_, spec_.machine)) continue;
-        ks[count++] = k;
-      }
-      if (count == 0) {
-        throw UsageError(where(spec_.path, line) + "job " + std::to_string(rec.job) + " (" +
-                         std::to_string(n) + " processors) has no split --rule " +
-                         std::string(to_string(spec_.rule)) + " allows on --clusters " +
-                         spec_.machine.describe());
-      }
-      const int k = rng ? ks[rng->below(static_cast<std::uint64_t>(count))] : ks[0];
-      near_equal(n, k, r.sizes);
-    }
+    app = -1;
+    fill_swf(job, rec, rng);
   } else {
     std::size_t at = 0;
     const TraceRecords* from = next_listed(at);
     if (!from) return false;
     const TraceRecords::Listed& rec = from->list[at];
-    const std::span<const int> sizes(from->parts.data() + rec.parts, rec.sizes);
-    const std::span<const int> listed_clusters(sizes.data() + rec.sizes, rec.clusters);
     line = rec.line;
     raw_submit = rec.submit;
-    const auto w = [&] { return where(spec_.path, line); };  // only for a refusal
-    job.id = rec.id >= 0 ? rec.id : ++count_;
-    stated_id_ = rec.id >= 0;
-    job.line = line;
-    const std::string& named = from->apps[static_cast<std::size_t>(rec.app)];
-    static const std::string unnamed_app = "job";
-    const std::string& app = named.empty() ? unnamed_app : named;
-    if (app_name != app) app_name = app;
-    if (from != last_app_from_ || rec.app != last_app_) {  // mostly the same app line after line
-      last_app_from_ = from;
-      last_app_ = rec.app;
-      const auto it = app_index_.find(app_name);
-      last_app_index_ = it == app_index_.end() ? 0 : it->second;
-    }
-    job.app = last_app_index_;
-    if (rec.home >= clusters) {
-      throw UsageError(w() + "home " + std::to_string(rec.home) + " is not a cluster (0.." +
-                       std::to_string(clusters - 1) + ")");
-    }
-    job.home = rec.home;
-    r.type = rec.type >= 0 ? static_cast<RequestType>(rec.type) : spec_.type;
-    long long total = 0;  // components are at most 1e9 each: a long long sum cannot overflow
-    for (int s : sizes) total += s;
-    if (total > machine_total_) {
-      throw UsageError(w() + "job " + std::to_string(job.id) + " needs " + std::to_string(total) +
-                       " processors; the system has " + std::to_string(spec_.machine.total()) +
-                       " (--clusters " + spec_.machine.describe() + ")");
-    }
-    r.total = static_cast<int>(total);
-    if (r.type == RequestType::kMoldable) {
-      make_moldable(r, r.total, rec.min_size, spec_.min_share);
-    } else if (r.type == RequestType::kFlexible) {
-      // The list's bounds, --rule's limits and the --flex-* bounds all hold.
-      r.sizes.assign(1, r.total);
-      bound_flexible(r, rule_limits(spec_.rule, spec_.component_limit), spec_.flex,
-                     {rec.max_components, rec.max_component}, rec.min_component);
-    } else if (r.type == RequestType::kFixed) {
-      if (listed_clusters.size() != sizes.size()) {
-        throw UsageError(w() + "a fixed request needs one cluster per component (" +
-                         std::to_string(sizes.size()) + " components, " +
-                         std::to_string(listed_clusters.size()) + " clusters)");
-      }
-      for (int c : listed_clusters) {
-        if (c >= clusters) {
-          throw UsageError(w() + "cluster " + std::to_string(c) + " is not a cluster (0.." +
-                           std::to_string(clusters - 1) + ")");
-        }
-      }
-      r.sizes.assign(sizes.begin(), sizes.end());
-      r.clusters.assign(listed_clusters.begin(), listed_clusters.end());
-    } else {
-      r.sizes.assign(sizes.begin(), sizes.end());
-      if (r.sizes.size() > 1) std::sort(r.sizes.begin(), r.sizes.end(), std::greater<>());
-    }
-    if (rec.runtime >= 0) {
-      job.price.runtime = rec.runtime;
-      job.price.requested = rec.requested > 0 ? rec.requested : -1;
-    } else {
-      if (!spec_.book) {
-        job.price.table = nullptr;
-      } else {
-        job.price.table = spec_.book->find(app_name, r.total);
-        if (r.type == RequestType::kFlexible && job.price.table) {
-          std::uint64_t counts = 0;
-          for (size_t k = 1; k < job.price.table->size() && k < 64; ++k) {
-            if (std::isfinite((*job.price.table)[k])) counts |= std::uint64_t{1} << k;
-          }
-          r.allowed_counts = counts;
-        }
-      }
-    }
+    app = rec.app;
+    fill_listed(job, *from, rec);
   }
+  const int clusters = spec_.machine.clusters();
   if (r.type == RequestType::kFixed && r.clusters.empty()) {
     // SWF jobs as fixed requests: distinct clusters drawn among those that hold a component.
     eligible_.clear();
@@ -341,6 +293,137 @@ bool TraceSource::read(Job& job, Rng* rng, std::map<std::string, std::uint64_t>*
   }
   job.submit = (raw_submit - spec_.origin) / spec_.scale;
   return true;
+}
+
+void TraceSource::fill_swf(Job& job, const TraceRecords::Swf& rec, Rng* rng) {
+  Request& r = job.req;
+  const int clusters = spec_.machine.clusters();
+  const long long procs = rec.procs;
+  if (procs > machine_total_) {
+    throw UsageError(where(spec_.path, rec.line) + "job " + std::to_string(rec.job) + " needs " +
+                     std::to_string(procs) + " processors; the system has " +
+                     std::to_string(spec_.machine.total()) + " (--clusters " +
+                     spec_.machine.describe() + ")");
+  }
+  const int n = static_cast<int>(procs);
+  job.id = rec.job;
+  stated_id_ = true;
+  job.line = rec.line;
+  job.app = trace_app_;
+  job.home =
+      rec.partition >= 1 && rec.partition <= clusters ? static_cast<int>(rec.partition - 1) : -1;
+  job.price.runtime = rec.run;
+  job.price.requested = rec.req_time > 0 ? rec.req_time : -1;
+  r.type = spec_.type;
+  r.total = n;
+  const RuleLimits& lim = limits_;
+  if (r.type == RequestType::kMoldable) {
+    make_moldable(r, n, 0, spec_.min_share);
+  } else if (r.type == RequestType::kFlexible) {
+    r.sizes.assign(1, n);
+    bound_flexible(r, lim, spec_.flex);
+  } else {
+    // Near-equal splits the rule allows and the clusters can hold, one drawn uniformly. One
+    // component (k = 1), the only split on one cluster, needs no vector to check.
+    int ks[kMaxClusters];
+    int count = 0;
+    for (int k = 1; k <= clusters && k <= n; ++k) {
+      if (lim.max_components > 0 && k > lim.max_components) continue;
+      if (lim.max_component > 0 && (n + k - 1) / k > lim.max_component) continue;
+      if (k == 1) {
+        if (n > largest_cluster_) continue;
+      } else {
+        near_equal(n, k, parts_);
+        if (!fits_distinct(parts_, spec_.machine)) continue;
+      }
+      ks[count++] = k;
+    }
+    if (count == 0) {
+      throw UsageError(where(spec_.path, rec.line) + "job " + std::to_string(rec.job) + " (" +
+                       std::to_string(n) + " processors) has no split --rule " +
+                       std::string(to_string(spec_.rule)) + " allows on --clusters " +
+                       spec_.machine.describe());
+    }
+    // A draw even among one split: the runs' draws stay those of every earlier version.
+    const int k = rng ? ks[rng->below(static_cast<std::uint64_t>(count))] : ks[0];
+    if (k == 1) {
+      copy_sizes(std::span<const int>(&n, 1), r.sizes);
+    } else {
+      near_equal(n, k, r.sizes);
+    }
+  }
+}
+
+void TraceSource::fill_listed(Job& job, const TraceRecords& from, const TraceRecords::Listed& rec) {
+  Request& r = job.req;
+  const int clusters = spec_.machine.clusters();
+  const std::span<const int> sizes(from.parts.data() + rec.parts, rec.sizes);
+  const std::span<const int> listed_clusters(sizes.data() + rec.sizes, rec.clusters);
+  const auto w = [&] { return where(spec_.path, rec.line); };  // only for a refusal
+  job.id = rec.id >= 0 ? rec.id : ++count_;
+  stated_id_ = rec.id >= 0;
+  job.line = rec.line;
+  if (&from != last_app_from_ || rec.app != last_app_) {  // mostly the same app line after line
+    last_app_from_ = &from;
+    last_app_ = rec.app;
+    const auto it = app_index_.find(from.app_name(rec.app));
+    last_app_index_ = it == app_index_.end() ? 0 : it->second;
+  }
+  job.app = last_app_index_;
+  if (rec.home >= clusters) {
+    throw UsageError(w() + "home " + std::to_string(rec.home) + " is not a cluster (0.." +
+                     std::to_string(clusters - 1) + ")");
+  }
+  job.home = rec.home;
+  r.type = rec.type >= 0 ? static_cast<RequestType>(rec.type) : spec_.type;
+  long long total = 0;  // components are at most 1e9 each: a long long sum cannot overflow
+  for (int s : sizes) total += s;
+  if (total > machine_total_) {
+    throw UsageError(w() + "job " + std::to_string(job.id) + " needs " + std::to_string(total) +
+                     " processors; the system has " + std::to_string(spec_.machine.total()) +
+                     " (--clusters " + spec_.machine.describe() + ")");
+  }
+  r.total = static_cast<int>(total);
+  if (r.type == RequestType::kMoldable) {
+    make_moldable(r, r.total, rec.min_size, spec_.min_share);
+  } else if (r.type == RequestType::kFlexible) {
+    // The list's bounds, --rule's limits and the --flex-* bounds all hold.
+    r.sizes.assign(1, r.total);
+    bound_flexible(r, rule_limits(spec_.rule, spec_.component_limit), spec_.flex,
+                   {rec.max_components, rec.max_component}, rec.min_component);
+  } else if (r.type == RequestType::kFixed) {
+    if (listed_clusters.size() != sizes.size()) {
+      throw UsageError(w() + "a fixed request needs one cluster per component (" +
+                       std::to_string(sizes.size()) + " components, " +
+                       std::to_string(listed_clusters.size()) + " clusters)");
+    }
+    for (int c : listed_clusters) {
+      if (c >= clusters) {
+        throw UsageError(w() + "cluster " + std::to_string(c) + " is not a cluster (0.." +
+                         std::to_string(clusters - 1) + ")");
+      }
+    }
+    copy_sizes(sizes, r.sizes);
+    copy_sizes(listed_clusters, r.clusters);
+  } else {
+    copy_sizes(sizes, r.sizes);
+    if (r.sizes.size() > 1) std::sort(r.sizes.begin(), r.sizes.end(), std::greater<>());
+  }
+  if (rec.runtime >= 0) {
+    job.price.runtime = rec.runtime;
+    job.price.requested = rec.requested > 0 ? rec.requested : -1;
+  } else if (!spec_.book) {
+    job.price.table = nullptr;
+  } else {
+    job.price.table = spec_.book->find(from.app_name(rec.app), r.total);
+    if (r.type == RequestType::kFlexible && job.price.table) {
+      std::uint64_t counts = 0;
+      for (size_t k = 1; k < job.price.table->size() && k < 64; ++k) {
+        if (std::isfinite((*job.price.table)[k])) counts |= std::uint64_t{1} << k;
+      }
+      r.allowed_counts = counts;
+    }
+  }
 }
 
 TraceScan TraceSource::scan(TraceSpec spec, const Policy& policy, const PlacementRule& placement) {
@@ -363,9 +446,11 @@ TraceScan TraceSource::scan(TraceSpec spec, const Policy& policy, const Placemen
   long line = 0;
   double raw = 0;
   double previous = -1;
-  std::string app;
+  int app = -1;
+  int apps_seen = 0;  // the records number apps in order of appearance, SWF's "trace" -1
   bool first = true;
   IdCheck ids(source.swf_);
+  RunsAlone runs_alone(source.machine_total_);
   // The jobs read so far, in order: the recording, or the records replayed.
   const TraceRecords& kept = source.recording_ ? *source.recording_ : *spec.records;
   while (source.read(job, nullptr, &scan.skipped, line, raw, app)) {
@@ -387,17 +472,18 @@ TraceScan TraceSource::scan(TraceSpec spec, const Policy& policy, const Placemen
     first = false;
     scan.last_submit = raw;
     ++scan.jobs;
-    if (std::find(scan.apps.begin(), scan.apps.end(), app) == scan.apps.end())
-      scan.apps.push_back(app);
+    if (app >= apps_seen || scan.apps.empty()) {  // an app not seen before, under its name
+      apps_seen = std::max(apps_seen, app + 1);
+      const std::string& name = kept.app_name(app);
+      if (std::find(scan.apps.begin(), scan.apps.end(), name) == scan.apps.end())
+        scan.apps.push_back(name);
+    }
     if (job.price.runtime >= 0) {
       scan.runtime_work += job.req.total * job.price.runtime;
     } else {
-      scan.table_apps.insert(app);
-      ++scan.table_jobs[{app, job.req.total}];
-      scan.shapes.insert({{app, job.req.total, static_cast<int>(job.req.type),
-                           static_cast<int>(job.req.sizes.size())},
-                          line});
+      count_table_priced(scan, kept.app_name(app), job.req, line);
     }
+    if (runs_alone.known(job.req, job.home)) continue;
     const std::string why = policy.never_runs(job.req, job.home, spec.machine, placement);
     if (!why.empty()) {
       throw UsageError(
@@ -405,6 +491,7 @@ TraceScan TraceSource::scan(TraceSpec spec, const Policy& policy, const Placemen
           " can never run under --rule " + std::string(to_string(spec.rule)) + " --policy " +
           std::string(policy.name()) + " on --clusters " + spec.machine.describe() + ": " + why);
     }
+    runs_alone.note(job.req, job.home);
   }
   if (scan.jobs == 0) throw UsageError("--trace: " + spec.path + ": no usable jobs");
   if (source.recording_) {

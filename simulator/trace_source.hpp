@@ -51,10 +51,18 @@ struct TraceRecords {
   std::vector<std::string> apps;  //!< the list jobs' app names
   /// Keeps @p record as a Listed (its app name added to apps when new).
   void add(const ListRecord& record);
+  /// The name a job of app number @p app runs under: "trace" for SWF jobs (-1), "job" for list
+  /// jobs that name none.
+  const std::string& app_name(int app) const;
   /// Reserves room for the jobs a file like @p path may hold.
   void reserve_for(const std::string& path, bool swf_file);
   SwfHeader header;
   std::map<std::string, std::uint64_t> skipped;  //!< reason -> lines
+
+ private:
+  /// The index of @p name in apps, added when new.
+  int app_number(const std::string& name);
+  int last_app_ = -1;  //!< the last job's, checked first
 };
 
 /// @brief What turns trace lines into jobs.
@@ -107,9 +115,15 @@ class TraceSource final : public JobSource {
 
  private:
   /// Fills @p job from the next usable line; false at the end. Lines with unknown processors
-  /// or runtime are skipped and counted in @p skipped.
+  /// or runtime are skipped and counted in @p skipped. @p app: the job's app number in its
+  /// records (TraceRecords::app_name), -1 for SWF.
   bool read(Job& job, Rng* rng, std::map<std::string, std::uint64_t>* skipped, long& line,
-            double& raw_submit, std::string& app_name);
+            double& raw_submit, int& app);
+  /// Fills @p job from an SWF record, split by the rule (a split drawn with @p rng, else the
+  /// first).
+  void fill_swf(Job& job, const TraceRecords::Swf& rec, Rng* rng);
+  /// Fills @p job from a list record of @p from.
+  void fill_listed(Job& job, const TraceRecords& from, const TraceRecords::Listed& rec);
   /// The next SWF job of the records or the file (kept when recording); false at the end.
   bool next_swf(TraceRecords::Swf& out, std::map<std::string, std::uint64_t>* skipped);
   /// The records holding the next list job (the study's, the recording or a scratch copy), its
@@ -119,6 +133,8 @@ class TraceSource final : public JobSource {
   TraceSpec spec_;
   bool swf_;
   long long machine_total_;  //!< the machine's processors, against which each job is checked
+  int largest_cluster_;      //!< the machine's largest cluster
+  RuleLimits limits_;        //!< the rule's limits on components
   std::unique_ptr<SwfReader> swf_reader_;
   std::unique_ptr<JobListReader> list_reader_;
   std::shared_ptr<TraceRecords> recording_;  //!< the checking pass keeps each job read here

@@ -344,6 +344,50 @@ TEST(Trace, OutOfOrderAndOversizedJobsAreNamedByLine) {
   EXPECT_NE(e3.find("has no split --rule no allows"), std::string::npos) << e3;
 }
 
+// On one cluster a job has one split, one component, which the rule may still refuse.
+TEST(Trace, OnOneClusterAJobIsOneComponentWithinTheRulesLimit) {
+  TempFile swf("one.swf",
+               "1 0 -1 10 16 -1 -1 16 20 -1 1 1 1 1 1 -1 -1 -1\n"
+               "2 5 -1 10 33 -1 -1 33 20 -1 1 1 1 1 1 -1 -1 -1\n");
+  TraceSpec spec = spec_for(swf.path(), "64", Rule::kRco);  // components of at most 32
+  TraceSource source(spec);
+  Job job;
+  ASSERT_TRUE(source.next(job));
+  EXPECT_EQ(job.req.sizes, std::vector<int>{16});
+  const std::string e = error_of([&] { source.next(job); });
+  EXPECT_NE(e.find(swf.path() + ":2: job 2 (33 processors) has no split --rule rco allows"),
+            std::string::npos)
+      << e;
+}
+
+// The checking pass asks the policy once per size of one-component jobs without a home; a job of
+// that size with a home, or of another type, is still asked about.
+TEST(Trace, AJobOfASizeThatRanIsStillCheckedWithItsHomeAndType) {
+  const auto ls = make_policy("ls", 2);
+  const auto wf = make_placement("wf");
+  TempFile homed("homed.csv",
+                 "submit,runtime,type,components,home\n"
+                 "0,10,unordered,16,\n"
+                 "1,10,unordered,16,1\n");
+  const std::string e1 =
+      error_of([&] { TraceSource::scan(spec_for(homed.path(), "32,8"), *ls, *wf); });
+  EXPECT_NE(e1.find(homed.path() + ":3: job 2 with components 16 (unordered) can never run"),
+            std::string::npos)
+      << e1;
+  EXPECT_NE(e1.find("larger than its home cluster 1"), std::string::npos) << e1;
+
+  const auto gs = make_policy("gs", 2);
+  TempFile typed("typed.csv",
+                 "submit,runtime,type,components\n"
+                 "0,10,moldable,40\n"
+                 "1,10,unordered,40\n");
+  const std::string e2 =
+      error_of([&] { TraceSource::scan(spec_for(typed.path(), "32,8"), *gs, *wf); });
+  EXPECT_NE(e2.find(typed.path() + ":3: job 2 with components 40 (unordered) can never run"),
+            std::string::npos)
+      << e2;
+}
+
 TEST(Trace, RulesSplitJobsIntoNearEqualComponents) {
   TraceSpec s = spec_for(kExcerpt, "4x32", Rule::kRco);
   TraceSource source(s);
