@@ -4,6 +4,7 @@
 #include "common/text.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <charconv>
 #include <cmath>
@@ -206,18 +207,63 @@ std::string join(const std::vector<std::string>& fields) {
 
 namespace {
 
+// "00" to "99", two characters each: digits are written two per look-up.
+constexpr std::array<char, 200> kDigitPairs = [] {
+  std::array<char, 200> pairs{};
+  for (std::size_t i = 0; i < 100; ++i) {
+    pairs[2 * i] = static_cast<char>('0' + i / 10);
+    pairs[2 * i + 1] = static_cast<char>('0' + i % 10);
+  }
+  return pairs;
+}();
+
+// Integers below this (every count and almost every time of a per-job table) take short_chars().
+constexpr std::uint32_t kShortLimit = 100'000'000;
+
+// @p value (below kShortLimit) as its digits at @p out, which has room for eight characters;
+// returns their end. The same text as std::to_chars in two thirds of the instructions: no division
+// and no count of digits first. y is value / 10^6 as a fixed-point number with 48 fractional bits,
+// rounded up just enough that every step below takes the right digits (tested for every value);
+// each step takes its whole part, the next two digits, and multiplies the fraction by 100. The
+// eight digits, leading zeros included, are then shifted down past those zeros.
+char* short_chars(std::uint32_t value, char* out) {
+  if (value < 100) {  // counts and flags: one look-up
+    const bool one_digit = value < 10;
+    std::memcpy(out, &kDigitPairs[2 * value + (one_digit ? 1 : 0)], 2);
+    return out + (one_digit ? 1 : 2);
+  }
+  static_assert(std::endian::native == std::endian::little, "the first digit is the low byte");
+  constexpr std::uint64_t kFraction = (std::uint64_t{1} << 48) - 1;
+  std::uint64_t y = std::uint64_t{value} * 281'474'977;  // 2^48 / 10^6, rounded up
+  char digits[8];
+  for (int i = 0; i < 8; i += 2) {
+    std::memcpy(digits + i, &kDigitPairs[2 * (y >> 48)], 2);
+    y = (y & kFraction) * 100;
+  }
+  std::uint64_t word = 0;
+  std::memcpy(&word, digits, 8);
+  constexpr std::uint64_t kZeros = 0x3030303030303030;  // "00000000"
+  // The last digit's bit set (value >= 100 is never all zeros) spares countr_zero a test for 0.
+  constexpr std::uint64_t kLastDigit = std::uint64_t{1} << 56;
+  const int leading_zeros = std::countr_zero((word - kZeros) | kLastDigit) / 8;
+  word >>= 8 * leading_zeros;
+  std::memcpy(out, &word, 8);
+  return out + 8 - leading_zeros;
+}
+
 // @p value's digits into @p buf (at least 24 characters); returns their end.
 char* integer_chars(long long value, char* buf) {
-  // Through 32 bits when the value fits (most numbers of a per-job table): std::to_chars divides
-  // by 100 per two digits, and a 32-bit division takes fewer instructions than a 64-bit one.
-  if (value >= 0 && value <= std::numeric_limits<std::uint32_t>::max()) {
-    return std::to_chars(buf, buf + 24, static_cast<std::uint32_t>(value)).ptr;
-  }
+  if (value >= 0 && value < kShortLimit) return short_chars(static_cast<std::uint32_t>(value), buf);
   return std::to_chars(buf, buf + 24, value).ptr;
 }
 
 // exact()'s text into @p buf (at least 32 characters); returns its end.
 char* exact_chars(double value, char* buf) {
+  // Most numbers of a per-job table are whole, non-negative and short (-0 has its sign bit).
+  if (!std::signbit(value) && value < kShortLimit) {
+    const auto whole = static_cast<std::uint32_t>(value);
+    if (static_cast<double>(whole) == value) return short_chars(whole, buf);
+  }
   // The shortest text that reads back the same; whole numbers always in fixed notation, which
   // for a whole number below 1e17 is its integer's digits (formatted as one, several times
   // faster). The cast is exact in that range, and NaN and the infinities fail the range test.

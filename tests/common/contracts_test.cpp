@@ -15,6 +15,7 @@
 
 #include <gtest/gtest.h>
 
+#include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
@@ -124,6 +125,27 @@ TEST(Csv, IntegersKeepEveryDigitOnBothSidesOf32Bits) {
   EXPECT_EQ(csv::exact(4294967295.0), "4294967295");
   EXPECT_EQ(csv::exact(4294967296.0), "4294967296");
   EXPECT_EQ(csv::exact(-4294967296.0), "-4294967296");
+}
+
+TEST(Csv, ShortIntegersHaveTheDigitsOfToChars) {
+  // Integers below 10^8 have their own formatter: every value below 10^6, then a stride through
+  // 10^8 that meets every digit count, and the edges of each count.
+  std::vector<long long> values;
+  for (long long v = 0; v < 1'000'000; ++v) values.push_back(v);
+  for (long long v = 1'000'000; v < 100'000'000; v += 997) values.push_back(v);
+  for (long long p = 10; p <= 1'000'000'000; p *= 10) {
+    for (const long long v : {p - 1, p, p + 1, 2 * p - 1, 5 * p + 3}) values.push_back(v);
+  }
+  std::ostringstream out;
+  csv::StreamWriter writer(out, {"n", "exact"});
+  std::string expected = "n,exact\n";
+  for (const long long v : values) {
+    writer.integer(v).exact(static_cast<double>(v)).end_row();
+    char digits[24];
+    const std::string_view text(digits, std::to_chars(digits, digits + 24, v).ptr - digits);
+    expected.append(text).append(",").append(text).append("\n");
+  }
+  EXPECT_TRUE(out.str() == expected) << "a short integer's digits differ from std::to_chars'";
 }
 
 TEST(Csv, ReaderSkipsCommentsAndBlankLinesAndTrimsUnquotedFields) {
