@@ -333,6 +333,21 @@ StreamWriter& StreamWriter::integer(long long value) {
   return *this;
 }
 
+StreamWriter& StreamWriter::counts(std::span<const int> values) {
+  constexpr std::size_t kMost = 34;  // ';', a 20-digit index, ':', an 11-character value
+  char* const start = field_room(values.size() * kMost);
+  char* at = start;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (values[i] == 0) continue;
+    if (at != start) *at++ = ';';
+    at = integer_chars(static_cast<long long>(i), at);
+    *at++ = ':';
+    at = integer_chars(values[i], at);
+  }
+  close_field(at);
+  return *this;
+}
+
 void StreamWriter::end_row() {
   const std::size_t width = pending_;
   const std::size_t length = used_;

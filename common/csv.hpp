@@ -19,6 +19,7 @@
 #include <map>
 #include <optional>
 #include <ostream>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,6 +41,17 @@ std::string optional_number(const std::optional<double>& value);
 /// @brief One field as written: quoted when it needs to be.
 std::string field(std::string_view text);
 
+/// @brief Text written on many rows (a name in a per-job table), checked and quoted once.
+class Quoted {
+ public:
+  explicit Quoted(std::string_view text) : text_(field(text)) {}
+  /// The field as written, quotes included when it needs them.
+  const std::string& text() const { return text_; }
+
+ private:
+  std::string text_;
+};
+
 /// @brief One record as written: the fields joined by commas, without the line end.
 std::string join(const std::vector<std::string>& fields);
 
@@ -59,9 +71,9 @@ class Writer {
 };
 
 /// @brief Writes CSV lines to a stream as they come (per-job tables are never held whole).
-/// A row is given whole (row()) or field by field (text(), exact(), integer(), then end_row()):
-/// the latter formats straight into one reused line, with the same text as field(), exact()
-/// and std::to_string, for tables of millions of rows.
+/// A row is given whole (row()) or field by field (text(), exact(), integer(), counts(), empty(),
+/// then end_row()): the latter formats straight into one reused line, with the same text as
+/// field(), exact() and std::to_string, for tables of millions of rows.
 class StreamWriter {
  public:
   /// Writes the header line.
@@ -71,10 +83,20 @@ class StreamWriter {
 
   /// The next field of the current row, quoted as field() does.
   StreamWriter& text(std::string_view value);
+  /// The next field, quoted already.
+  StreamWriter& text(const Quoted& value) { return as_is(value.text()); }
+  /// The next field, empty.
+  StreamWriter& empty() {
+    close_field(field_room(0));
+    return *this;
+  }
   /// The next field as exact() writes it.
   StreamWriter& exact(double value);
   /// The next field, a whole number.
   StreamWriter& integer(long long value);
+  /// The next field, the nonzero entries of @p values as "index:value" joined by ';' ("0:64;2:16",
+  /// empty when there are none).
+  StreamWriter& counts(std::span<const int> values);
   /// Ends the current row and writes it. @throws std::logic_error when its width differs from
   /// the header's.
   void end_row();

@@ -95,6 +95,22 @@ TEST(Csv, RowsGivenFieldByFieldAreTheRowsGivenWhole) {
   EXPECT_EQ(by_field.str(), whole.str() + "2,3,next\n");
 }
 
+TEST(Csv, NamesQuotedOnceCountsAndEmptyFieldsAreTheTextGivenWhole) {
+  const std::vector<std::string> names = {"plain", "a,b", "say \"hi\"", " padded", "#hash", ""};
+  const std::vector<std::vector<int>> counts = {
+      {64}, {0, 64, 0, 16}, {}, {0, 0}, {7, 0, 123456789}};
+  const std::vector<std::string> cells = {"0:64", "1:64;3:16", "", "", "0:7;2:123456789"};
+  std::ostringstream whole, by_field;
+  csv::StreamWriter a(whole, {"name", "cell", "empty"}), b(by_field, {"name", "cell", "empty"});
+  for (size_t i = 0; i < names.size(); ++i) {
+    const csv::Quoted name(names[i]);
+    EXPECT_EQ(name.text(), csv::field(names[i]));
+    a.row({names[i], cells[i % cells.size()], ""});
+    b.text(name).counts(counts[i % counts.size()]).empty().end_row();
+  }
+  EXPECT_EQ(by_field.str(), whole.str());
+}
+
 TEST(Csv, WholeNumbersAreWrittenWithEveryDigit) {
   // A reader of integer fields (Python's int(), C's %d) refuses or misreads "9e+05".
   EXPECT_EQ(csv::exact(900000), "900000");
