@@ -294,19 +294,28 @@ StreamWriter::StreamWriter(std::ostream& out, const std::vector<std::string>& he
   write(line.data(), line.size());
 }
 
+StreamWriter::~StreamWriter() {
+  try {
+    flush();
+  } catch (const std::exception&) {  // a stream that throws on failure: its state tells
+  }
+}
+
 void StreamWriter::row(const std::vector<std::string>& fields) {
   if (fields.size() != columns_) {
     throw std::logic_error("CSV row with " + std::to_string(fields.size()) +
                            " fields, header has " + std::to_string(columns_));
   }
   const std::string line = join(fields) + '\n';
-  write(line.data(), line.size());
+  std::copy(line.begin(), line.end(), field_room(line.size()));
+  used_ = row_start_ = used_ + line.size();
+  if (used_ >= kBlock) flush();
 }
 
 void StreamWriter::grow(std::size_t most) {
   // Fields are written through a pointer, not appended: a per-job table formats millions of
   // them, and each append would check and update the string's size.
-  line_.resize(std::max(2 * line_.size(), used_ + most + 64));
+  buffer_.resize(std::max(2 * buffer_.size(), used_ + most + 64));
 }
 
 StreamWriter& StreamWriter::text(std::string_view value) {
@@ -350,23 +359,32 @@ StreamWriter& StreamWriter::counts(std::span<const int> values) {
 
 void StreamWriter::end_row() {
   const std::size_t width = pending_;
-  const std::size_t length = used_;
-  pending_ = used_ = 0;
+  pending_ = 0;
   if (width != columns_) {
+    used_ = row_start_;
     throw std::logic_error("CSV row with " + std::to_string(width) + " fields, header has " +
                            std::to_string(columns_));
   }
   if (width == 0) {
-    write("\n", 1);
-    return;
+    *field_room(0) = '\n';
+    ++used_;
+  } else {
+    buffer_[used_ - 1] = '\n';  // in place of the last field's comma
   }
-  line_[length - 1] = '\n';  // in place of the last field's comma
-  write(line_.data(), length);
+  row_start_ = used_;
+  if (used_ >= kBlock) flush();
+}
+
+void StreamWriter::flush() {
+  if (row_start_ > 0) write(buffer_.data(), row_start_);
+  used_ -= row_start_;  // a row being given stays
+  if (used_ > 0) std::memmove(buffer_.data(), buffer_.data() + row_start_, used_);
+  row_start_ = 0;
 }
 
 void StreamWriter::write(const char* text, std::size_t size) {
   // Straight into the stream's buffer: ostream::write's sentry cost as much as formatting a
-  // field, once per row.
+  // field.
   const auto n = static_cast<std::streamsize>(size);
   std::streambuf* buffer = out_.rdbuf();
   if (!out_.good() || buffer == nullptr || buffer->sputn(text, n) != n) {

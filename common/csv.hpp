@@ -72,13 +72,19 @@ class Writer {
 
 /// @brief Writes CSV lines to a stream as they come (per-job tables are never held whole).
 /// A row is given whole (row()) or field by field (text(), exact(), integer(), counts(), empty(),
-/// then end_row()): the latter formats straight into one reused line, with the same text as
-/// field(), exact() and std::to_string, for tables of millions of rows.
+/// then end_row()): the latter formats straight into one reused buffer, with the same text as
+/// field(), exact() and std::to_string, for tables of millions of rows. Rows reach the stream a
+/// block at a time, and all of them at flush() or when the writer is destroyed.
 class StreamWriter {
  public:
   /// Writes the header line.
   StreamWriter(std::ostream& out, const std::vector<std::string>& header);
-  /// @throws std::logic_error when the row's width differs from the header's.
+  StreamWriter(const StreamWriter&) = delete;
+  StreamWriter& operator=(const StreamWriter&) = delete;
+  /// Writes the rows held back.
+  ~StreamWriter();
+  /// @throws std::logic_error when the row's width differs from the header's. Not between the
+  /// fields of a row.
   void row(const std::vector<std::string>& fields);
 
   /// The next field of the current row, quoted as field() does.
@@ -97,32 +103,39 @@ class StreamWriter {
   /// The next field, the nonzero entries of @p values as "index:value" joined by ';' ("0:64;2:16",
   /// empty when there are none).
   StreamWriter& counts(std::span<const int> values);
-  /// Ends the current row and writes it. @throws std::logic_error when its width differs from
-  /// the header's.
+  /// Ends the current row. @throws std::logic_error, dropping the row, when its width differs
+  /// from the header's.
   void end_row();
+  /// Writes the rows held back to the stream.
+  void flush();
 
  private:
   /// Room for the next field of @p most characters and the comma after it: where to write it.
   char* field_room(std::size_t most) {
-    if (used_ + most + 1 > line_.size()) grow(most);
-    return line_.data() + used_;
+    if (used_ + most + 1 > buffer_.size()) grow(most);
+    return buffer_.data() + used_;
   }
   void grow(std::size_t most);
   /// Ends the field written up to @p end with its comma (end_row() turns the last into '\n').
   void close_field(char* end) {
     *end++ = ',';
-    used_ = static_cast<std::size_t>(end - line_.data());
+    used_ = static_cast<std::size_t>(end - buffer_.data());
     ++pending_;
   }
   /// The next field, @p value already quoted when it needs to be.
   StreamWriter& as_is(std::string_view value);
   void write(const char* text, std::size_t size);
 
+  /// Rows are written once this many characters are held: a write per row cost as much as
+  /// formatting three numbers.
+  static constexpr std::size_t kBlock = std::size_t{32} << 10;
+
   std::ostream& out_;
   std::size_t columns_;
-  std::size_t pending_ = 0;  //!< fields in the current row
-  std::size_t used_ = 0;     //!< characters of the current row in line_
-  std::string line_;         //!< the row's characters, then spare room (its size is its room)
+  std::size_t pending_ = 0;    //!< fields in the current row
+  std::size_t row_start_ = 0;  //!< where the current row starts in buffer_
+  std::size_t used_ = 0;       //!< characters in buffer_: rows held back, then the current row
+  std::string buffer_;         //!< the rows' characters, then spare room (its size is its room)
 };
 
 /// @brief One record read, with the line it starts on (1-based).

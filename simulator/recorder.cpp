@@ -191,6 +191,7 @@ void Recorder::on_arrivals_end(const Sim& sim) {
 }
 
 RunSummary Recorder::finish(const RunEnd& end) {
+  if (csv_) csv_->flush();
   s_.stopped_early = end.stopped_early;
   s_.max_in_system = end.max_in_system;
   const double span = s_.window_end - s_.window_start;

@@ -73,8 +73,34 @@ TEST(Csv, ExactNumbersReadBackTheSameAndStreamRowsKeepTheirWidth) {
   csv::StreamWriter writer(out, {"id", "resources"});
   writer.row({"1", "0-7 32-39"});
   writer.row({"2", "a,b"});
-  EXPECT_EQ(out.str(), "id,resources\n1,0-7 32-39\n2,\"a,b\"\n");
   EXPECT_THROW(writer.row({"3"}), std::logic_error);
+  writer.flush();
+  EXPECT_EQ(out.str(), "id,resources\n1,0-7 32-39\n2,\"a,b\"\n");
+}
+
+TEST(Csv, StreamRowsAreHeldBackUntilABlockOrFlushOrTheEnd) {
+  std::ostringstream out;
+  std::string expected = "n,text\n";
+  {
+    csv::StreamWriter writer(out, {"n", "text"});
+    EXPECT_EQ(out.str(), expected) << "the header at once";
+    writer.integer(1).text("a").end_row();
+    EXPECT_EQ(out.str(), expected) << "a row is held back";
+    writer.integer(2);
+    writer.flush();
+    expected += "1,a\n";
+    EXPECT_EQ(out.str(), expected) << "flush() writes the rows ended, not the row being given";
+    writer.text("b").end_row();
+    expected += "2,b\n";
+    for (int i = 0; i < 20'000; ++i) {  // past several blocks
+      writer.integer(i).text("x").end_row();
+      expected += std::to_string(i) + ",x\n";
+    }
+    EXPECT_LT(out.str().size(), expected.size());
+    EXPECT_GT(out.str().size(), expected.size() / 2) << "full blocks are written as they come";
+    EXPECT_TRUE(out.str() == expected.substr(0, out.str().size())) << "whole rows, in order";
+  }
+  EXPECT_TRUE(out.str() == expected) << "the rest when the writer is destroyed";
 }
 
 TEST(Csv, RowsGivenFieldByFieldAreTheRowsGivenWhole) {
@@ -87,11 +113,14 @@ TEST(Csv, RowsGivenFieldByFieldAreTheRowsGivenWhole) {
     b.integer(-42 * static_cast<long long>(i)).exact(values[i]).text(texts[i]);
     b.end_row();
   }
+  a.flush();
+  b.flush();
   EXPECT_EQ(by_field.str(), whole.str());
   b.integer(1).text("short");
   EXPECT_THROW(b.end_row(), std::logic_error);
   b.integer(2).exact(3).text("next");  // the refused row is dropped, not written
   b.end_row();
+  b.flush();
   EXPECT_EQ(by_field.str(), whole.str() + "2,3,next\n");
 }
 
@@ -108,6 +137,8 @@ TEST(Csv, NamesQuotedOnceCountsAndEmptyFieldsAreTheTextGivenWhole) {
     a.row({names[i], cells[i % cells.size()], ""});
     b.text(name).counts(counts[i % counts.size()]).empty().end_row();
   }
+  a.flush();
+  b.flush();
   EXPECT_EQ(by_field.str(), whole.str());
 }
 
@@ -136,6 +167,7 @@ TEST(Csv, IntegersKeepEveryDigitOnBothSidesOf32Bits) {
     std::ostringstream out;
     csv::StreamWriter writer(out, {"n"});
     writer.integer(v).end_row();
+    writer.flush();
     EXPECT_EQ(out.str(), "n\n" + std::to_string(v) + "\n");
   }
   EXPECT_EQ(csv::exact(4294967295.0), "4294967295");
@@ -161,6 +193,7 @@ TEST(Csv, ShortIntegersHaveTheDigitsOfToChars) {
     const std::string_view text(digits, std::to_chars(digits, digits + 24, v).ptr - digits);
     expected.append(text).append(",").append(text).append("\n");
   }
+  writer.flush();
   EXPECT_TRUE(out.str() == expected) << "a short integer's digits differ from std::to_chars'";
 }
 
