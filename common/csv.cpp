@@ -4,7 +4,6 @@
 #include "common/text.hpp"
 
 #include <algorithm>
-#include <array>
 #include <bit>
 #include <charconv>
 #include <cmath>
@@ -205,65 +204,13 @@ std::string join(const std::vector<std::string>& fields) {
   return line;
 }
 
-namespace {
+namespace detail {
 
-// "00" to "99", two characters each: digits are written two per look-up.
-constexpr std::array<char, 200> kDigitPairs = [] {
-  std::array<char, 200> pairs{};
-  for (std::size_t i = 0; i < 100; ++i) {
-    pairs[2 * i] = static_cast<char>('0' + i / 10);
-    pairs[2 * i + 1] = static_cast<char>('0' + i % 10);
-  }
-  return pairs;
-}();
-
-// Integers below this (every count and almost every time of a per-job table) take short_chars().
-constexpr std::uint32_t kShortLimit = 100'000'000;
-
-// @p value (below kShortLimit) as its digits at @p out, which has room for eight characters;
-// returns their end. The same text as std::to_chars in two thirds of the instructions: no division
-// and no count of digits first. y is value / 10^6 as a fixed-point number with 48 fractional bits,
-// rounded up just enough that every step below takes the right digits (tested for every value);
-// each step takes its whole part, the next two digits, and multiplies the fraction by 100. The
-// eight digits, leading zeros included, are then shifted down past those zeros.
-char* short_chars(std::uint32_t value, char* out) {
-  if (value < 100) {  // counts and flags: one look-up
-    const bool one_digit = value < 10;
-    std::memcpy(out, &kDigitPairs[2 * value + (one_digit ? 1 : 0)], 2);
-    return out + (one_digit ? 1 : 2);
-  }
-  static_assert(std::endian::native == std::endian::little, "the first digit is the low byte");
-  constexpr std::uint64_t kFraction = (std::uint64_t{1} << 48) - 1;
-  std::uint64_t y = std::uint64_t{value} * 281'474'977;  // 2^48 / 10^6, rounded up
-  char digits[8];
-  for (int i = 0; i < 8; i += 2) {
-    std::memcpy(digits + i, &kDigitPairs[2 * (y >> 48)], 2);
-    y = (y & kFraction) * 100;
-  }
-  std::uint64_t word = 0;
-  std::memcpy(&word, digits, 8);
-  constexpr std::uint64_t kZeros = 0x3030303030303030;  // "00000000"
-  // The last digit's bit set (value >= 100 is never all zeros) spares countr_zero a test for 0.
-  constexpr std::uint64_t kLastDigit = std::uint64_t{1} << 56;
-  const int leading_zeros = std::countr_zero((word - kZeros) | kLastDigit) / 8;
-  word >>= 8 * leading_zeros;
-  std::memcpy(out, &word, 8);
-  return out + 8 - leading_zeros;
-}
-
-// @p value's digits into @p buf (at least 24 characters); returns their end.
-char* integer_chars(long long value, char* buf) {
-  if (value >= 0 && value < kShortLimit) return short_chars(static_cast<std::uint32_t>(value), buf);
+char* other_integer_chars(long long value, char* buf) {
   return std::to_chars(buf, buf + 24, value).ptr;
 }
 
-// exact()'s text into @p buf (at least 32 characters); returns its end.
-char* exact_chars(double value, char* buf) {
-  // Most numbers of a per-job table are whole, non-negative and short (-0 has its sign bit).
-  if (!std::signbit(value) && value < kShortLimit) {
-    const auto whole = static_cast<std::uint32_t>(value);
-    if (static_cast<double>(whole) == value) return short_chars(whole, buf);
-  }
+char* other_exact_chars(double value, char* buf) {
   // The shortest text that reads back the same; whole numbers always in fixed notation, which
   // for a whole number below 1e17 is its integer's digits (formatted as one, several times
   // faster). The cast is exact in that range, and NaN and the infinities fail the range test.
@@ -281,11 +228,11 @@ char* exact_chars(double value, char* buf) {
   return std::to_chars(buf, buf + 32, value).ptr;
 }
 
-}  // namespace
+}  // namespace detail
 
 std::string exact(double value) {
   char buf[32];
-  return std::string(buf, exact_chars(value, buf));
+  return std::string(buf, detail::exact_chars(value, buf));
 }
 
 StreamWriter::StreamWriter(std::ostream& out, const std::vector<std::string>& header)
@@ -323,25 +270,6 @@ StreamWriter& StreamWriter::text(std::string_view value) {
   return as_is(value);  // most fields need no quotes: copied without a temporary
 }
 
-StreamWriter& StreamWriter::as_is(std::string_view value) {
-  char* at = field_room(value.size());
-  if (!value.empty()) std::memcpy(at, value.data(), value.size());
-  close_field(at + value.size());
-  return *this;
-}
-
-StreamWriter& StreamWriter::exact(double value) {
-  char* at = field_room(32);
-  close_field(exact_chars(value, at));
-  return *this;
-}
-
-StreamWriter& StreamWriter::integer(long long value) {
-  char* at = field_room(24);
-  close_field(integer_chars(value, at));
-  return *this;
-}
-
 StreamWriter& StreamWriter::counts(std::span<const int> values) {
   constexpr std::size_t kMost = 34;  // ';', a 20-digit index, ':', an 11-character value
   char* const start = field_room(values.size() * kMost);
@@ -349,9 +277,9 @@ StreamWriter& StreamWriter::counts(std::span<const int> values) {
   for (std::size_t i = 0; i < values.size(); ++i) {
     if (values[i] == 0) continue;
     if (at != start) *at++ = ';';
-    at = integer_chars(static_cast<long long>(i), at);
+    at = detail::integer_chars(static_cast<long long>(i), at);
     *at++ = ':';
-    at = integer_chars(values[i], at);
+    at = detail::integer_chars(values[i], at);
   }
   close_field(at);
   return *this;
