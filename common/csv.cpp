@@ -204,20 +204,13 @@ std::string join(const std::vector<std::string>& fields) {
   return line;
 }
 
-namespace {
+namespace detail {
 
-// @p value's digits into @p buf (at least 24 characters); returns their end.
-char* integer_chars(long long value, char* buf) {
-  // Through 32 bits when the value fits (most numbers of a per-job table): std::to_chars divides
-  // by 100 per two digits, and a 32-bit division takes fewer instructions than a 64-bit one.
-  if (value >= 0 && value <= std::numeric_limits<std::uint32_t>::max()) {
-    return std::to_chars(buf, buf + 24, static_cast<std::uint32_t>(value)).ptr;
-  }
+char* other_integer_chars(long long value, char* buf) {
   return std::to_chars(buf, buf + 24, value).ptr;
 }
 
-// exact()'s text into @p buf (at least 32 characters); returns its end.
-char* exact_chars(double value, char* buf) {
+char* other_exact_chars(double value, char* buf) {
   // The shortest text that reads back the same; whole numbers always in fixed notation, which
   // for a whole number below 1e17 is its integer's digits (formatted as one, several times
   // faster). The cast is exact in that range, and NaN and the infinities fail the range test.
@@ -235,11 +228,11 @@ char* exact_chars(double value, char* buf) {
   return std::to_chars(buf, buf + 32, value).ptr;
 }
 
-}  // namespace
+}  // namespace detail
 
 std::string exact(double value) {
   char buf[32];
-  return std::string(buf, exact_chars(value, buf));
+  return std::string(buf, detail::exact_chars(value, buf));
 }
 
 StreamWriter::StreamWriter(std::ostream& out, const std::vector<std::string>& header)
@@ -248,19 +241,28 @@ StreamWriter::StreamWriter(std::ostream& out, const std::vector<std::string>& he
   write(line.data(), line.size());
 }
 
+StreamWriter::~StreamWriter() {
+  try {
+    flush();
+  } catch (const std::exception&) {  // a stream that throws on failure: its state tells
+  }
+}
+
 void StreamWriter::row(const std::vector<std::string>& fields) {
   if (fields.size() != columns_) {
     throw std::logic_error("CSV row with " + std::to_string(fields.size()) +
                            " fields, header has " + std::to_string(columns_));
   }
   const std::string line = join(fields) + '\n';
-  write(line.data(), line.size());
+  std::copy(line.begin(), line.end(), field_room(line.size()));
+  used_ = row_start_ = used_ + line.size();
+  if (used_ >= kBlock) flush();
 }
 
 void StreamWriter::grow(std::size_t most) {
   // Fields are written through a pointer, not appended: a per-job table formats millions of
   // them, and each append would check and update the string's size.
-  line_.resize(std::max(2 * line_.size(), used_ + most + 64));
+  buffer_.resize(std::max(2 * buffer_.size(), used_ + most + 64));
 }
 
 StreamWriter& StreamWriter::text(std::string_view value) {
@@ -268,44 +270,49 @@ StreamWriter& StreamWriter::text(std::string_view value) {
   return as_is(value);  // most fields need no quotes: copied without a temporary
 }
 
-StreamWriter& StreamWriter::as_is(std::string_view value) {
-  char* at = field_room(value.size());
-  if (!value.empty()) std::memcpy(at, value.data(), value.size());
-  close_field(at + value.size());
-  return *this;
-}
-
-StreamWriter& StreamWriter::exact(double value) {
-  char* at = field_room(32);
-  close_field(exact_chars(value, at));
-  return *this;
-}
-
-StreamWriter& StreamWriter::integer(long long value) {
-  char* at = field_room(24);
-  close_field(integer_chars(value, at));
+StreamWriter& StreamWriter::counts(std::span<const int> values) {
+  constexpr std::size_t kMost = 34;  // ';', a 20-digit index, ':', an 11-character value
+  char* const start = field_room(values.size() * kMost);
+  char* at = start;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (values[i] == 0) continue;
+    if (at != start) *at++ = ';';
+    at = detail::integer_chars(static_cast<long long>(i), at);
+    *at++ = ':';
+    at = detail::integer_chars(values[i], at);
+  }
+  close_field(at);
   return *this;
 }
 
 void StreamWriter::end_row() {
   const std::size_t width = pending_;
-  const std::size_t length = used_;
-  pending_ = used_ = 0;
+  pending_ = 0;
   if (width != columns_) {
+    used_ = row_start_;
     throw std::logic_error("CSV row with " + std::to_string(width) + " fields, header has " +
                            std::to_string(columns_));
   }
   if (width == 0) {
-    write("\n", 1);
-    return;
+    *field_room(0) = '\n';
+    ++used_;
+  } else {
+    buffer_[used_ - 1] = '\n';  // in place of the last field's comma
   }
-  line_[length - 1] = '\n';  // in place of the last field's comma
-  write(line_.data(), length);
+  row_start_ = used_;
+  if (used_ >= kBlock) flush();
+}
+
+void StreamWriter::flush() {
+  if (row_start_ > 0) write(buffer_.data(), row_start_);
+  used_ -= row_start_;  // a row being given stays
+  if (used_ > 0) std::memmove(buffer_.data(), buffer_.data() + row_start_, used_);
+  row_start_ = 0;
 }
 
 void StreamWriter::write(const char* text, std::size_t size) {
   // Straight into the stream's buffer: ostream::write's sentry cost as much as formatting a
-  // field, once per row.
+  // field.
   const auto n = static_cast<std::streamsize>(size);
   std::streambuf* buffer = out_.rdbuf();
   if (!out_.good() || buffer == nullptr || buffer->sputn(text, n) != n) {

@@ -14,11 +14,17 @@
 
 #include "common/text.hpp"
 
+#include <array>
+#include <bit>
+#include <cmath>
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 #include <istream>
 #include <map>
 #include <optional>
 #include <ostream>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,6 +46,17 @@ std::string optional_number(const std::optional<double>& value);
 /// @brief One field as written: quoted when it needs to be.
 std::string field(std::string_view text);
 
+/// @brief Text written on many rows (a name in a per-job table), checked and quoted once.
+class Quoted {
+ public:
+  explicit Quoted(std::string_view text) : text_(field(text)) {}
+  /// The field as written, quotes included when it needs them.
+  const std::string& text() const { return text_; }
+
+ private:
+  std::string text_;
+};
+
 /// @brief One record as written: the fields joined by commas, without the line end.
 std::string join(const std::vector<std::string>& fields);
 
@@ -58,49 +75,153 @@ class Writer {
   std::string text_;
 };
 
+/// Number formatting for StreamWriter, in this header so that a row's fields are formatted
+/// without a call each: out of line, each field of a per-job table cost a dozen instructions more.
+namespace detail {
+
+/// "00" to "99", two characters each: digits are written two per look-up.
+inline constexpr std::array<char, 200> kDigitPairs = [] {
+  std::array<char, 200> pairs{};
+  for (std::size_t i = 0; i < 100; ++i) {
+    pairs[2 * i] = static_cast<char>('0' + i / 10);
+    pairs[2 * i + 1] = static_cast<char>('0' + i % 10);
+  }
+  return pairs;
+}();
+
+/// Integers below this (every count and almost every time of a per-job table) take short_chars().
+inline constexpr std::uint32_t kShortLimit = 100'000'000;
+
+/// @p value (below kShortLimit) as its digits at @p out, which has room for eight characters;
+/// returns their end. The same text as std::to_chars in two thirds of the instructions: no division
+/// and no count of digits first. y is value / 10^6 as a fixed-point number with 48 fractional bits,
+/// rounded up just enough that every step below takes the right digits (tested for every value);
+/// each step takes its whole part, the next two digits, and multiplies the fraction by 100. The
+/// eight digits, leading zeros included, are then shifted down past those zeros.
+inline char* short_chars(std::uint32_t value, char* out) {
+  if (value < 100) {  // counts and flags: one look-up
+    const bool one_digit = value < 10;
+    std::memcpy(out, &kDigitPairs[2 * value + (one_digit ? 1 : 0)], 2);
+    return out + (one_digit ? 1 : 2);
+  }
+  static_assert(std::endian::native == std::endian::little, "the first digit is the low byte");
+  constexpr std::uint64_t kFraction = (std::uint64_t{1} << 48) - 1;
+  std::uint64_t y = std::uint64_t{value} * 281'474'977;  // 2^48 / 10^6, rounded up
+  char digits[8];
+  for (int i = 0; i < 8; i += 2) {
+    std::memcpy(digits + i, &kDigitPairs[2 * (y >> 48)], 2);
+    y = (y & kFraction) * 100;
+  }
+  std::uint64_t word = 0;
+  std::memcpy(&word, digits, 8);
+  constexpr std::uint64_t kZeros = 0x3030303030303030;  // "00000000"
+  // The last digit's bit set (value >= 100 is never all zeros) spares countr_zero a test for 0.
+  constexpr std::uint64_t kLastDigit = std::uint64_t{1} << 56;
+  const int leading_zeros = std::countr_zero((word - kZeros) | kLastDigit) / 8;
+  word >>= 8 * leading_zeros;
+  std::memcpy(out, &word, 8);
+  return out + 8 - leading_zeros;
+}
+
+/// The numbers short_chars() does not take, in csv.cpp.
+char* other_integer_chars(long long value, char* buf);
+char* other_exact_chars(double value, char* buf);
+
+/// @p value's digits into @p buf (at least 24 characters); returns their end.
+inline char* integer_chars(long long value, char* buf) {
+  if (value >= 0 && value < kShortLimit) return short_chars(static_cast<std::uint32_t>(value), buf);
+  return other_integer_chars(value, buf);
+}
+
+/// exact()'s text into @p buf (at least 32 characters); returns its end.
+inline char* exact_chars(double value, char* buf) {
+  // Most numbers of a per-job table are whole, non-negative and short (-0 has its sign bit).
+  if (!std::signbit(value) && value < kShortLimit) {
+    const auto whole = static_cast<std::uint32_t>(value);
+    if (static_cast<double>(whole) == value) return short_chars(whole, buf);
+  }
+  return other_exact_chars(value, buf);
+}
+
+}  // namespace detail
+
 /// @brief Writes CSV lines to a stream as they come (per-job tables are never held whole).
-/// A row is given whole (row()) or field by field (text(), exact(), integer(), then end_row()):
-/// the latter formats straight into one reused line, with the same text as field(), exact()
-/// and std::to_string, for tables of millions of rows.
+/// A row is given whole (row()) or field by field (text(), exact(), integer(), counts(), empty(),
+/// then end_row()): the latter formats straight into one reused buffer, with the same text as
+/// field(), exact() and std::to_string, for tables of millions of rows. Rows reach the stream a
+/// block at a time, and all of them at flush() or when the writer is destroyed.
 class StreamWriter {
  public:
   /// Writes the header line.
   StreamWriter(std::ostream& out, const std::vector<std::string>& header);
-  /// @throws std::logic_error when the row's width differs from the header's.
+  StreamWriter(const StreamWriter&) = delete;
+  StreamWriter& operator=(const StreamWriter&) = delete;
+  /// Writes the rows held back.
+  ~StreamWriter();
+  /// @throws std::logic_error when the row's width differs from the header's. Not between the
+  /// fields of a row.
   void row(const std::vector<std::string>& fields);
 
   /// The next field of the current row, quoted as field() does.
   StreamWriter& text(std::string_view value);
+  /// The next field, quoted already.
+  StreamWriter& text(const Quoted& value) { return as_is(value.text()); }
+  /// The next field, empty.
+  StreamWriter& empty() {
+    close_field(field_room(0));
+    return *this;
+  }
   /// The next field as exact() writes it.
-  StreamWriter& exact(double value);
+  StreamWriter& exact(double value) {
+    close_field(detail::exact_chars(value, field_room(32)));
+    return *this;
+  }
   /// The next field, a whole number.
-  StreamWriter& integer(long long value);
-  /// Ends the current row and writes it. @throws std::logic_error when its width differs from
-  /// the header's.
+  StreamWriter& integer(long long value) {
+    close_field(detail::integer_chars(value, field_room(24)));
+    return *this;
+  }
+  /// The next field, the nonzero entries of @p values as "index:value" joined by ';' ("0:64;2:16",
+  /// empty when there are none).
+  StreamWriter& counts(std::span<const int> values);
+  /// Ends the current row. @throws std::logic_error, dropping the row, when its width differs
+  /// from the header's.
   void end_row();
+  /// Writes the rows held back to the stream.
+  void flush();
 
  private:
   /// Room for the next field of @p most characters and the comma after it: where to write it.
   char* field_room(std::size_t most) {
-    if (used_ + most + 1 > line_.size()) grow(most);
-    return line_.data() + used_;
+    if (used_ + most + 1 > buffer_.size()) grow(most);
+    return buffer_.data() + used_;
   }
   void grow(std::size_t most);
   /// Ends the field written up to @p end with its comma (end_row() turns the last into '\n').
   void close_field(char* end) {
     *end++ = ',';
-    used_ = static_cast<std::size_t>(end - line_.data());
+    used_ = static_cast<std::size_t>(end - buffer_.data());
     ++pending_;
   }
   /// The next field, @p value already quoted when it needs to be.
-  StreamWriter& as_is(std::string_view value);
+  StreamWriter& as_is(std::string_view value) {
+    char* at = field_room(value.size());
+    if (!value.empty()) std::memcpy(at, value.data(), value.size());
+    close_field(at + value.size());
+    return *this;
+  }
   void write(const char* text, std::size_t size);
+
+  /// Rows are written once this many characters are held: a write per row cost as much as
+  /// formatting three numbers.
+  static constexpr std::size_t kBlock = std::size_t{32} << 10;
 
   std::ostream& out_;
   std::size_t columns_;
-  std::size_t pending_ = 0;  //!< fields in the current row
-  std::size_t used_ = 0;     //!< characters of the current row in line_
-  std::string line_;         //!< the row's characters, then spare room (its size is its room)
+  std::size_t pending_ = 0;    //!< fields in the current row
+  std::size_t row_start_ = 0;  //!< where the current row starts in buffer_
+  std::size_t used_ = 0;       //!< characters in buffer_: rows held back, then the current row
+  std::string buffer_;         //!< the rows' characters, then spare room (its size is its room)
 };
 
 /// @brief One record read, with the line it starts on (1-based).

@@ -1,7 +1,6 @@
 #include "simulator/recorder.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <limits>
 
@@ -88,7 +87,11 @@ Recorder::Recorder(RecorderConfig config, std::ostream* jobs_csv)
       wait_b_(config_.batches) {
   s_.max_queue.assign(config_.queue_names.size(), 0);
   for (Quantiles* q : {&response_q_, &wait_q_, &bsld_q_}) q->reserve(config_.expected_jobs);
-  if (jobs_csv) csv_.emplace(*jobs_csv, kJobsCsvColumns);
+  if (jobs_csv) {
+    csv_.emplace(*jobs_csv, kJobsCsvColumns);
+    for (const std::string& name : config_.app_names) app_fields_.emplace_back(name);
+    for (const std::string& name : config_.queue_names) queue_fields_.emplace_back(name);
+  }
 }
 
 void Recorder::integrate(Time now) {
@@ -188,6 +191,7 @@ void Recorder::on_arrivals_end(const Sim& sim) {
 }
 
 RunSummary Recorder::finish(const RunEnd& end) {
+  if (csv_) csv_->flush();
   s_.stopped_early = end.stopped_early;
   s_.max_in_system = end.max_in_system;
   const double span = s_.window_end - s_.window_start;
@@ -219,42 +223,22 @@ RunSummary Recorder::finish(const RunEnd& end) {
   return s_;
 }
 
-namespace {
-// The clusters field, "cluster:processors" of each cluster used, ';'-separated ("0:64;2:16"),
-// formatted into @p cell.
-std::string_view clusters_cell(const std::vector<int>& alloc, std::string& cell) {
-  constexpr std::size_t kMost = 34;  // ';', a 20-digit index, ':', an 11-character count
-  if (cell.size() < alloc.size() * kMost) cell.resize(alloc.size() * kMost);
-  char* const start = cell.data();
-  char* const end = start + cell.size();
-  char* at = start;
-  for (std::size_t c = 0; c < alloc.size(); ++c) {
-    if (alloc[c] == 0) continue;
-    if (at != start) *at++ = ';';
-    at = std::to_chars(at, end, c).ptr;
-    *at++ = ':';
-    at = std::to_chars(at, end, alloc[c]).ptr;
-  }
-  return {start, static_cast<std::size_t>(at - start)};
-}
-}  // namespace
-
 void Recorder::write_line(const Job& job, const Sim& /*sim*/) {
   // Field by field into one reused line: this table has a line per job.
   csv::StreamWriter& w = *csv_;
-  w.integer(job.id).text(config_.app_names[static_cast<size_t>(job.app)]);
+  w.integer(job.id).text(app_fields_[static_cast<size_t>(job.app)]);
   for (double v :
        {job.submit, job.start, job.end, job.start - job.submit, job.end - job.submit,
         std::max(1.0, (job.end - job.submit) / std::max(job.service, config_.bsld_threshold))}) {
     w.exact(v);
   }
-  w.integer(held(job)).integer(job.components_run).text(clusters_cell(job.alloc, clusters_));
-  w.text(config_.queue_names[static_cast<size_t>(job.queue)]);
+  w.integer(held(job)).integer(job.components_run).counts(job.alloc);  // "0:64;2:16"
+  w.text(queue_fields_[static_cast<size_t>(job.queue)]);
   w.exact(job.service).exact(job.net_service).exact(job.expected_end - job.start);
   if (job.first_reservation != kNever) {
     w.exact(job.first_reservation);
   } else {
-    w.text("");
+    w.empty();
   }
   w.integer(job.measured ? 1 : 0).integer(config_.replication);
   w.end_row();

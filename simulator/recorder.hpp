@@ -86,7 +86,7 @@ class Recorder final : public Observer {
 
   RecorderConfig config_;
   std::optional<csv::StreamWriter> csv_;
-  std::string clusters_;  //!< write_line(): the clusters field, reused
+  std::vector<csv::Quoted> app_fields_, queue_fields_;  //!< the names as jobs.csv writes them
   RunSummary s_;
   bool open_ = false, closed_ = false;
   Time last_ = 0;

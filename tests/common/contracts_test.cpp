@@ -15,6 +15,7 @@
 
 #include <gtest/gtest.h>
 
+#include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
@@ -72,8 +73,34 @@ TEST(Csv, ExactNumbersReadBackTheSameAndStreamRowsKeepTheirWidth) {
   csv::StreamWriter writer(out, {"id", "resources"});
   writer.row({"1", "0-7 32-39"});
   writer.row({"2", "a,b"});
-  EXPECT_EQ(out.str(), "id,resources\n1,0-7 32-39\n2,\"a,b\"\n");
   EXPECT_THROW(writer.row({"3"}), std::logic_error);
+  writer.flush();
+  EXPECT_EQ(out.str(), "id,resources\n1,0-7 32-39\n2,\"a,b\"\n");
+}
+
+TEST(Csv, StreamRowsAreHeldBackUntilABlockOrFlushOrTheEnd) {
+  std::ostringstream out;
+  std::string expected = "n,text\n";
+  {
+    csv::StreamWriter writer(out, {"n", "text"});
+    EXPECT_EQ(out.str(), expected) << "the header at once";
+    writer.integer(1).text("a").end_row();
+    EXPECT_EQ(out.str(), expected) << "a row is held back";
+    writer.integer(2);
+    writer.flush();
+    expected += "1,a\n";
+    EXPECT_EQ(out.str(), expected) << "flush() writes the rows ended, not the row being given";
+    writer.text("b").end_row();
+    expected += "2,b\n";
+    for (int i = 0; i < 20'000; ++i) {  // past several blocks
+      writer.integer(i).text("x").end_row();
+      expected += std::to_string(i) + ",x\n";
+    }
+    EXPECT_LT(out.str().size(), expected.size());
+    EXPECT_GT(out.str().size(), expected.size() / 2) << "full blocks are written as they come";
+    EXPECT_TRUE(out.str() == expected.substr(0, out.str().size())) << "whole rows, in order";
+  }
+  EXPECT_TRUE(out.str() == expected) << "the rest when the writer is destroyed";
 }
 
 TEST(Csv, RowsGivenFieldByFieldAreTheRowsGivenWhole) {
@@ -86,12 +113,33 @@ TEST(Csv, RowsGivenFieldByFieldAreTheRowsGivenWhole) {
     b.integer(-42 * static_cast<long long>(i)).exact(values[i]).text(texts[i]);
     b.end_row();
   }
+  a.flush();
+  b.flush();
   EXPECT_EQ(by_field.str(), whole.str());
   b.integer(1).text("short");
   EXPECT_THROW(b.end_row(), std::logic_error);
   b.integer(2).exact(3).text("next");  // the refused row is dropped, not written
   b.end_row();
+  b.flush();
   EXPECT_EQ(by_field.str(), whole.str() + "2,3,next\n");
+}
+
+TEST(Csv, NamesQuotedOnceCountsAndEmptyFieldsAreTheTextGivenWhole) {
+  const std::vector<std::string> names = {"plain", "a,b", "say \"hi\"", " padded", "#hash", ""};
+  const std::vector<std::vector<int>> counts = {
+      {64}, {0, 64, 0, 16}, {}, {0, 0}, {7, 0, 123456789}};
+  const std::vector<std::string> cells = {"0:64", "1:64;3:16", "", "", "0:7;2:123456789"};
+  std::ostringstream whole, by_field;
+  csv::StreamWriter a(whole, {"name", "cell", "empty"}), b(by_field, {"name", "cell", "empty"});
+  for (size_t i = 0; i < names.size(); ++i) {
+    const csv::Quoted name(names[i]);
+    EXPECT_EQ(name.text(), csv::field(names[i]));
+    a.row({names[i], cells[i % cells.size()], ""});
+    b.text(name).counts(counts[i % counts.size()]).empty().end_row();
+  }
+  a.flush();
+  b.flush();
+  EXPECT_EQ(by_field.str(), whole.str());
 }
 
 TEST(Csv, WholeNumbersAreWrittenWithEveryDigit) {
@@ -119,11 +167,34 @@ TEST(Csv, IntegersKeepEveryDigitOnBothSidesOf32Bits) {
     std::ostringstream out;
     csv::StreamWriter writer(out, {"n"});
     writer.integer(v).end_row();
+    writer.flush();
     EXPECT_EQ(out.str(), "n\n" + std::to_string(v) + "\n");
   }
   EXPECT_EQ(csv::exact(4294967295.0), "4294967295");
   EXPECT_EQ(csv::exact(4294967296.0), "4294967296");
   EXPECT_EQ(csv::exact(-4294967296.0), "-4294967296");
+}
+
+TEST(Csv, ShortIntegersHaveTheDigitsOfToChars) {
+  // Integers below 10^8 have their own formatter: every value below 10^6, then a stride through
+  // 10^8 that meets every digit count, and the edges of each count.
+  std::vector<long long> values;
+  for (long long v = 0; v < 1'000'000; ++v) values.push_back(v);
+  for (long long v = 1'000'000; v < 100'000'000; v += 997) values.push_back(v);
+  for (long long p = 10; p <= 1'000'000'000; p *= 10) {
+    for (const long long v : {p - 1, p, p + 1, 2 * p - 1, 5 * p + 3}) values.push_back(v);
+  }
+  std::ostringstream out;
+  csv::StreamWriter writer(out, {"n", "exact"});
+  std::string expected = "n,exact\n";
+  for (const long long v : values) {
+    writer.integer(v).exact(static_cast<double>(v)).end_row();
+    char digits[24];
+    const std::string_view text(digits, std::to_chars(digits, digits + 24, v).ptr - digits);
+    expected.append(text).append(",").append(text).append("\n");
+  }
+  writer.flush();
+  EXPECT_TRUE(out.str() == expected) << "a short integer's digits differ from std::to_chars'";
 }
 
 TEST(Csv, ReaderSkipsCommentsAndBlankLinesAndTrimsUnquotedFields) {
