@@ -176,14 +176,16 @@ TEST(Csv, IntegersKeepEveryDigitOnBothSidesOf32Bits) {
 }
 
 TEST(Csv, ShortIntegersHaveTheDigitsOfToChars) {
-  // Integers below 10^8 have their own formatter: every value below 10^6, then a stride through
-  // 10^8 that meets every digit count, and the edges of each count.
+  // Integers and whole doubles below 2^32 are formatted inline at 32 bits, the rest out of line:
+  // every value below 10^6, then a stride through 10^8 that meets every digit count, and the
+  // edges of each count and of 32 bits.
   std::vector<long long> values;
   for (long long v = 0; v < 1'000'000; ++v) values.push_back(v);
   for (long long v = 1'000'000; v < 100'000'000; v += 997) values.push_back(v);
   for (long long p = 10; p <= 1'000'000'000; p *= 10) {
     for (const long long v : {p - 1, p, p + 1, 2 * p - 1, 5 * p + 3}) values.push_back(v);
   }
+  for (const long long v : {4294967295LL, 4294967296LL, 4294967297LL}) values.push_back(v);
   std::ostringstream out;
   csv::StreamWriter writer(out, {"n", "exact"});
   std::string expected = "n,exact\n";
