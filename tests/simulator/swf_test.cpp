@@ -363,29 +363,24 @@ TEST(Trace, OnOneClusterAJobIsOneComponentWithinTheRulesLimit) {
 // The checking pass asks the policy once per size of one-component jobs without a home; a job of
 // that size with a home, or of another type, is still asked about.
 TEST(Trace, AJobOfASizeThatRanIsStillCheckedWithItsHomeAndType) {
-  const auto ls = make_policy("ls", 2);
   const auto wf = make_placement("wf");
-  TempFile homed("homed.csv",
-                 "submit,runtime,type,components,home\n"
-                 "0,10,unordered,16,\n"
-                 "1,10,unordered,16,1\n");
-  const std::string e1 =
-      error_of([&] { TraceSource::scan(spec_for(homed.path(), "32,8"), *ls, *wf); });
-  EXPECT_NE(e1.find(homed.path() + ":3: job 2 with components 16 (unordered) can never run"),
-            std::string::npos)
-      << e1;
-  EXPECT_NE(e1.find("larger than its home cluster 1"), std::string::npos) << e1;
-
-  const auto gs = make_policy("gs", 2);
-  TempFile typed("typed.csv",
-                 "submit,runtime,type,components\n"
-                 "0,10,moldable,40\n"
-                 "1,10,unordered,40\n");
-  const std::string e2 =
-      error_of([&] { TraceSource::scan(spec_for(typed.path(), "32,8"), *gs, *wf); });
-  EXPECT_NE(e2.find(typed.path() + ":3: job 2 with components 40 (unordered) can never run"),
-            std::string::npos)
-      << e2;
+  // The refusal of the second of two jobs of @p size, the first of @p first_type, the second
+  // with @p home (empty: none), under @p policy on 32,8.
+  const auto refusal = [&](const char* policy, const std::string& first_type, int size,
+                           const std::string& home) {
+    const std::string n = std::to_string(size);
+    TempFile list("second.csv", "submit,runtime,type,components,home\n0,10," + first_type + "," +
+                                    n + ",\n1,10,unordered," + n + "," + home + "\n");
+    std::string e = error_of(
+        [&] { TraceSource::scan(spec_for(list.path(), "32,8"), *make_policy(policy, 2), *wf); });
+    EXPECT_NE(e.find(list.path() + ":3: job 2 with components " + n + " (unordered) can never run"),
+              std::string::npos)
+        << e;
+    return e;
+  };
+  EXPECT_NE(refusal("ls", "unordered", 16, "1").find("larger than its home cluster 1"),
+            std::string::npos);
+  refusal("gs", "moldable", 40, "");
 }
 
 TEST(Trace, RulesSplitJobsIntoNearEqualComponents) {
