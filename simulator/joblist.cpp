@@ -7,6 +7,7 @@
 #include <cmath>
 #include <stdexcept>
 #include <string_view>
+#include <utility>
 
 namespace mcb::sim {
 namespace {
@@ -159,16 +160,13 @@ bool JobListReader::next(ListRecord& r) {
       out.push_back(static_cast<int>(number(k, part, true, lowest)));
   };
   // Every field anew but the vectors (list() clears them) and the app's name (assigned below),
-  // whose room is kept: a fresh ListRecord moved in cost some 25 instructions a line.
-  r.id = -1;
-  r.runtime = -1;
-  r.requested = -1;
-  r.type.reset();
-  r.home = -1;
-  r.min_component = 1;
-  r.max_component = 0;
-  r.max_components = 0;
-  r.min_size = 0;
+  // whose room is kept; the defaults are ListRecord's own.
+  std::vector<int> sizes = std::move(r.sizes), clusters = std::move(r.clusters);
+  std::string app = std::move(r.app);
+  r = ListRecord{};
+  r.sizes = std::move(sizes);
+  r.clusters = std::move(clusters);
+  r.app = std::move(app);
   r.line = line;
   if (!cell(kId).empty()) r.id = static_cast<std::int64_t>(number(kId, cell(kId), true, 0));
   r.submit = number(kSubmit, cell(kSubmit), false, 0);

@@ -389,8 +389,8 @@ void TraceSource::fill_listed(Job& job, const TraceRecords& from, const TraceRec
   } else if (r.type == RequestType::kFlexible) {
     // The list's bounds, --rule's limits and the --flex-* bounds all hold.
     r.sizes.assign(1, r.total);
-    bound_flexible(r, rule_limits(spec_.rule, spec_.component_limit), spec_.flex,
-                   {rec.max_components, rec.max_component}, rec.min_component);
+    bound_flexible(r, limits_, spec_.flex, {rec.max_components, rec.max_component},
+                   rec.min_component);
   } else if (r.type == RequestType::kFixed) {
     if (listed_clusters.size() != sizes.size()) {
       throw UsageError(w() + "a fixed request needs one cluster per component (" +

@@ -36,19 +36,21 @@ r = resource.getrusage(resource.RUSAGE_CHILDREN)
 print("%.4f" % (r.ru_utime + r.ru_stime))' "$out/err" "${limit:-}" "$@" || { cat "$out/err" >&2; exit 1; }
 }
 
-# Median of N runs of the command.
-median() {
-  local n="$1"
-  shift
-  for _ in $(seq "$n"); do cpu "$@"; done | sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'
-}
-
 # The median of the numbers given (a ">S" lower bound counts as S and keeps its ">").
 median_of() {
   local bound=""
   case " $* " in *" >"*) bound=">" ;; esac
   printf '%s\n' "$@" | sed 's/^>//' | sort -g |
     awk -v b="$bound" '{v[NR] = $1} END {printf "%s%s", b, v[int((NR + 1) / 2)]}'
+}
+
+# Median of N runs of the command.
+median() {
+  local n="$1" times=""
+  shift
+  for _ in $(seq "$n"); do times+=" $(cpu "$@")"; done
+  # shellcheck disable=SC2086  # the times are split into their numbers on purpose
+  median_of $times
 }
 
 # Each pyss run is paired with the mcb-sim runs made right after it, and the ratio is the median
