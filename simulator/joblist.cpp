@@ -7,7 +7,6 @@
 #include <cmath>
 #include <stdexcept>
 #include <string_view>
-#include <utility>
 
 namespace mcb::sim {
 namespace {
@@ -159,14 +158,9 @@ bool JobListReader::next(ListRecord& r) {
     for (const auto& part : split_plus(v))  // several parts, or a part to check and refuse
       out.push_back(static_cast<int>(number(k, part, true, lowest)));
   };
-  // Every field anew but the vectors (list() clears them) and the app's name (assigned below),
-  // whose room is kept; the defaults are ListRecord's own.
-  std::vector<int> sizes = std::move(r.sizes), clusters = std::move(r.clusters);
-  std::string app = std::move(r.app);
-  r = ListRecord{};
-  r.sizes = std::move(sizes);
-  r.clusters = std::move(clusters);
-  r.app = std::move(app);
+  // Every value anew; the vectors (list() clears them) and the app's name (assigned below) keep
+  // their room from line to line.
+  static_cast<ListFields&>(r) = ListFields{};
   r.line = line;
   if (!cell(kId).empty()) r.id = static_cast<std::int64_t>(number(kId, cell(kId), true, 0));
   r.submit = number(kSubmit, cell(kSubmit), false, 0);

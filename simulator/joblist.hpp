@@ -18,20 +18,25 @@
 
 namespace mcb::sim {
 
-/// @brief One job of a list (-1 where not given).
-struct ListRecord {
+/// @brief The values of a list job that are not lists or text (-1 where not given): a reader
+/// resets them with one assignment per line.
+struct ListFields {
   long line = 0;
   std::int64_t id = -1;
   double submit = 0;
-  std::string app;
   double runtime = -1;
   double requested = -1;
   std::optional<RequestType> type;
-  std::vector<int> sizes;
-  std::vector<int> clusters;
   int home = -1;
   int min_component = 1, max_component = 0, max_components = 0;
   int min_size = 0;  //!< moldable: smallest size accepted (0: the run's rule)
+};
+
+/// @brief One job of a list.
+struct ListRecord : ListFields {
+  std::string app;
+  std::vector<int> sizes;
+  std::vector<int> clusters;
 };
 
 /// @brief Streams a CSV job list (read with the suite's CSV codec, common/csv.hpp: '#' comment
