@@ -123,7 +123,7 @@ JobListReader::JobListReader(const std::string& path)
   throw UsageError("--trace: " + path + ": no header line");
 }
 
-bool JobListReader::next(ListRecord& r) {
+bool JobListReader::next(ListRecord& r, std::vector<int>& parts) {
   csv::RecordView& record = record_;
   if (!reader_.next(record)) return false;
   const long line = static_cast<long>(record.line);
@@ -134,9 +134,6 @@ bool JobListReader::next(ListRecord& r) {
     throw UsageError(where() + std::to_string(cells.size()) + " cells, the header has " +
                      std::to_string(columns_));
   }
-  const auto cell = [&](size_t k) {  // empty for a column the list lacks
-    return index_[k] == kNoColumn ? std::string_view() : cells[index_[k]];
-  };
   // Column k's cell text v as a number; the column is named only for a refusal.
   const auto number = [&](size_t k, std::string_view v, bool integer, double lowest) {
     // Counts and cluster numbers become int, ids int64, times seconds added to one another.
@@ -145,57 +142,53 @@ bool JobListReader::next(ListRecord& r) {
     if (read_plain_whole(v, x) && x >= lowest && x <= most) return x;  // nearly every cell
     return checked_number({kColumns[k], v, integer, lowest, most}, path_, line);
   };
-  // Into the record's own vector, whose room is kept from line to line.
-  const auto list = [&](size_t k, double lowest, std::vector<int>& out) {
-    out.clear();
-    const std::string_view v = cell(k);
-    if (v.empty()) return;
+  // Column k's cell v, "16+16", appended to parts; how many parts it has.
+  const auto list = [&](size_t k, std::string_view v, double lowest) -> std::uint32_t {
+    if (v.empty()) return 0;
     double x = 0;
     if (read_plain_whole(v, x) && x >= lowest && x <= kLargestCount) {  // one part, as most are
-      out.push_back(static_cast<int>(x));
-      return;
+      parts.push_back(static_cast<int>(x));
+      return 1;
     }
-    for (const auto& part : split_plus(v))  // several parts, or a part to check and refuse
-      out.push_back(static_cast<int>(number(k, part, true, lowest)));
+    std::uint32_t n = 0;
+    for (const auto& part : split_plus(v)) {  // several parts, or a part to check and refuse
+      parts.push_back(static_cast<int>(number(k, part, true, lowest)));
+      ++n;
+    }
+    return n;
   };
-  // Every value anew; the vectors (list() clears them) and the app's name (assigned below) keep
-  // their room from line to line.
-  static_cast<ListFields&>(r) = ListFields{};
+  const auto cell = [&](size_t k) {  // empty for a column the list lacks
+    return index_[k] == kNoColumn ? std::string_view() : cells[index_[k]];
+  };
+  const auto count = [&](size_t k, int lowest) {
+    return static_cast<int>(number(k, cell(k), true, lowest));
+  };
+  static_cast<ListFields&>(r) = ListFields{};  // every value anew
   r.line = line;
   if (!cell(kId).empty()) r.id = static_cast<std::int64_t>(number(kId, cell(kId), true, 0));
   r.submit = number(kSubmit, cell(kSubmit), false, 0);
-  if (index_[kApp] != kNoColumn) {
-    r.app = cell(kApp);
-  } else {
-    r.app.clear();  // a list without apps: no string to assign
-  }
+  r.app = cell(kApp);
   if (!cell(kRuntime).empty()) r.runtime = number(kRuntime, cell(kRuntime), false, 0);
   if (!cell(kRequested).empty()) r.requested = number(kRequested, cell(kRequested), false, 0);
   if (!cell(kType).empty()) {
     try {
-      r.type = parse_request_type(cell(kType));
+      r.type = static_cast<int>(parse_request_type(cell(kType)));
     } catch (const std::invalid_argument& e) {
       throw UsageError(where() + "column 'type': " + e.what());
     }
   }
-  list(kComponents, 1, r.sizes);
-  if (r.sizes.empty()) throw UsageError(where() + "column 'components' is empty");
-  r.clusters.clear();
-  if (index_[kClusters] != kNoColumn) list(kClusters, 0, r.clusters);  // most lists have none
-  if (!cell(kHome).empty()) r.home = static_cast<int>(number(kHome, cell(kHome), true, 0));
-  if (!cell(kMinComponent).empty()) {
-    r.min_component = static_cast<int>(number(kMinComponent, cell(kMinComponent), true, 1));
-  }
-  if (!cell(kMaxComponent).empty()) {
-    r.max_component = static_cast<int>(number(kMaxComponent, cell(kMaxComponent), true, 1));
-  }
-  if (!cell(kMaxComponents).empty()) {
-    r.max_components = static_cast<int>(number(kMaxComponents, cell(kMaxComponents), true, 1));
-  }
+  const std::size_t first_part = parts.size();
+  r.sizes = list(kComponents, cell(kComponents), 1);
+  if (r.sizes == 0) throw UsageError(where() + "column 'components' is empty");
+  r.clusters = index_[kClusters] == kNoColumn ? 0 : list(kClusters, cell(kClusters), 0);
+  if (!cell(kHome).empty()) r.home = count(kHome, 0);
+  if (!cell(kMinComponent).empty()) r.min_component = count(kMinComponent, 1);
+  if (!cell(kMaxComponent).empty()) r.max_component = count(kMaxComponent, 1);
+  if (!cell(kMaxComponents).empty()) r.max_components = count(kMaxComponents, 1);
   if (!cell(kMinSize).empty()) {
-    r.min_size = static_cast<int>(number(kMinSize, cell(kMinSize), true, 1));
+    r.min_size = count(kMinSize, 1);
     long long size = 0;  // at most 1e9 a component: the sum cannot overflow
-    for (int s : r.sizes) size += s;
+    for (std::uint32_t k = 0; k < r.sizes; ++k) size += parts[first_part + k];
     if (r.min_size > size) {
       throw UsageError(where() + "column 'min_size': '" + std::string(cell(kMinSize)) +
                        "' is above the job's size " + std::to_string(size));

@@ -10,33 +10,35 @@
 #include "simulator/types.hpp"
 
 #include <array>
+#include <cstdint>
 #include <fstream>
 #include <map>
-#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace mcb::sim {
 
 /// @brief The values of a list job that are not lists or text (-1 where not given): a reader
-/// resets them with one assignment per line.
+/// resets them with one assignment per line, and the checking pass keeps them as they are.
 struct ListFields {
   long line = 0;
   std::int64_t id = -1;
   double submit = 0;
   double runtime = -1;
   double requested = -1;
-  std::optional<RequestType> type;
+  int type = -1;  //!< RequestType, -1 where the list gives none
   int home = -1;
   int min_component = 1, max_component = 0, max_components = 0;
   int min_size = 0;  //!< moldable: smallest size accepted (0: the run's rule)
 };
 
-/// @brief One job of a list.
+/// @brief One job of a list: its components and clusters are appended to the caller's vector
+/// (JobListReader::next), so that a line's numbers are written once, where they are kept.
 struct ListRecord : ListFields {
-  std::string app;
-  std::vector<int> sizes;
-  std::vector<int> clusters;
+  std::string_view app;        //!< valid until the reader's next call
+  std::uint32_t sizes = 0;     //!< components appended
+  std::uint32_t clusters = 0;  //!< clusters appended after them
 };
 
 /// @brief Streams a CSV job list (read with the suite's CSV codec, common/csv.hpp: '#' comment
@@ -47,8 +49,10 @@ class JobListReader {
   JobListReader& operator=(const JobListReader&) = delete;
   /// @throws UsageError "--trace: ..." when the file is unreadable or its header is bad.
   explicit JobListReader(const std::string& path);
+  /// @brief The next job into @p record, its components and then its clusters appended to
+  /// @p parts; false at the end.
   /// @throws UsageError "--trace: <path>:<line>: ..." for a malformed line.
-  bool next(ListRecord& record);
+  bool next(ListRecord& record, std::vector<int>& parts);
   const std::string& path() const { return path_; }
 
  private:

@@ -178,34 +178,21 @@ bool TraceSource::next_swf(TraceRecords::Swf& out, std::map<std::string, std::ui
   return true;
 }
 
-void TraceRecords::add(const ListRecord& r) {
+void TraceRecords::add(const ListRecord& r, std::size_t first) {
   Listed& l = list.emplace_back();
-  l.line = r.line;
-  l.id = r.id;
-  l.submit = r.submit;
-  l.runtime = r.runtime;
-  l.requested = r.requested;
+  static_cast<ListFields&>(l) = r;
   l.app = app_number(r.app);
-  l.type = r.type ? static_cast<int>(*r.type) : -1;
-  l.home = r.home;
-  l.min_component = r.min_component;
-  l.max_component = r.max_component;
-  l.max_components = r.max_components;
-  l.min_size = r.min_size;
-  l.parts = static_cast<std::uint32_t>(parts.size());
-  l.sizes = static_cast<std::uint32_t>(r.sizes.size());
-  l.clusters = static_cast<std::uint32_t>(r.clusters.size());
-  // One at a time: vector::insert of a range was a call of some 40 instructions for one size.
-  for (int s : r.sizes) parts.push_back(s);
-  for (int c : r.clusters) parts.push_back(c);
+  l.parts = static_cast<std::uint32_t>(first);
+  l.sizes = r.sizes;
+  l.clusters = r.clusters;
 }
 
-int TraceRecords::app_number(const std::string& name) {
+int TraceRecords::app_number(std::string_view name) {
   // Lists name few apps, mostly the same one line after line.
   if (last_app_ >= 0 && apps[static_cast<std::size_t>(last_app_)] == name) return last_app_;
   const auto app = std::find(apps.begin(), apps.end(), name);
   last_app_ = static_cast<int>(app - apps.begin());
-  if (app == apps.end()) apps.push_back(name);
+  if (app == apps.end()) apps.emplace_back(name);
   return last_app_;
 }
 
@@ -239,13 +226,14 @@ const TraceRecords* TraceSource::next_listed(std::size_t& at) {
     at = replayed_++;
     return spec_.records.get();
   }
-  if (!list_reader_->next(listed_)) return nullptr;
   TraceRecords& into = recording_ ? *recording_ : scratch_;
   if (!recording_) {
     scratch_.list.clear();
     scratch_.parts.clear();
   }
-  into.add(listed_);
+  const std::size_t first = into.parts.size();
+  if (!list_reader_->next(listed_, into.parts)) return nullptr;
+  into.add(listed_, first);
   at = into.list.size() - 1;
   return &into;
 }

@@ -33,15 +33,9 @@ struct TraceRecords {
     long long procs = 0;  //!< allocated processors, else the requested ones
     long long partition = -1;
   };
-  /// @brief A list job (ListRecord without its allocations): names and parts live in the
-  /// tables below.
-  struct Listed {
-    long line = 0;
-    std::int64_t id = -1;
-    double submit = 0, runtime = -1, requested = -1;
-    int app = 0;    //!< index into apps ("" where the list names none)
-    int type = -1;  //!< RequestType, -1 where the list gives none
-    int home = -1, min_component = 1, max_component = 0, max_components = 0, min_size = 0;
+  /// @brief A list job as read (ListFields): its name and parts live in the tables below.
+  struct Listed : ListFields {
+    int app = 0;                            //!< index into apps ("" where the list names none)
     std::uint32_t parts = 0;                //!< first of its components, then clusters, in parts
     std::uint32_t sizes = 0, clusters = 0;  //!< how many of each
   };
@@ -49,8 +43,9 @@ struct TraceRecords {
   std::vector<Listed> list;
   std::vector<int> parts;         //!< the list jobs' components and clusters
   std::vector<std::string> apps;  //!< the list jobs' app names
-  /// Keeps @p record as a Listed (its app name added to apps when new).
-  void add(const ListRecord& record);
+  /// Keeps @p record, whose parts were appended to parts from @p first, as a Listed (its app
+  /// name added to apps when new).
+  void add(const ListRecord& record, std::size_t first);
   /// The name a job of app number @p app runs under: "trace" for SWF jobs (-1), "job" for list
   /// jobs that name none.
   const std::string& app_name(int app) const;
@@ -61,7 +56,7 @@ struct TraceRecords {
 
  private:
   /// The index of @p name in apps, added when new.
-  int app_number(const std::string& name);
+  int app_number(std::string_view name);
   int last_app_ = -1;  //!< the last job's, checked first
 };
 
@@ -139,7 +134,7 @@ class TraceSource final : public JobSource {
   std::unique_ptr<JobListReader> list_reader_;
   std::shared_ptr<TraceRecords> recording_;  //!< the checking pass keeps each job read here
   std::size_t replayed_ = 0;                 //!< records of spec_.records given out
-  ListRecord listed_;                        //!< the last list job read from the file
+  ListRecord listed_;                        //!< the last list job read from the file, reused
   TraceRecords scratch_;                     //!< holds it when not recording
   std::map<std::string, int> app_index_;
   // The last list job's app: its records (whose names are only ever appended), its number
