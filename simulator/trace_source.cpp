@@ -44,6 +44,19 @@ void copy_sizes(std::span<const int> from, std::vector<int>& to) {
   }
 }
 
+// Sets the request fields a trace line may leave out to their defaults.
+void reset(Job& job) {
+  Request& r = job.req;
+  r.clusters.clear();
+  r.min_component = 1;
+  r.max_component = 0;
+  r.max_components = 0;
+  r.min_size = 0;
+  r.power = 0;
+  r.allowed_counts = ~std::uint64_t{0};
+  job.price = Pricing{};
+}
+
 // Refuses a job id the trace stated before. Traces number their jobs in increasing order,
 // where no id can repeat: the ids are hashed only from the first one that is not above every
 // earlier one (a table of every id cost a node per job, and a fresh page, several microseconds on
@@ -81,38 +94,6 @@ class IdCheck {
   std::unordered_map<std::int64_t, long> seen_;  // id -> line, once the ids are not increasing
 };
 
-// Remembers which sizes of one-component requests without a home can run, so that the checking
-// pass asks the policy once per size and type rather than once per job: most trace jobs are one
-// component, of a few hundred sizes, and such a request is its type and size alone.
-class RunsAlone {
- public:
-  explicit RunsAlone(long long machine_total)
-      : sizes_(machine_total <= kMostSizes ? static_cast<std::size_t>(machine_total) + 1 : 0) {}
-  /// Whether @p req with @p home is one such request already known to run.
-  bool known(const Request& req, int home) const {
-    const int k = kind(req, home);
-    return k >= 0 && !runs_[k].empty() && runs_[k][static_cast<std::size_t>(req.total)] != 0;
-  }
-  /// Notes that @p req with @p home can run.
-  void note(const Request& req, int home) {
-    const int k = kind(req, home);
-    if (k < 0 || sizes_ == 0) return;
-    if (runs_[k].empty()) runs_[k].assign(sizes_, 0);
-    runs_[k][static_cast<std::size_t>(req.total)] = 1;
-  }
-
- private:
-  static constexpr long long kMostSizes = 1 << 20;  // machines past this ask every time
-  // 0 or 1 for a one-component request of a type that is its size alone, else -1.
-  static int kind(const Request& req, int home) {
-    if (home >= 0 || req.sizes.size() != 1 || !req.clusters.empty()) return -1;
-    if (req.type == RequestType::kUnordered) return 0;
-    return req.type == RequestType::kNonFixed ? 1 : -1;
-  }
-  std::size_t sizes_;
-  std::vector<std::uint8_t> runs_[2];  // by kind, then total: 1 where it can run
-};
-
 // Counts a job priced by the runtime tables, whose shapes the study checks against them.
 void count_table_priced(TraceScan& scan, const std::string& app, const Request& req, long line) {
   scan.table_apps.insert(app);
@@ -122,6 +103,43 @@ void count_table_priced(TraceScan& scan, const std::string& app, const Request& 
 }
 
 }  // namespace
+
+// Remembers which sizes of one-component requests without a home can run, so that the checking
+// pass asks the policy once per size and type rather than once per job: most trace jobs are one
+// component, of a few hundred sizes, and such a request is its type and size alone.
+class RunsAlone {
+ public:
+  explicit RunsAlone(long long machine_total)
+      : sizes_(machine_total <= kMostSizes ? static_cast<std::size_t>(machine_total) + 1 : 0) {}
+  /// Whether @p req with @p home is one such request already known to run.
+  bool known(const Request& req, int home) const {
+    return home < 0 && req.sizes.size() == 1 && req.clusters.empty() && known(req.type, req.total);
+  }
+  /// Whether one component of @p size without a home, of @p type, is known to run.
+  bool known(RequestType type, int size) const {
+    const int k = kind(type);
+    return k >= 0 && static_cast<std::size_t>(size) < runs_[k].size() &&
+           runs_[k][static_cast<std::size_t>(size)] != 0;
+  }
+  /// Notes that @p req with @p home can run.
+  void note(const Request& req, int home) {
+    if (home >= 0 || req.sizes.size() != 1 || !req.clusters.empty()) return;
+    const int k = kind(req.type);
+    if (k < 0 || sizes_ == 0) return;
+    if (runs_[k].empty()) runs_[k].assign(sizes_, 0);
+    runs_[k][static_cast<std::size_t>(req.total)] = 1;
+  }
+
+ private:
+  static constexpr long long kMostSizes = 1 << 20;  // machines past this ask every time
+  // 0 or 1 for a type whose one-component request is its size alone, else -1.
+  static int kind(RequestType type) {
+    if (type == RequestType::kUnordered) return 0;
+    return type == RequestType::kNonFixed ? 1 : -1;
+  }
+  std::size_t sizes_;
+  std::vector<std::uint8_t> runs_[2];  // by kind, then total: 1 where it can run
+};
 
 bool is_job_list(const std::string& path) {
   return path.size() >= 4 && path.compare(path.size() - 4, 4, ".csv") == 0;
@@ -241,20 +259,14 @@ const TraceRecords* TraceSource::next_listed(std::size_t& at) {
 bool TraceSource::read(Job& job, Rng* rng, std::map<std::string, std::uint64_t>* skipped,
                        long& line, double& raw_submit, int& app) {
   Request& r = job.req;
-  r.clusters.clear();
-  r.min_component = 1;
-  r.max_component = 0;
-  r.max_components = 0;
-  r.min_size = 0;
-  r.power = 0;
-  r.allowed_counts = ~std::uint64_t{0};
-  job.price = Pricing{};
+  checked_ = false;
   if (swf_) {
     TraceRecords::Swf rec;
     if (!next_swf(rec, skipped)) return false;
     line = rec.line;
     raw_submit = rec.submit;
     app = -1;
+    reset(job);
     fill_swf(job, rec, rng);
   } else {
     std::size_t at = 0;
@@ -264,6 +276,9 @@ bool TraceSource::read(Job& job, Rng* rng, std::map<std::string, std::uint64_t>*
     line = rec.line;
     raw_submit = rec.submit;
     app = rec.app;
+    checked_ = runs_alone_ != nullptr && checked_alone(job, *from, rec);
+    if (checked_) return true;
+    reset(job);
     fill_listed(job, *from, rec);
   }
   const int clusters = spec_.machine.clusters();
@@ -280,6 +295,21 @@ bool TraceSource::read(Job& job, Rng* rng, std::map<std::string, std::uint64_t>*
     }
   }
   job.submit = (raw_submit - spec_.origin) / spec_.scale;
+  return true;
+}
+
+bool TraceSource::checked_alone(Job& job, const TraceRecords& from,
+                                const TraceRecords::Listed& rec) {
+  if (rec.sizes != 1 || rec.clusters != 0 || rec.home >= 0 || rec.runtime < 0) return false;
+  const RequestType type = rec.type >= 0 ? static_cast<RequestType>(rec.type) : spec_.type;
+  const int size = from.parts[rec.parts];
+  if (!runs_alone_->known(type, size)) return false;
+  // What the checking pass reads of a job it need not check; fill_listed() gives the same.
+  job.id = rec.id >= 0 ? rec.id : ++count_;
+  stated_id_ = rec.id >= 0;
+  job.line = rec.line;
+  job.req.total = size;
+  job.price.runtime = rec.runtime;
   return true;
 }
 
@@ -439,6 +469,7 @@ TraceScan TraceSource::scan(TraceSpec spec, const Policy& policy, const Placemen
   bool first = true;
   IdCheck ids(source.swf_);
   RunsAlone runs_alone(source.machine_total_);
+  source.runs_alone_ = &runs_alone;
   // The jobs read so far, in order: the recording, or the records replayed.
   const TraceRecords& kept = source.recording_ ? *source.recording_ : *spec.records;
   while (source.read(job, nullptr, &scan.skipped, line, raw, app)) {
@@ -471,7 +502,7 @@ TraceScan TraceSource::scan(TraceSpec spec, const Policy& policy, const Placemen
     } else {
       count_table_priced(scan, kept.app_name(app), job.req, line);
     }
-    if (runs_alone.known(job.req, job.home)) continue;
+    if (source.checked_ || runs_alone.known(job.req, job.home)) continue;
     const std::string why = policy.never_runs(job.req, job.home, spec.machine, placement);
     if (!why.empty()) {
       throw UsageError(

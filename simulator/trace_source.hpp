@@ -60,6 +60,8 @@ struct TraceRecords {
   int last_app_ = -1;  //!< the last job's, checked first
 };
 
+class RunsAlone;
+
 /// @brief What turns trace lines into jobs.
 struct TraceSpec {
   std::string path;
@@ -114,6 +116,10 @@ class TraceSource final : public JobSource {
   /// records (TraceRecords::app_name), -1 for SWF.
   bool read(Job& job, Rng* rng, std::map<std::string, std::uint64_t>* skipped, long& line,
             double& raw_submit, int& app);
+  /// For the checking pass: when list job @p rec of @p from is one component of a size and type
+  /// runs_alone_ knows to run, without a home, clusters or a table price, sets the fields the
+  /// pass reads (id, line, total, runtime) and returns true; the rest of @p job is stale.
+  bool checked_alone(Job& job, const TraceRecords& from, const TraceRecords::Listed& rec);
   /// Fills @p job from an SWF record, split by the rule (a split drawn with @p rng, else the
   /// first).
   void fill_swf(Job& job, const TraceRecords::Swf& rec, Rng* rng);
@@ -148,6 +154,10 @@ class TraceSource final : public JobSource {
   std::vector<int> eligible_;
   std::int64_t count_ = 0;
   bool stated_id_ = false;  //!< the last job's id came from the file (duplicates are refused)
+  /// The checking pass's requests known to run (null in a run), and whether the last job read
+  /// was one of them, checked without building its Job (checked_alone()).
+  const RunsAlone* runs_alone_ = nullptr;
+  bool checked_ = false;
 };
 
 /// @brief True when @p path names a CSV job list (ends in .csv), else SWF.

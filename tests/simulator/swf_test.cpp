@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -381,6 +382,33 @@ TEST(Trace, AJobOfASizeThatRanIsStillCheckedWithItsHomeAndType) {
   EXPECT_NE(refusal("ls", "unordered", 16, "1").find("larger than its home cluster 1"),
             std::string::npos);
   refusal("gs", "moldable", 40, "");
+}
+
+// A list job of a size known to run is checked without building its request: its id (stated or
+// counted), its work and the checks that still apply come out as for any other job.
+TEST(Trace, AJobOfASizeKnownToRunKeepsItsIdAndWork) {
+  const auto gs = make_policy("gs", 2);
+  const auto wf = make_placement("wf");
+  const auto scan_of = [&](const std::string& text) {
+    TempFile list("known.csv", text);
+    return TraceSource::scan(spec_for(list.path(), "32,8"), *gs, *wf);
+  };
+  const auto refusal = [&](const std::string& text) {
+    TempFile list("known.csv", text);
+    return error_of([&] { TraceSource::scan(spec_for(list.path(), "32,8"), *gs, *wf); });
+  };
+  const TraceScan scan =
+      scan_of("submit,app,runtime,components\n0,a,10,8\n1,a,20,16\n2,a,30,8\n3,b,,8\n4,a,40,16\n");
+  EXPECT_EQ(scan.jobs, 5u);
+  EXPECT_DOUBLE_EQ(scan.runtime_work, 8 * 10 + 16 * 20 + 8 * 30 + 16 * 40);
+  EXPECT_EQ(scan.table_jobs, (std::map<std::pair<std::string, int>, std::uint64_t>{{{"b", 8}, 1}}))
+      << "a job without a runtime is still priced by the tables";
+  EXPECT_NE(refusal("id,submit,runtime,components\n1,0,10,8\n2,1,10,8\n1,2,10,8\n")
+                .find(":4: job id 1 is already used on line 2"),
+            std::string::npos);
+  EXPECT_NE(refusal("submit,runtime,components\n0,10,8\n1,10,8\n2,10,41\n")
+                .find(":4: job 3 needs 41 processors; the system has 40"),
+            std::string::npos);
 }
 
 TEST(Trace, RulesSplitJobsIntoNearEqualComponents) {
