@@ -266,6 +266,8 @@ bool TraceSource::read(Job& job, Rng* rng, std::map<std::string, std::uint64_t>*
     line = rec.line;
     raw_submit = rec.submit;
     app = -1;
+    checked_ = runs_alone_ != nullptr && checked_alone(job, rec);
+    if (checked_) return true;
     reset(job);
     fill_swf(job, rec, rng);
   } else {
@@ -298,18 +300,40 @@ bool TraceSource::read(Job& job, Rng* rng, std::map<std::string, std::uint64_t>*
   return true;
 }
 
+// Inline: the checking pass calls it for nearly every job.
+[[gnu::always_inline]] inline bool TraceSource::known_alone(Job& job, RequestType type,
+                                                            long long size, long line,
+                                                            double runtime) {
+  if (size > machine_total_ || !runs_alone_->known(type, static_cast<int>(size))) return false;
+  // What the checking pass reads of a job it need not check; fill_swf() and fill_listed() give
+  // the same.
+  job.line = line;
+  job.req.total = static_cast<int>(size);
+  job.price.runtime = runtime;
+  return true;
+}
+
+bool TraceSource::checked_alone(Job& job, const TraceRecords::Swf& rec) {
+  // One component without a home: the split fill_swf() takes without draws when the rule and
+  // the largest cluster allow it.
+  const long long n = rec.procs;
+  if (rec.partition >= 1 && rec.partition <= spec_.machine.clusters()) return false;
+  if (n > largest_cluster_ || (limits_.max_component > 0 && n > limits_.max_component)) {
+    return false;
+  }
+  if (!known_alone(job, spec_.type, n, rec.line, rec.run)) return false;
+  job.id = rec.job;
+  stated_id_ = true;
+  return true;
+}
+
 bool TraceSource::checked_alone(Job& job, const TraceRecords& from,
                                 const TraceRecords::Listed& rec) {
   if (rec.sizes != 1 || rec.clusters != 0 || rec.home >= 0 || rec.runtime < 0) return false;
   const RequestType type = rec.type >= 0 ? static_cast<RequestType>(rec.type) : spec_.type;
-  const int size = from.parts[rec.parts];
-  if (!runs_alone_->known(type, size)) return false;
-  // What the checking pass reads of a job it need not check; fill_listed() gives the same.
+  if (!known_alone(job, type, from.parts[rec.parts], rec.line, rec.runtime)) return false;
   job.id = rec.id >= 0 ? rec.id : ++count_;
   stated_id_ = rec.id >= 0;
-  job.line = rec.line;
-  job.req.total = size;
-  job.price.runtime = rec.runtime;
   return true;
 }
 

@@ -116,10 +116,14 @@ class TraceSource final : public JobSource {
   /// records (TraceRecords::app_name), -1 for SWF.
   bool read(Job& job, Rng* rng, std::map<std::string, std::uint64_t>* skipped, long& line,
             double& raw_submit, int& app);
-  /// For the checking pass: when list job @p rec of @p from is one component of a size and type
+  /// For the checking pass: when job @p rec (of @p from) is one component of a size and type
   /// runs_alone_ knows to run, without a home, clusters or a table price, sets the fields the
   /// pass reads (id, line, total, runtime) and returns true; the rest of @p job is stale.
+  bool checked_alone(Job& job, const TraceRecords::Swf& rec);
   bool checked_alone(Job& job, const TraceRecords& from, const TraceRecords::Listed& rec);
+  /// checked_alone()'s common part: whether runs_alone_ knows one component of @p size and
+  /// @p type to run; if so, sets @p job's line, total and runtime.
+  bool known_alone(Job& job, RequestType type, long long size, long line, double runtime);
   /// Fills @p job from an SWF record, split by the rule (a split drawn with @p rng, else the
   /// first).
   void fill_swf(Job& job, const TraceRecords::Swf& rec, Rng* rng);

@@ -411,6 +411,33 @@ TEST(Trace, AJobOfASizeKnownToRunKeepsItsIdAndWork) {
             std::string::npos);
 }
 
+// The same for SWF jobs, whose ids are always stated; one with a home is still asked about.
+TEST(Trace, AnSwfJobOfASizeKnownToRunKeepsItsIdAndWork) {
+  const auto gs = make_policy("gs", 1);
+  const auto wf = make_placement("wf");
+  // An SWF line of job @p id submitted at @p submit, running @p run s on @p procs processors,
+  // in partition @p partition (-1: none).
+  const auto line = [](int id, int submit, int run, int procs, int partition = -1) {
+    const std::string p = std::to_string(procs);
+    return std::to_string(id) + " " + std::to_string(submit) + " -1 " + std::to_string(run) + " " +
+           p + " -1 -1 " + p + " 100 -1 1 1 1 1 1 " + std::to_string(partition) + " -1 -1\n";
+  };
+  TempFile swf("known.swf",
+               line(1, 0, 10, 2) + line(2, 1, 20, 4) + line(3, 2, 30, 2) + line(4, 3, 40, 4));
+  const TraceScan scan = TraceSource::scan(spec_for(swf.path(), "1x8"), *gs, *wf);
+  EXPECT_EQ(scan.jobs, 4u);
+  EXPECT_DOUBLE_EQ(scan.runtime_work, 2 * 10 + 4 * 20 + 2 * 30 + 4 * 40);
+  TempFile again("again.swf", line(5, 0, 10, 2) + line(6, 1, 10, 4) + line(5, 2, 10, 2));
+  const std::string e =
+      error_of([&] { TraceSource::scan(spec_for(again.path(), "1x8"), *gs, *wf); });
+  EXPECT_NE(e.find(":3: job id 5 is already used on line 1"), std::string::npos) << e;
+  TempFile home("home.swf", line(1, 0, 10, 16) + line(2, 1, 10, 16, 2));
+  const std::string h = error_of(
+      [&] { TraceSource::scan(spec_for(home.path(), "32,8"), *make_policy("ls", 2), *wf); });
+  EXPECT_NE(h.find(":2: job 2 with components 16 (unordered) can never run"), std::string::npos)
+      << h;
+}
+
 TEST(Trace, RulesSplitJobsIntoNearEqualComponents) {
   TraceSpec s = spec_for(kExcerpt, "4x32", Rule::kRco);
   TraceSource source(s);
