@@ -142,20 +142,25 @@ bool JobListReader::next(ListRecord& r, std::vector<int>& parts) {
     if (read_plain_whole(v, x) && x >= lowest && x <= most) return x;  // nearly every cell
     return checked_number({kColumns[k], v, integer, lowest, most}, path_, line);
   };
-  // Column k's cell v, "16+16", appended to parts; how many parts it has.
-  const auto list = [&](size_t k, std::string_view v, double lowest) -> std::uint32_t {
-    if (v.empty()) return 0;
+  // Column k's cell v of several parts, or of a part to check and refuse, appended to parts.
+  const auto several = [&](size_t k, std::string_view v, double lowest) {
+    std::uint32_t n = 0;
+    for (const auto& part : split_plus(v)) {
+      parts.push_back(static_cast<int>(number(k, part, true, lowest)));
+      ++n;
+    }
+    return n;
+  };
+  // Column k's cell v, "16+16", appended to parts; how many parts it has. Inline: a call cost a
+  // fifth of what reading the cell does.
+  const auto list = [&](size_t k, std::string_view v, double lowest) __attribute__((always_inline))
+                        ->std::uint32_t {
     double x = 0;
     if (read_plain_whole(v, x) && x >= lowest && x <= kLargestCount) {  // one part, as most are
       parts.push_back(static_cast<int>(x));
       return 1;
     }
-    std::uint32_t n = 0;
-    for (const auto& part : split_plus(v)) {  // several parts, or a part to check and refuse
-      parts.push_back(static_cast<int>(number(k, part, true, lowest)));
-      ++n;
-    }
-    return n;
+    return v.empty() ? 0 : several(k, v, lowest);
   };
   const auto cell = [&](size_t k) {  // empty for a column the list lacks
     return index_[k] == kNoColumn ? std::string_view() : cells[index_[k]];
