@@ -32,25 +32,29 @@ std::optional<long> whole_number(const std::string& text);
 /// with std::from_chars. Inline: readers call it for every field of every line.
 inline bool read_plain_whole(std::string_view text, double& value) {
   const char* p = text.data();
-  const char* const end = p + text.size();
-  const bool minus = p != end && *p == '-';
-  if (minus) ++p;
-  if (p == end || end - p > 15) return false;
+  std::size_t n = text.size();
+  const bool minus = n != 0 && *p == '-';
+  p += minus ? 1 : 0;
+  n -= minus ? 1 : 0;
+  if (n - 1 >= 15) return false;  // no digits (n - 1 wraps), or more than 15
   const auto digit_at = [](const char* at) {
     return static_cast<unsigned>(static_cast<unsigned char>(*at)) - unsigned{'0'};
   };
-  long long x = 0;           // at most 15 digits: no overflow
-  if ((end - p) % 2 != 0) {  // an odd count: the first digit alone, then two a step
+  long long x = 0;   // at most 15 digits: no overflow
+  if (n % 2 != 0) {  // an odd count: the first digit alone, then two a step
     x = digit_at(p++);
     if (x > 9) return false;
   }
-  for (; p != end; p += 2) {
+  for (const char* const end = p + n / 2 * 2; p != end; p += 2) {
     const long long high = digit_at(p), low = digit_at(p + 1);
     if (high > 9 || low > 9) return false;
     x = x * 100 + high * 10 + low;
   }
-  if (minus && x == 0) return false;  // "-0": the double reader keeps its sign
-  value = static_cast<double>(minus ? -x : x);
+  if (minus) {
+    if (x == 0) return false;  // "-0": the double reader keeps its sign
+    x = -x;
+  }
+  value = static_cast<double>(x);
   return true;
 }
 

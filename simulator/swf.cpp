@@ -70,57 +70,63 @@ bool ends_field(char c) {
 }
 
 // Reads the fields of a job line into `f` (the first 18) and returns how many it has. A field of
-// 1 to 15 digits after an optional '-' (not "-0"), as nearly all are, is read as it is scanned,
-// and its bit is set in `whole`: it needs no check that it is a whole number in range. Others are
-// read with std::from_chars. The line is followed by '\n' (LineReader), which ends every scan.
+// 1 to 15 digits after an optional '-' (not "-0"), as nearly all are, is read as it is scanned:
+// it needs no check that it is a whole number in range. Others are read with std::from_chars,
+// and their bits set in `other`. The line is followed by '\n' (LineReader), which ends every scan.
 template <class Where>
-int read_fields(std::string_view line, std::array<double, 18>& f, std::uint32_t& whole,
+int read_fields(std::string_view line, std::array<double, 18>& f, std::uint32_t& other,
                 const Where& where) {
   const auto digit_at = [](const char* at) {
     return static_cast<unsigned>(static_cast<unsigned char>(*at)) - unsigned{'0'};
   };
-  int count = 0;
-  std::uint32_t read_whole = 0;  // kept here, not through `whole`, while the line is read
+  std::uint32_t read_other = 0;  // kept here, not through `other`, while the line is read
   const char* p = line.data();
   const char* const end = p + line.size();
-  for (;; ++count) {
+  // Moves p past separators and then past a field; false when the line ends first.
+  const auto skip_to_field = [&] {
     while (p != end && ends_field(*p)) ++p;
-    if (p == end) {
-      whole = read_whole;
-      return count;
-    }
+    return p != end;
+  };
+  const auto skip_field = [&] {
+    while (p != end && !ends_field(*p)) ++p;
+  };
+  int count = 0;
+  for (; count < 18; ++count) {
+    if (!skip_to_field()) break;
+    const auto k = static_cast<std::size_t>(count);
     const char* const start = p;
     // "-1", SWF's mark of an unknown value, is nearly half the fields of a trace.
-    if (p[0] == '-' && p[1] == '1' && ends_field(p[2]) && count < 18) {
-      f[static_cast<size_t>(count)] = -1;
-      read_whole |= std::uint32_t{1} << count;
+    if (p[0] == '-' && p[1] == '1' && ends_field(p[2])) {
+      f[k] = -1;
       p += p + 2 == end ? 2 : 3;
       continue;
     }
     const bool minus = *p == '-';
     if (minus) ++p;
-    if (unsigned digit = digit_at(p); digit <= 9 && count < 18) {
+    if (unsigned digit = digit_at(p); digit <= 9) {
       const char* const digits = p;
       std::uint64_t x = digit;  // wraps past 19 digits, but more than 15 are not taken here
       while ((digit = digit_at(++p)) <= 9) x = x * 10 + digit;
       if (ends_field(*p) && p - digits <= 15 && (x != 0 || !minus)) {
         const auto value = static_cast<long long>(x);
-        f[static_cast<size_t>(count)] = static_cast<double>(minus ? -value : value);
-        read_whole |= std::uint32_t{1} << count;
+        f[k] = static_cast<double>(minus ? -value : value);
         if (p != end) ++p;  // the separator
         continue;
       }
     }
-    while (p != end && !ends_field(*p)) ++p;
-    if (count >= 18) continue;  // only counted: the message names the field count
+    skip_field();
     double v = 0;
     auto [q, ec] = std::from_chars(start, p, v);
     if (ec != std::errc() || q != p || !std::isfinite(v)) {
       throw UsageError(where() + "field " + std::to_string(count + 1) + " '" +
                        std::string(start, p) + "' is not a number");
     }
-    f[static_cast<size_t>(count)] = v;
+    f[k] = v;
+    read_other |= std::uint32_t{1} << count;
   }
+  other = read_other;
+  for (; skip_to_field(); ++count) skip_field();  // only counted: the message names the count
+  return count;
 }
 
 }  // namespace
@@ -183,18 +189,18 @@ bool SwfReader::next(SwfRecord& r) {
   // Built only for a refusal: nearly every line has none.
   const auto where = [&] { return option_ + ": " + path_ + ":" + std::to_string(number_) + ": "; };
   std::array<double, 18> f{};
-  std::uint32_t plain_whole = 0;  // bit k: field k + 1 was read as a whole number in range
-  const int count = read_fields(line_, f, plain_whole, where);
+  std::uint32_t other = 0;  // bit k: field k + 1 was not read as a whole number in range
+  const int count = read_fields(line_, f, other, where);
   if (count != 18) {
     throw UsageError(where() + (count > 18 ? "more than 18" : std::to_string(count)) +
                      " fields; SWF lines have 18");
   }
   // Fields 1, 5, 8 and 11-17 hold integers: when all were read as plain whole numbers, as
   // nearly always, none needs a check (and no call is made for one).
-  const bool all_whole = (plain_whole & kIntegerFields) == kIntegerFields;
+  const bool all_whole = (other & kIntegerFields) == 0;
   const auto whole = [&](int field) {
     const double v = f[static_cast<size_t>(field - 1)];
-    if (!all_whole && (plain_whole >> (field - 1) & 1) == 0) check_whole(field, v, where);
+    if (!all_whole && (other >> (field - 1) & 1) != 0) check_whole(field, v, where);
     return static_cast<long long>(v);
   };
   r.line = number_;
