@@ -44,16 +44,9 @@ void copy_sizes(std::span<const int> from, std::vector<int>& to) {
   }
 }
 
-// Sets the request fields a trace line may leave out to their defaults.
+// Sets the fields a trace line may leave out to their defaults.
 void reset(Job& job) {
-  Request& r = job.req;
-  r.clusters.clear();
-  r.min_component = 1;
-  r.max_component = 0;
-  r.max_components = 0;
-  r.min_size = 0;
-  r.power = 0;
-  r.allowed_counts = ~std::uint64_t{0};
+  job.req.clear_bounds();
   job.price = Pricing{};
 }
 

@@ -48,6 +48,18 @@ struct Request {
   int app = 0;  //!< the job's application (set at admission): its model under --job-model
   /// Bit k set: a placement over k clusters can be priced (flexible requests only use these).
   std::uint64_t allowed_counts = ~std::uint64_t{0};
+
+  /// Sets what a workload's job may leave out (clusters, bounds, power, allowed counts) to the
+  /// defaults above, keeping the vectors' room: sources fill one Request job after job.
+  void clear_bounds() {
+    clusters.clear();
+    min_component = 1;
+    max_component = 0;
+    max_components = 0;
+    min_size = 0;
+    power = 0;
+    allowed_counts = ~std::uint64_t{0};
+  }
 };
 
 /// Number of set bits.

@@ -62,13 +62,7 @@ bool SyntheticSource::next(Job& job) {
   Request& r = job.req;
   r.type = spec_.type;
   r.total = c.total;
-  r.clusters.clear();
-  r.min_component = 1;
-  r.max_component = 0;
-  r.max_components = 0;
-  r.min_size = 0;
-  r.power = 0;
-  r.allowed_counts = ~std::uint64_t{0};
+  r.clear_bounds();
   if (spec_.type == RequestType::kMoldable) {
     make_moldable(r, c.total, 0, spec_.min_share);
     return true;
