@@ -188,7 +188,9 @@ bool SwfReader::next(SwfRecord& r) {
   }
   // Built only for a refusal: nearly every line has none.
   const auto where = [&] { return option_ + ": " + path_ + ":" + std::to_string(number_) + ": "; };
-  std::array<double, 18> f{};
+  // Not zeroed (that cost as much as reading four fields): read_fields() writes each field it
+  // counts, and a line of fewer than 18 is refused below.
+  std::array<double, 18> f;
   std::uint32_t other = 0;  // bit k: field k + 1 was not read as a whole number in range
   const int count = read_fields(line_, f, other, where);
   if (count != 18) {
