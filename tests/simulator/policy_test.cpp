@@ -80,6 +80,7 @@ TEST(LocalSchedulers, MultiComponentJobsAreCoAllocatedFromAnyQueue) {
   const Scenario s{.policy = "ls"};
   const auto run = simulate(s, {{1, 0, {2, 2}, 10, 1}});
   EXPECT_EQ(run.jobs.at(1).alloc, (std::vector<int>{2, 2}));
+  EXPECT_EQ(run.jobs.at(1).held, 4);
   EXPECT_EQ(run.jobs.at(1).queue, 1);
 }
 
