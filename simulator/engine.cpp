@@ -9,12 +9,7 @@
 
 namespace mcb::sim {
 
-JobId JobStore::add() {
-  if (!free_.empty()) {
-    const JobId id = free_.back();
-    free_.pop_back();
-    return id;
-  }
+JobId JobStore::add_new() {
   if (size_ == chunks_.size() << kShift) chunks_.push_back(std::make_unique<Job[]>(kMask + 1));
   return static_cast<JobId>(size_++);
 }
