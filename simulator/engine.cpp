@@ -9,12 +9,7 @@
 
 namespace mcb::sim {
 
-JobId JobStore::add() {
-  if (!free_.empty()) {
-    const JobId id = free_.back();
-    free_.pop_back();
-    return id;
-  }
+JobId JobStore::add_new() {
   if (size_ == chunks_.size() << kShift) chunks_.push_back(std::make_unique<Job[]>(kMask + 1));
   return static_cast<JobId>(size_++);
 }
@@ -104,7 +99,12 @@ void Sim::start(JobId id, std::span<const int> alloc, bool open_end) {
   --waiting_;
   machine_.allocate(alloc);
   j.alloc.assign(alloc.begin(), alloc.end());
-  const int k = spread(j.alloc);
+  int k = 0;  // clusters used
+  j.held = 0;
+  for (int p : alloc) {
+    k += p > 0;
+    j.held += p;
+  }
   // The pace of the slowest cluster used, slower still for a moldable job given fewer
   // processors than it asked for.
   const double pace = machine_.slowest(alloc) / service_.stretch(j, alloc);

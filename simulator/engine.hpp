@@ -54,7 +54,13 @@ class Observer {
 /// (a std::deque of jobs this large keeps one per node and indexes through its map).
 class JobStore {
  public:
-  JobId add();
+  /// A free slot: the one last removed (inline, a run takes one per job), else a new one.
+  JobId add() {
+    if (free_.empty()) return add_new();
+    const JobId id = free_.back();
+    free_.pop_back();
+    return id;
+  }
   void remove(JobId id) { free_.push_back(id); }
   Job& operator[](JobId id) { return chunks_[id >> kShift][id & kMask]; }
   const Job& operator[](JobId id) const { return chunks_[id >> kShift][id & kMask]; }
@@ -63,6 +69,7 @@ class JobStore {
  private:
   static constexpr unsigned kShift = 6;  // 64 jobs (24 KB) a chunk
   static constexpr JobId kMask = (JobId{1} << kShift) - 1;
+  JobId add_new();
   std::vector<std::unique_ptr<Job[]>> chunks_;
   size_t size_ = 0;  //!< slots handed out
   std::vector<JobId> free_;

@@ -51,6 +51,7 @@ struct Job {
   Time start = kNever, expected_end = kNever, end = kNever;
   double service = 0, net_service = 0;
   std::vector<int> alloc;  //!< processors per cluster
+  int held = 0;            //!< processors it holds, the sum of alloc (set with it)
   int components_run = 0;
   std::uint32_t running_index = 0;
   std::uint64_t departure = 0;  //!< order of its pending departure event (0: none)
@@ -61,12 +62,5 @@ struct Job {
   double left = -1;            //!< runtime left while suspended (-1: not suspended)
   double left_requested = -1;  //!< requested time left while suspended
 };
-
-/// Number of clusters with a non-zero count.
-inline int spread(const std::vector<int>& alloc) {
-  int k = 0;
-  for (int p : alloc) k += p > 0;
-  return k;
-}
 
 }  // namespace mcb::sim

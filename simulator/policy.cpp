@@ -88,6 +88,9 @@ void make_one_component(Request& req) {
 }
 
 int draw_home(const MachineSpec& machine, int need, Rng& rng) {
+  // One cluster: every draw below picks it when it holds the job. Nothing is drawn, which
+  // changes nothing else, since the generator draws homes only (a Sim's routing stream).
+  if (machine.clusters() == 1) return machine.sizes.front() >= need ? 0 : -1;
   if (!machine.home_rates.empty()) {
     // Among the clusters that hold the job, by the sites' own arrival rates; a job that only
     // sites without arrivals can hold falls back to the clusters' sizes.
@@ -132,21 +135,32 @@ QueueRing::QueueRing(int queues) {
 
 namespace {
 
+// Removes entry @p at of the first @p count entries of @p list, keeping the others in order.
+template <size_t N>
+void erase_at(std::array<int, N>& list, int& count, int at) {
+  std::copy(list.begin() + at + 1, list.begin() + count, list.begin() + at);
+  --count;
+}
+
 // Removes @p q from the first @p count entries of @p list, keeping the others in order.
 template <size_t N>
 void erase_queue(std::array<int, N>& list, int& count, int q) {
   const auto end = list.begin() + count;
   const auto at = std::find(list.begin(), end, q);
-  if (at == end) return;
-  std::copy(at + 1, end, at);
-  --count;
+  if (at != end) erase_at(list, count, static_cast<int>(at - list.begin()));
 }
 
 }  // namespace
 
 void QueueRing::disable(int q) {
   if (!is_enabled(q)) return;
-  erase_queue(enabled_, enabled_count_, q);
+  const auto end = enabled_.begin() + enabled_count_;
+  disable_at(static_cast<int>(std::find(enabled_.begin(), end, q) - enabled_.begin()));
+}
+
+void QueueRing::disable_at(int i) {
+  const int q = enabled_[static_cast<size_t>(i)];
+  erase_at(enabled_, enabled_count_, i);
   disabled_[static_cast<size_t>(disabled_count_++)] = q;
   state_[static_cast<size_t>(q)] = kDisabled;
 }
@@ -184,18 +198,20 @@ void QueueRing::enable_disabled() {
 }
 
 void QueueRing::rounds(Sim& sim) {
-  std::array<int, kMaxClusters + 1> round;  // only the first n are set and read
+  // Visited in place, without a copy of the order: during a round the ring changes only by
+  // disabling the queue being visited, which takes it out at position i and moves the next
+  // queue there, so the round goes on at the same position.
   while (true) {
-    const int n = enabled_count_;
-    std::copy_n(enabled_.begin(), n, round.begin());
     bool started = false;
-    for (int i = 0; i < n; ++i) {
-      const int q = round[static_cast<size_t>(i)];
-      if (!is_enabled(q) || sim.queue(q).empty()) continue;
-      if (sim.try_start(q)) {
+    for (int i = 0; i < enabled_count_;) {
+      const int q = enabled_[static_cast<size_t>(i)];
+      if (sim.queue(q).empty()) {
+        ++i;
+      } else if (sim.try_start(q)) {
         started = true;
+        ++i;
       } else {
-        disable(q);
+        disable_at(i);
       }
     }
     if (!started) break;

@@ -96,6 +96,8 @@ class QueueRing {
 
  private:
   enum State : unsigned char { kEnabled, kDisabled, kOut };
+  /// Disables the queue at position @p i of the enabled order.
+  void disable_at(int i);
   std::array<int, kMaxClusters + 1> enabled_{};
   std::array<int, kMaxClusters + 1> disabled_{};
   std::array<State, kMaxClusters + 1> state_{};
@@ -121,7 +123,7 @@ class RoundRobinPolicy : public Policy {
 };
 
 /// @brief Draws a home cluster, proportional to size, among clusters of at least @p need
-/// processors. -1 if none.
+/// processors. -1 if none. @p rng must draw homes only: with one cluster nothing is drawn.
 int draw_home(const MachineSpec& machine, int need, Rng& rng);
 
 /// "local0", "local1", ...: the queue of a cluster's local scheduler.

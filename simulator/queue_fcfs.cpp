@@ -15,10 +15,16 @@ class Fcfs final : public QueueDiscipline {
   bool select(Sim& sim, int q, JobId& id, std::span<int> alloc) override {
     const JobId head = sim.queue(q).front();
     if (head == kNoJob) return false;
+    const Job& job = sim.job(head);
+    // A job that may use every cluster (GS's) sees the idle processors as they are, without
+    // the copy that masks out the clusters it may not use.
+    std::span<const int> avail = sim.machine().idle();
     int buf[kMaxClusters];
-    std::span<int> avail(buf, alloc.size());
-    sim.avail_now(sim.job(head), avail);
-    if (!sim.placement().place(sim.job(head).req, avail, alloc)) return false;
+    if ((~job.allowed & sim.machine().spec().all()) != 0) {
+      sim.avail_now(job, std::span<int>(buf, alloc.size()));
+      avail = std::span<const int>(buf, alloc.size());
+    }
+    if (!sim.placement().place(job.req, avail, alloc)) return false;
     id = head;
     return true;
   }

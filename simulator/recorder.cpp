@@ -134,12 +134,9 @@ void Recorder::on_arrival(const Job& job, const Sim& sim) {
 }
 
 namespace {
-// Processors a running job holds (a moldable job may hold fewer than it asked for).
-int held(const Job& job) {
-  int n = 0;
-  for (int p : job.alloc) n += p;
-  return n;
-}
+// Processors a running job holds (a moldable job may hold fewer than it asked for), summed
+// once when it starts.
+int held(const Job& job) { return job.held; }
 }  // namespace
 
 void Recorder::on_start(const Job& job, const Sim& sim) {

@@ -58,6 +58,7 @@ TEST(Moldable, ShrunkJobRunsLongerByTheSpeedup) {
   const auto& j = run.jobs.at(3);
   EXPECT_EQ(j.start, 1);
   EXPECT_EQ(j.alloc, (std::vector<int>{0, 6}));
+  EXPECT_EQ(j.held, 6) << "the processors it got, not the 16 it asked for";
   EXPECT_DOUBLE_EQ(j.service, 160);
   EXPECT_DOUBLE_EQ(j.end, 161);
   EXPECT_DOUBLE_EQ(j.net, 160) << "one cluster: no wide-area cost";

@@ -39,6 +39,20 @@ TEST(QueueRing, EnableFirstPutsAQueueAtTheFront) {
   EXPECT_EQ(ring.enabled_at(2), 0);
 }
 
+TEST(DrawHome, OneClusterIsTheHomeOfEveryJobItHolds) {
+  // With one cluster nothing is drawn; the answer is the one any draw would give.
+  Rng rng(7);
+  for (const std::vector<double>& rates : {std::vector<double>{}, {0.0}, {2.5}}) {
+    const MachineSpec one{.sizes = {8}, .speeds = {1}, .home_rates = rates};
+    EXPECT_EQ(draw_home(one, 1, rng), 0);
+    EXPECT_EQ(draw_home(one, 8, rng), 0);
+    EXPECT_EQ(draw_home(one, 9, rng), -1) << "larger than the cluster";
+  }
+  const MachineSpec two{.sizes = {8, 4}, .speeds = {1, 1}, .home_rates = {}};
+  EXPECT_EQ(draw_home(two, 5, rng), 0) << "only cluster 0 holds 5";
+  EXPECT_EQ(draw_home(two, 9, rng), -1);
+}
+
 TEST(GlobalScheduler, FcfsHeadBlocksJobsBehindIt) {
   // Cluster 0 is full, cluster 1 has 2 idle. Job 3 needs 3+3 and waits; job 4 (2 processors)
   // would fit now but FCFS keeps it behind the head.
@@ -66,6 +80,7 @@ TEST(LocalSchedulers, MultiComponentJobsAreCoAllocatedFromAnyQueue) {
   const Scenario s{.policy = "ls"};
   const auto run = simulate(s, {{1, 0, {2, 2}, 10, 1}});
   EXPECT_EQ(run.jobs.at(1).alloc, (std::vector<int>{2, 2}));
+  EXPECT_EQ(run.jobs.at(1).held, 4);
   EXPECT_EQ(run.jobs.at(1).queue, 1);
 }
 
@@ -97,6 +112,21 @@ TEST(LocalSchedulers, QueueWhoseHeadDoesNotFitIsSkippedUntilADeparture) {
   EXPECT_EQ(run.jobs.at(4).start, 10);
   EXPECT_EQ(run.jobs.at(3).start, 30) << "needs 3 on cluster 1, free when job 2 departs";
   EXPECT_EQ(run.jobs.at(5).start, 35) << "behind job 3 in queue 0";
+}
+
+TEST(LocalSchedulers, ARoundGoesOnPastAQueueItDisables) {
+  // Three clusters of 2, all busy until t=10. Queue 0 holds A (2 on cluster 0), then E (2+2);
+  // queue 1 holds B (2+2+2); queue 2 holds C (1+1), then D (1+1). Round 1 starts A, disables
+  // queue 1 (B does not fit) and still visits queue 2: C starts. Round 2: E does not fit, D does.
+  const std::vector<Spec> jobs = {{1, 0, {2, 2, 2}, 10, 0}, {2, 1, {2}, 5, 0},
+                                  {3, 2, {2, 2, 2}, 5, 1},  {4, 3, {1, 1}, 5, 2},
+                                  {5, 4, {2, 2}, 5, 0},     {6, 5, {1, 1}, 5, 2}};
+  const auto run = simulate({.clusters = "3x2", .policy = "ls"}, jobs);
+  EXPECT_EQ(run.jobs.at(2).start, 10);
+  EXPECT_EQ(run.jobs.at(4).start, 10) << "visited in the round that disabled queue 1";
+  EXPECT_EQ(run.jobs.at(6).start, 10);
+  EXPECT_EQ(run.jobs.at(3).start, 15) << "queue 1 was disabled first, so comes back first";
+  EXPECT_EQ(run.jobs.at(5).start, 20);
 }
 
 TEST(LocalPriority, GlobalQueueWaitsWhileNoLocalQueueIsEmpty) {

@@ -29,6 +29,7 @@ struct Outcome {
   double submit = 0, start = 0, end = 0, reserved = kNever, service = 0, net = 0;
   std::vector<int> alloc;
   int queue = 0;
+  int held = 0;
 };
 
 class VectorSource final : public JobSource {
@@ -62,8 +63,9 @@ class Capture final : public Observer {
  public:
   void on_start(const Job& job, const Sim&) override { order.push_back(job.id); }
   void on_departure(const Job& job, const Sim&) override {
-    jobs[job.id] = Outcome{job.submit,  job.start,       job.end,   job.first_reservation,
-                           job.service, job.net_service, job.alloc, job.queue};
+    jobs[job.id] =
+        Outcome{job.submit, job.start, job.end, job.first_reservation, job.service, job.net_service,
+                job.alloc,  job.queue, job.held};
   }
   std::map<std::int64_t, Outcome> jobs;
   std::vector<std::int64_t> order;  // start order
