@@ -5,9 +5,11 @@
 #include "common/text.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <stdexcept>
 #include <utility>
 
@@ -69,21 +71,34 @@ bool ends_field(char c) {
   return u <= ' ' && (kEnds >> u & 1) != 0;
 }
 
+// The number of the first `n` (1 to 7) bytes of `digits`, each a digit's value (0-9), the first
+// one most significant: pairs, fours and eights of them combined with a multiplication each.
+std::uint64_t digits_value(std::uint64_t digits, unsigned n) {
+  std::uint64_t v = digits << (64 - 8 * n);  // the digits in the top bytes, zeros before them
+  v = (v * 10 + (v >> 8)) & 0x00FF00FF00FF00FFu;
+  v = (v * 100 + (v >> 16)) & 0x0000FFFF0000FFFFu;
+  return (v * 10000 + (v >> 32)) & 0xFFFFFFFFu;
+}
+
 // Reads the fields of a job line into `f` (the first 18) and returns how many it has. A field of
-// 1 to 15 digits after an optional '-' (not "-0"), as nearly all are, is read as it is scanned:
-// it needs no check that it is a whole number in range. Others are read with std::from_chars,
-// and their bits set in `other`. The line is followed by '\n' (LineReader), which ends every scan.
+// 1 to 15 digits after an optional '-' (not "-0"), as nearly all are, is read as a whole number:
+// it needs no check that it is one in range. Others are read with std::from_chars, and their
+// bits set in `other`. The line is a LineReader's, followed by '\n', which ends every scan, and
+// by bytes that may be read: "-1" and fields of up to seven digits are told from the eight bytes
+// at their start, at once.
 template <class Where>
 int read_fields(std::string_view line, std::array<double, 18>& f, std::uint32_t& other,
                 const Where& where) {
-  const auto digit_at = [](const char* at) {
-    return static_cast<unsigned>(static_cast<unsigned char>(*at)) - unsigned{'0'};
-  };
+  static_assert(std::endian::native == std::endian::little, "byte k is bits 8k to 8k + 7");
   std::uint32_t read_other = 0;  // kept here, not through `other`, while the line is read
   const char* p = line.data();
   const char* const end = p + line.size();
   // Moves p past separators and then past a field; false when the line ends first.
   const auto skip_to_field = [&] {
+    if (*p == ' ' && static_cast<unsigned char>(p[1]) > ' ') {  // one space, as nearly always
+      ++p;
+      return true;
+    }
     while (p != end && ends_field(*p)) ++p;
     return p != end;
   };
@@ -95,26 +110,28 @@ int read_fields(std::string_view line, std::array<double, 18>& f, std::uint32_t&
     if (!skip_to_field()) break;
     const auto k = static_cast<std::size_t>(count);
     const char* const start = p;
+    std::uint64_t word = 0;
+    std::memcpy(&word, p, 8);
     // "-1", SWF's mark of an unknown value, is nearly half the fields of a trace.
-    if (p[0] == '-' && p[1] == '1' && ends_field(p[2])) {
+    if ((word & 0xFFFF) == (unsigned{'-'} | unsigned{'1'} << 8) && ends_field(p[2])) {
       f[k] = -1;
-      p += p + 2 == end ? 2 : 3;
+      p += 2;
       continue;
     }
-    const bool minus = *p == '-';
-    if (minus) ++p;
-    if (unsigned digit = digit_at(p); digit <= 9) {
-      const char* const digits = p;
-      std::uint64_t x = digit;  // wraps past 19 digits, but more than 15 are not taken here
-      while ((digit = digit_at(++p)) <= 9) x = x * 10 + digit;
-      if (ends_field(*p) && p - digits <= 15 && (x != 0 || !minus)) {
-        const auto value = static_cast<long long>(x);
-        f[k] = static_cast<double>(minus ? -value : value);
-        if (p != end) ++p;  // the separator
-        continue;
-      }
+    // Each byte less '0': a digit becomes 0-9, and the first other byte gets its top bit, either
+    // here or once 0x76 is added (a borrow or a carry reaches only the bytes after it).
+    const std::uint64_t digits = word - 0x3030303030303030u;
+    const std::uint64_t others = (digits | (digits + 0x7676767676767676u)) & 0x8080808080808080u;
+    if (const auto n = static_cast<unsigned>(std::countr_zero(others)) / 8;
+        n - 1 < 7 && ends_field(p[n])) {  // 1 to 7 digits, then a separator
+      f[k] = static_cast<double>(n == 1 ? digits & 0xFF : digits_value(digits, n));
+      p += n;
+      continue;
     }
     skip_field();
+    if (read_plain_whole(std::string_view(start, static_cast<std::size_t>(p - start)), f[k])) {
+      continue;
+    }
     double v = 0;
     auto [q, ec] = std::from_chars(start, p, v);
     if (ec != std::errc() || q != p || !std::isfinite(v)) {

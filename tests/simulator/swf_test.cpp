@@ -206,6 +206,35 @@ TEST(Swf, MalformedLinesAreNamedByLine) {
             std::string::npos);
 }
 
+// Short fields are read eight bytes at a time: every length up to the word and past it, leading
+// zeros, "-1" and other negatives, and fields that only start like a number read as from_chars
+// reads them, or are refused naming them.
+TEST(Swf, FieldsOfEveryLengthReadAsNumbers) {
+  TempFile f("lengths.swf",
+             "7 1234567 12345678 -1 -0 -12 0 0000001 9999999 1e3 1 10 100 1000 10000 100000 "
+             "1000000 3.5\n"
+             "  123456789012345   98  -1   7 \t 4 -1 -1 4 60 -1 1 1 1 1 1 1 -1 -1\r\n");
+  SwfReader r(f.path());
+  SwfRecord rec;
+  // Each value written back in its shortest form: the fields read are the numbers written.
+  ASSERT_TRUE(r.next(rec));
+  EXPECT_EQ(swf_line(rec),
+            "7 1234567 12345678 -1 0 -12 0 1 9999999 1000 1 10 100 1000 10000 100000 1000000 3.5");
+  ASSERT_TRUE(r.next(rec));
+  EXPECT_EQ(swf_line(rec), "123456789012345 98 -1 7 4 -1 -1 4 60 -1 1 1 1 1 1 1 -1 -1");
+  const std::pair<const char*, const char*> refused[] = {
+      {"1 12a -1 10 2 -1 -1 2 20 -1 1 1 1 1 1 -1 -1 -1\n", "field 2 '12a'"},
+      {"1 0 -1x 10 2 -1 -1 2 20 -1 1 1 1 1 1 -1 -1 -1\n", "field 3 '-1x'"},
+      {"1 0 -1 1- 2 -1 -1 2 20 -1 1 1 1 1 1 -1 -1 -1\n", "field 4 '1-'"},
+      {"1 0 -1 10 2 -1 -1 2 20 -1 1 1 1 1 1 -1 -1 -\n", "field 18 '-'"}};
+  for (const auto& [line, field] : refused) {
+    TempFile bad("bad.swf", line);
+    EXPECT_NE(error_of([&] { read_all(bad.path()); }).find(std::string(field) + " is not a number"),
+              std::string::npos)
+        << line;
+  }
+}
+
 TEST(Swf, JobNumbersBelowMinusOneAreRefused) {
   TempFile missing("missing.swf", "-1 0 -1 10 2 -1 -1 2 20 -1 1 1 1 1 1 -1 -1 -1\n");
   SwfReader r(missing.path());
