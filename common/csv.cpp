@@ -398,7 +398,8 @@ bool Reader::next(RecordView& record) {
   std::string_view line;
   if (!record_line(line)) return false;
   record.line = line_;
-  if (!split_plain(line, record.fields)) {
+  record.in_line = split_plain(line, record.fields);
+  if (!record.in_line) {
     parse_quoted(line, quoted_);
     record.fields.assign(quoted_.begin(), quoted_.end());
   }

@@ -197,6 +197,9 @@ struct Record {
 struct RecordView {
   std::size_t line = 0;
   std::vector<std::string_view> fields;
+  /// The fields are views into the line read, followed by its '\n' and slack, so that eight bytes
+  /// may be read at the start of each (read_short_digits()); false for a record with quotes.
+  bool in_line = false;
 };
 
 /// @brief Reads records one at a time from a stream (large job lists are never held whole: the

@@ -3,7 +3,10 @@
 /// @brief Small text helpers shared by the readers of the suite's line-oriented inputs
 /// (traces, specs, tables, INI files, job lists).
 
+#include <bit>
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 #include <istream>
 #include <optional>
 #include <string>
@@ -55,6 +58,45 @@ inline bool read_plain_whole(std::string_view text, double& value) {
     x = -x;
   }
   value = static_cast<double>(x);
+  return true;
+}
+
+/// @brief How many digits start @p word, eight bytes of text (the first one lowest): 0 to 8.
+inline unsigned leading_digits(std::uint64_t word) {
+  static_assert(std::endian::native == std::endian::little, "byte k is bits 8k to 8k + 7");
+  // Each byte less '0': a digit becomes 0-9, and the first other byte gets its top bit, either
+  // here or once 0x76 is added (a borrow or a carry reaches only the bytes after it).
+  const std::uint64_t digits = word - 0x3030303030303030u;
+  const std::uint64_t others = (digits | (digits + 0x7676767676767676u)) & 0x8080808080808080u;
+  return static_cast<unsigned>(std::countr_zero(others)) / 8;  // 8 when there is none
+}
+
+/// @brief The number the first @p n (1 to 8) bytes of @p word spell, all of them digits
+/// (leading_digits() >= n): the value read_plain_whole() gives them, with three multiplications
+/// instead of one a digit.
+inline std::uint64_t leading_number(std::uint64_t word, unsigned n) {
+  // Each byte less '0', as leading_digits() takes it (so that a caller of both computes it once):
+  // the n digits borrow nothing.
+  const std::uint64_t digits = word - 0x3030303030303030u;
+  if (n == 1) return digits & 0xFF;
+  // The digits' values in the top bytes (zeros before them, the bytes after them shifted out),
+  // then combined in pairs, fours and eights.
+  std::uint64_t v = digits << (64 - 8 * n);
+  v = (v * 10 + (v >> 8)) & 0x00FF00FF00FF00FFu;
+  v = (v * 100 + (v >> 16)) & 0x0000FFFF0000FFFFu;
+  return (v * 10000 + (v >> 32)) & 0xFFFFFFFFu;
+}
+
+/// @brief read_plain_whole() for @p n bytes at @p at that are 1 to 8 digits, as most numbers of a
+/// trace or job list are, from the eight bytes there at once; false for any other text, which the
+/// caller reads with read_plain_whole(). Eight bytes must be readable at @p at: a field of a
+/// LineReader line has them (its '\n' and slack follow it).
+inline bool read_short_digits(const char* at, std::size_t n, double& value) {
+  if (n - 1 >= 8) return false;  // empty (n - 1 wraps), or longer than a word
+  std::uint64_t word = 0;
+  std::memcpy(&word, at, 8);
+  if (leading_digits(word) < n) return false;
+  value = static_cast<double>(leading_number(word, static_cast<unsigned>(n)));
   return true;
 }
 

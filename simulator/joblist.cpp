@@ -134,12 +134,17 @@ bool JobListReader::next(ListRecord& r, std::vector<int>& parts) {
     throw UsageError(where() + std::to_string(cells.size()) + " cells, the header has " +
                      std::to_string(columns_));
   }
+  // A cell of up to 15 digits after an optional '-', as nearly all are; most of up to 8, read from
+  // the line at once.
+  const auto plain = [in_line = record.in_line](std::string_view v, double& x) {
+    return (in_line && read_short_digits(v.data(), v.size(), x)) || read_plain_whole(v, x);
+  };
   // Column k's cell text v as a number; the column is named only for a refusal.
   const auto number = [&](size_t k, std::string_view v, bool integer, double lowest) {
     // Counts and cluster numbers become int, ids int64, times seconds added to one another.
     const double most = !integer ? kLatestTime : k == kId ? kLargestId : kLargestCount;
     double x = 0;
-    if (read_plain_whole(v, x) && x >= lowest && x <= most) return x;  // nearly every cell
+    if (plain(v, x) && x >= lowest && x <= most) return x;  // nearly every cell
     return checked_number({kColumns[k], v, integer, lowest, most}, path_, line);
   };
   // Column k's cell v of several parts, or of a part to check and refuse, appended to parts.
@@ -156,7 +161,7 @@ bool JobListReader::next(ListRecord& r, std::vector<int>& parts) {
   const auto list = [&](size_t k, std::string_view v, double lowest) __attribute__((always_inline))
                         ->std::uint32_t {
     double x = 0;
-    if (read_plain_whole(v, x) && x >= lowest && x <= kLargestCount) {  // one part, as most are
+    if (plain(v, x) && x >= lowest && x <= kLargestCount) {  // one part, as most are
       parts.push_back(static_cast<int>(x));
       return 1;
     }

@@ -71,20 +71,11 @@ bool ends_field(char c) {
   return u <= ' ' && (kEnds >> u & 1) != 0;
 }
 
-// The number of the first `n` (1 to 7) bytes of `digits`, each a digit's value (0-9), the first
-// one most significant: pairs, fours and eights of them combined with a multiplication each.
-std::uint64_t digits_value(std::uint64_t digits, unsigned n) {
-  std::uint64_t v = digits << (64 - 8 * n);  // the digits in the top bytes, zeros before them
-  v = (v * 10 + (v >> 8)) & 0x00FF00FF00FF00FFu;
-  v = (v * 100 + (v >> 16)) & 0x0000FFFF0000FFFFu;
-  return (v * 10000 + (v >> 32)) & 0xFFFFFFFFu;
-}
-
 // Reads the fields of a job line into `f` (the first 18) and returns how many it has. A field of
 // 1 to 15 digits after an optional '-' (not "-0"), as nearly all are, is read as a whole number:
 // it needs no check that it is one in range. Others are read with std::from_chars, and their
 // bits set in `other`. The line is a LineReader's, followed by '\n', which ends every scan, and
-// by bytes that may be read: "-1" and fields of up to seven digits are told from the eight bytes
+// by bytes that may be read: "-1" and fields of up to eight digits are told from the eight bytes
 // at their start, at once.
 template <class Where>
 int read_fields(std::string_view line, std::array<double, 18>& f, std::uint32_t& other,
@@ -118,13 +109,8 @@ int read_fields(std::string_view line, std::array<double, 18>& f, std::uint32_t&
       p += 2;
       continue;
     }
-    // Each byte less '0': a digit becomes 0-9, and the first other byte gets its top bit, either
-    // here or once 0x76 is added (a borrow or a carry reaches only the bytes after it).
-    const std::uint64_t digits = word - 0x3030303030303030u;
-    const std::uint64_t others = (digits | (digits + 0x7676767676767676u)) & 0x8080808080808080u;
-    if (const auto n = static_cast<unsigned>(std::countr_zero(others)) / 8;
-        n - 1 < 7 && ends_field(p[n])) {  // 1 to 7 digits, then a separator
-      f[k] = static_cast<double>(n == 1 ? digits & 0xFF : digits_value(digits, n));
+    if (const unsigned n = leading_digits(word); n - 1 < 8 && ends_field(p[n])) {
+      f[k] = static_cast<double>(leading_number(word, n));  // 1 to 8 digits, then a separator
       p += n;
       continue;
     }

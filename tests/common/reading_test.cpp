@@ -10,6 +10,7 @@
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 namespace mcb {
@@ -203,10 +204,43 @@ TEST(CsvReader, ReadsAFileOfManyBlocks) {
     ASSERT_TRUE(reader.next(record));
     ASSERT_EQ(record.line, ++line);
     ASSERT_EQ(record.fields[0], std::to_string(i));
+    ASSERT_EQ(record.in_line, i % 100 != 0) << "views into the line unless quoted";
     if (i % 100 == 0) ++line;
   }
   EXPECT_FALSE(reader.next(record));
   EXPECT_EQ(reader.line(), line);
+}
+
+// Numbers read eight bytes at a time are those read_plain_whole() reads, for every length, with
+// any byte at any place and anything after them.
+TEST(ReadShortDigits, AgreesWithReadPlainWhole) {
+  const std::string digits = "0123456789", others = std::string("-+ ,.e/:x\0\x80\xff", 12);
+  for (std::size_t size = 0; size <= 10; ++size) {
+    for (std::size_t at = 0; at <= size; ++at) {
+      for (const char other : others + digits.substr(0, 3)) {
+        for (const char after : {',', '\n', '7', '\xff'}) {
+          std::string text;
+          for (std::size_t i = 0; i < size; ++i) text += digits[(7 * i + size) % 10];
+          if (at < size) text[at] = other;
+          const std::string buffer = text + std::string(8, after);
+          double plain = -5, short_read = -5;
+          const bool read = read_short_digits(buffer.data(), size, short_read);
+          const bool all_digits = text.find_first_not_of(digits) == std::string::npos;
+          EXPECT_EQ(read, size >= 1 && size <= 8 && all_digits) << text;
+          if (read) {
+            ASSERT_TRUE(read_plain_whole(text, plain)) << text;
+            EXPECT_EQ(short_read, plain) << text;
+          }
+        }
+      }
+    }
+  }
+  const std::string words = "98765432,1,00000007,12345678\n";
+  for (const auto& [at, size, value] : {std::tuple{0, 8, 98765432.0}, {9, 1, 1.0}, {11, 8, 7.0}}) {
+    double x = 0;
+    EXPECT_TRUE(read_short_digits(words.data() + at, size, x));
+    EXPECT_EQ(x, value);
+  }
 }
 
 }  // namespace
