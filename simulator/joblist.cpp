@@ -111,6 +111,9 @@ JobListReader::JobListReader(const std::string& path)
     for (size_t k = 0; k < kColumns.size(); ++k) {
       const auto it = col_.find(std::string(kColumns[k]));
       index_[k] = it == col_.end() ? kNoColumn : it->second;
+      const bool common = k == kId || k == kSubmit || k == kApp || k == kRuntime ||
+                          k == kRequested || k == kComponents;
+      rare_ = rare_ || (!common && index_[k] != kNoColumn);
     }
     for (const char* need : {"submit", "components"}) {
       if (!col_.count(need)) {
@@ -180,7 +183,7 @@ bool JobListReader::next(ListRecord& r, std::vector<int>& parts) {
   r.app = cell(kApp);
   if (!cell(kRuntime).empty()) r.runtime = number(kRuntime, cell(kRuntime), false, 0);
   if (!cell(kRequested).empty()) r.requested = number(kRequested, cell(kRequested), false, 0);
-  if (!cell(kType).empty()) {
+  if (rare_ && !cell(kType).empty()) {
     try {
       r.type = static_cast<int>(parse_request_type(cell(kType)));
     } catch (const std::invalid_argument& e) {
@@ -190,7 +193,9 @@ bool JobListReader::next(ListRecord& r, std::vector<int>& parts) {
   const std::size_t first_part = parts.size();
   r.sizes = list(kComponents, cell(kComponents), 1);
   if (r.sizes == 0) throw UsageError(where() + "column 'components' is empty");
-  r.clusters = index_[kClusters] == kNoColumn ? 0 : list(kClusters, cell(kClusters), 0);
+  r.clusters = 0;
+  if (!rare_) return true;  // none of the columns below
+  if (index_[kClusters] != kNoColumn) r.clusters = list(kClusters, cell(kClusters), 0);
   if (!cell(kHome).empty()) r.home = count(kHome, 0);
   if (!cell(kMinComponent).empty()) r.min_component = count(kMinComponent, 1);
   if (!cell(kMaxComponent).empty()) r.max_component = count(kMaxComponent, 1);

@@ -63,7 +63,10 @@ class JobListReader {
   size_t columns_ = 0;
   static constexpr size_t kNoColumn = ~size_t{0};
   std::array<size_t, 13> index_{};  //!< cell of each known column (kColumns' order), or kNoColumn
-  csv::RecordView record_;          //!< the last line read, reused
+  /// Whether the list has a column past id, submit, app, runtime, requested and components: most
+  /// have none, and their lines need not look for each.
+  bool rare_ = false;
+  csv::RecordView record_;  //!< the last line read, reused
 };
 
 }  // namespace mcb::sim

@@ -531,6 +531,20 @@ TEST(JobList, ExplicitComponentsAndClusters) {
   EXPECT_NE(e.find("'x'"), std::string::npos) << e;
 }
 
+// Lists without the optional columns skip them line by line: each one is still read when it is
+// the only one a list adds.
+TEST(JobList, EachOptionalColumnIsReadWhenItIsTheOnlyOne) {
+  for (const std::string column : {"type", "clusters", "home", "min_component", "max_component",
+                                   "max_components", "min_size"}) {
+    TempFile f("alone.csv", "submit,components," + column + "\n0,8,x\n");
+    JobListReader reader(f.path());
+    ListRecord record;
+    std::vector<int> parts;
+    const std::string e = error_of([&] { reader.next(record, parts); });
+    EXPECT_NE(e.find(f.path() + ":2: column '" + column + "'"), std::string::npos) << e;
+  }
+}
+
 // A flexible request in a job list keeps --rule's limits as well as its own bounds (the tighter
 // of each): on 4x16 [no] allows one component; [rco] components of at most 8 (half of 16);
 // [fco] also at most two components; [co] nothing beyond the list's own bounds.
