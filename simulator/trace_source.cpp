@@ -192,15 +192,15 @@ bool TraceSource::next_swf(TraceRecords::Swf& out, std::map<std::string, std::ui
 void TraceRecords::add(const ListRecord& r, std::size_t first) {
   Listed& l = list.emplace_back();
   static_cast<ListFields&>(l) = r;
-  l.app = app_number(r.app);
+  // Lists name few apps, mostly the same one line after line: that one is found without a call.
+  const bool same = last_app_ >= 0 && apps[static_cast<std::size_t>(last_app_)] == r.app;
+  l.app = same ? last_app_ : app_number(r.app);
   l.parts = static_cast<std::uint32_t>(first);
   l.sizes = r.sizes;
   l.clusters = r.clusters;
 }
 
 int TraceRecords::app_number(std::string_view name) {
-  // Lists name few apps, mostly the same one line after line.
-  if (last_app_ >= 0 && apps[static_cast<std::size_t>(last_app_)] == name) return last_app_;
   const auto app = std::find(apps.begin(), apps.end(), name);
   last_app_ = static_cast<int>(app - apps.begin());
   if (app == apps.end()) apps.emplace_back(name);
