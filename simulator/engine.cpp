@@ -72,11 +72,6 @@ Sim::Sim(MachineSpec machine, std::unique_ptr<Policy> policy,
 
 Sim::~Sim() = default;
 
-void Sim::avail_now(const Job& job, std::span<int> out) const {
-  const auto idle = machine_.idle();
-  for (size_t c = 0; c < idle.size(); ++c) out[c] = (job.allowed >> c & 1) ? idle[c] : 0;
-}
-
 double Sim::requested_duration(const Job& job, std::span<const int> alloc) const {
   int k = 0;
   for (int p : alloc) k += p > 0;

@@ -144,8 +144,16 @@ class Sim {
   /// Changes whenever a job arrives, starts or departs.
   std::uint64_t version() const { return version_; }
 
-  /// Idle processors now in the clusters @p job may use (0 elsewhere).
-  void avail_now(const Job& job, std::span<int> out) const;
+  /// Idle processors now in the clusters @p job may use (0 elsewhere): the machine's own counts
+  /// when it may use every cluster, else a copy with the others at 0, written into @p room (one
+  /// entry a cluster).
+  /// Inline: the disciplines ask it for nearly every job they look at.
+  std::span<const int> avail_now(const Job& job, std::span<int> room) const {
+    const auto idle = machine_.idle();
+    if ((~job.allowed & machine_.spec().all()) == 0) return idle;  // no copy: every job of GS
+    for (size_t c = 0; c < idle.size(); ++c) room[c] = (job.allowed >> c & 1) ? idle[c] : 0;
+    return room.first(idle.size());
+  }
   /// Asks the discipline for a job of queue @p q that can start now and starts it.
   bool try_start(int q);
   /// @brief Starts job @p id now on @p alloc (processors per cluster). With @p open_end its

@@ -51,7 +51,8 @@ struct Job {
   Time start = kNever, expected_end = kNever, end = kNever;
   double service = 0, net_service = 0;
   std::vector<int> alloc;  //!< processors per cluster
-  int held = 0;            //!< processors it holds, the sum of alloc (set with it)
+  int held = 0;  //!< processors it holds, the sum of alloc (set with it; a moldable job may
+                 //!< hold fewer than it asked for)
   int components_run = 0;
   std::uint32_t running_index = 0;
   std::uint64_t departure = 0;  //!< order of its pending departure event (0: none)

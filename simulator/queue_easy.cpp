@@ -28,9 +28,8 @@ class Easy final : public QueueDiscipline {
     if (head == kNoJob) return false;
     const size_t clusters = alloc.size();
     int now_buf[kMaxClusters], window_buf[kMaxClusters];
-    std::span<int> now_avail(now_buf, clusters), window(window_buf, clusters);
-    sim.avail_now(sim.job(head), now_avail);
-    if (sim.placement().place(sim.job(head).req, now_avail, alloc)) {
+    const std::span<int> now_room(now_buf, clusters), window(window_buf, clusters);
+    if (sim.placement().place(sim.job(head).req, sim.avail_now(sim.job(head), now_room), alloc)) {
       id = head;
       return true;
     }
@@ -63,8 +62,7 @@ class Easy final : public QueueDiscipline {
       const Job& job = sim.job(j);
       if (one_plan_ && rigid_on_first_cluster(job)) {
         // Its window is a comparison or two: less than looking up the shapes that failed.
-        sim.avail_now(job, now_avail);
-        window[0] = std::min(one_.min_free(sim.now(), job.plan), now_avail[0]);
+        window[0] = std::min(one_.min_free(sim.now(), job.plan), sim.avail_now(job, now_room)[0]);
         if (sim.placement().place(job.req, window, alloc)) {
           id = j;
           return true;
@@ -80,7 +78,7 @@ class Easy final : public QueueDiscipline {
       bool known = false;
       for (const Job* f : failed_) known = known || same_shape(*f, job);
       if (known) continue;
-      sim.avail_now(job, now_avail);
+      const auto now_avail = sim.avail_now(job, now_room);
       if (!profile_built_) build_profile(sim, q);  // a job of another shape behind the head
       profile_.min_free(sim.now(), sim.now() + job.plan, window);
       for (size_t c = 0; c < clusters; ++c) window[c] = std::min(window[c], now_avail[c]);
@@ -184,14 +182,13 @@ class Easy final : public QueueDiscipline {
     profile_.reset_with_returns(now, sim.machine().idle(), returns_);
     const size_t clusters = static_cast<size_t>(sim.machine().clusters());
     int buf[kMaxClusters], alloc_buf[kMaxClusters];
-    std::span<int> avail(buf, clusters), alloc(alloc_buf, clusters);
+    std::span<int> room(buf, clusters), alloc(alloc_buf, clusters);
     for (int q = 0; q < sim.queue_count(); ++q) {
       const JobId head = sim.queue(q).front();
       if (head == kNoJob || !sim.policy().may_start(q, sim)) continue;
       Job& job = sim.job(head);
       if (q != blocked) {
-        sim.avail_now(job, avail);
-        if (sim.placement().place(job.req, avail, alloc)) continue;  // starts this pass
+        if (sim.placement().place(job.req, sim.avail_now(job, room), alloc)) continue;  // starts
       }
       const bool by_size = places_by_size(sim) && rigid_on_first_cluster(job);
       if (by_size) alloc[0] = job.req.total;

@@ -16,14 +16,8 @@ class Fcfs final : public QueueDiscipline {
     const JobId head = sim.queue(q).front();
     if (head == kNoJob) return false;
     const Job& job = sim.job(head);
-    // A job that may use every cluster (GS's) sees the idle processors as they are, without
-    // the copy that masks out the clusters it may not use.
-    std::span<const int> avail = sim.machine().idle();
     int buf[kMaxClusters];
-    if ((~job.allowed & sim.machine().spec().all()) != 0) {
-      sim.avail_now(job, std::span<int>(buf, alloc.size()));
-      avail = std::span<const int>(buf, alloc.size());
-    }
+    const auto avail = sim.avail_now(job, std::span<int>(buf, alloc.size()));
     if (!sim.placement().place(job.req, avail, alloc)) return false;
     id = head;
     return true;

@@ -133,27 +133,21 @@ void Recorder::on_arrival(const Job& job, const Sim& sim) {
   }
 }
 
-namespace {
-// Processors a running job holds (a moldable job may hold fewer than it asked for), summed
-// once when it starts.
-int held(const Job& job) { return job.held; }
-}  // namespace
-
 void Recorder::on_start(const Job& job, const Sim& sim) {
   integrate(sim.now());
   --queue_len_[static_cast<size_t>(job.queue)];
   --waiting_;
-  busy_ += held(job);
+  busy_ += job.held;
   if (job.service > 0 && job.net_service != job.service) {
-    net_loss_ += held(job) * (1.0 - job.net_service / job.service);
+    net_loss_ += job.held * (1.0 - job.net_service / job.service);
   }
 }
 
 void Recorder::on_departure(const Job& job, const Sim& sim) {
   integrate(sim.now());
-  busy_ -= held(job);
+  busy_ -= job.held;
   if (job.service > 0 && job.net_service != job.service) {
-    net_loss_ -= held(job) * (1.0 - job.net_service / job.service);
+    net_loss_ -= job.held * (1.0 - job.net_service / job.service);
   }
   if (busy_ == 0) net_loss_ = 0;  // no drift across idle periods
   ++s_.completed;
@@ -229,7 +223,7 @@ void Recorder::write_line(const Job& job, const Sim& /*sim*/) {
         std::max(1.0, (job.end - job.submit) / std::max(job.service, config_.bsld_threshold))}) {
     w.exact(v);
   }
-  w.integer(held(job)).integer(job.components_run).counts(job.alloc);  // "0:64;2:16"
+  w.integer(job.held).integer(job.components_run).counts(job.alloc);  // "0:64;2:16"
   w.text(queue_fields_[static_cast<size_t>(job.queue)]);
   w.exact(job.service).exact(job.net_service).exact(job.expected_end - job.start);
   if (job.first_reservation != kNever) {
