@@ -189,15 +189,29 @@ bool TraceSource::next_swf(TraceRecords::Swf& out, std::map<std::string, std::ui
   return true;
 }
 
+const TraceRecords::Rare TraceRecords::kPlain{};
+
 void TraceRecords::add(const ListRecord& r, std::size_t first) {
   Listed& l = list.emplace_back();
-  static_cast<ListFields&>(l) = r;
+  l.line = r.line;
+  l.id = r.id;
+  l.submit = r.submit;
+  l.runtime = r.runtime;
+  l.requested = r.requested;
   // Lists name few apps, mostly the same one line after line: that one is found without a call.
   const bool same = last_app_ >= 0 && apps[static_cast<std::size_t>(last_app_)] == r.app;
   l.app = same ? last_app_ : app_number(r.app);
-  l.parts = static_cast<std::uint32_t>(first);
-  l.sizes = r.sizes;
-  l.clusters = r.clusters;
+  const ListFields plain;
+  if (r.sizes == 1 && r.clusters == 0 && r.type == plain.type && r.home == plain.home &&
+      r.min_component == plain.min_component && r.max_component == plain.max_component &&
+      r.max_components == plain.max_components && r.min_size == plain.min_size) {
+    l.one_size = parts.back();  // its one component, at least 1
+    parts.pop_back();
+    return;
+  }
+  l.one_size = -1 - static_cast<int>(rare.size());
+  rare.push_back({r.type, r.home, r.min_component, r.max_component, r.max_components, r.min_size,
+                  static_cast<std::uint32_t>(first), r.sizes, r.clusters});
 }
 
 int TraceRecords::app_number(std::string_view name) {
@@ -240,6 +254,7 @@ const TraceRecords* TraceSource::next_listed(std::size_t& at) {
   TraceRecords& into = recording_ ? *recording_ : scratch_;
   if (!recording_) {
     scratch_.list.clear();
+    scratch_.rare.clear();
     scratch_.parts.clear();
   }
   const std::size_t first = into.parts.size();
@@ -271,7 +286,7 @@ bool TraceSource::read(Job& job, Rng* rng, std::map<std::string, std::uint64_t>*
     line = rec.line;
     raw_submit = rec.submit;
     app = rec.app;
-    checked_ = runs_alone_ != nullptr && checked_alone(job, *from, rec);
+    checked_ = runs_alone_ != nullptr && checked_alone(job, rec);
     if (checked_) return true;
     reset(job);
     fill_listed(job, *from, rec);
@@ -320,11 +335,10 @@ bool TraceSource::checked_alone(Job& job, const TraceRecords::Swf& rec) {
   return true;
 }
 
-bool TraceSource::checked_alone(Job& job, const TraceRecords& from,
-                                const TraceRecords::Listed& rec) {
-  if (rec.sizes != 1 || rec.clusters != 0 || rec.home >= 0 || rec.runtime < 0) return false;
-  const RequestType type = rec.type >= 0 ? static_cast<RequestType>(rec.type) : spec_.type;
-  if (!known_alone(job, type, from.parts[rec.parts], rec.line, rec.runtime)) return false;
+bool TraceSource::checked_alone(Job& job, const TraceRecords::Listed& rec) {
+  // One component and nothing rare: no type, home or clusters.
+  if (rec.one_size <= 0 || rec.runtime < 0) return false;
+  if (!known_alone(job, spec_.type, rec.one_size, rec.line, rec.runtime)) return false;
   job.id = rec.id >= 0 ? rec.id : ++count_;
   stated_id_ = rec.id >= 0;
   return true;
@@ -392,8 +406,9 @@ void TraceSource::fill_swf(Job& job, const TraceRecords::Swf& rec, Rng* rng) {
 void TraceSource::fill_listed(Job& job, const TraceRecords& from, const TraceRecords::Listed& rec) {
   Request& r = job.req;
   const int clusters = spec_.machine.clusters();
-  const std::span<const int> sizes(from.parts.data() + rec.parts, rec.sizes);
-  const std::span<const int> listed_clusters(sizes.data() + rec.sizes, rec.clusters);
+  const TraceRecords::Rare& more = from.rare_of(rec);
+  const std::span<const int> sizes = from.sizes(rec, more);
+  const std::span<const int> listed_clusters = from.clusters(more);
   const auto w = [&] { return where(spec_.path, rec.line); };  // only for a refusal
   job.id = rec.id >= 0 ? rec.id : ++count_;
   stated_id_ = rec.id >= 0;
@@ -405,12 +420,12 @@ void TraceSource::fill_listed(Job& job, const TraceRecords& from, const TraceRec
     last_app_index_ = it == app_index_.end() ? 0 : it->second;
   }
   job.app = last_app_index_;
-  if (rec.home >= clusters) {
-    throw UsageError(w() + "home " + std::to_string(rec.home) + " is not a cluster (0.." +
+  if (more.home >= clusters) {
+    throw UsageError(w() + "home " + std::to_string(more.home) + " is not a cluster (0.." +
                      std::to_string(clusters - 1) + ")");
   }
-  job.home = rec.home;
-  r.type = rec.type >= 0 ? static_cast<RequestType>(rec.type) : spec_.type;
+  job.home = more.home;
+  r.type = more.type >= 0 ? static_cast<RequestType>(more.type) : spec_.type;
   long long total = 0;  // components are at most 1e9 each: a long long sum cannot overflow
   for (int s : sizes) total += s;
   if (total > machine_total_) {
@@ -420,12 +435,12 @@ void TraceSource::fill_listed(Job& job, const TraceRecords& from, const TraceRec
   }
   r.total = static_cast<int>(total);
   if (r.type == RequestType::kMoldable) {
-    make_moldable(r, r.total, rec.min_size, spec_.min_share);
+    make_moldable(r, r.total, more.min_size, spec_.min_share);
   } else if (r.type == RequestType::kFlexible) {
     // The list's bounds, --rule's limits and the --flex-* bounds all hold.
     r.sizes.assign(1, r.total);
-    bound_flexible(r, limits_, spec_.flex, {rec.max_components, rec.max_component},
-                   rec.min_component);
+    bound_flexible(r, limits_, spec_.flex, {more.max_components, more.max_component},
+                   more.min_component);
   } else if (r.type == RequestType::kFixed) {
     if (listed_clusters.size() != sizes.size()) {
       throw UsageError(w() + "a fixed request needs one cluster per component (" +

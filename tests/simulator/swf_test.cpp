@@ -316,9 +316,14 @@ std::vector<std::string> jobs_of(TraceSource& source) {
   std::vector<std::string> out;
   Job job;
   while (source.next(job)) {
+    const Request& r = job.req;
     std::string s = std::to_string(job.id) + " " + std::to_string(job.line) + " " +
                     std::to_string(job.submit) + " " + std::to_string(job.app) + " " +
-                    std::to_string(job.price.runtime) + " " + std::to_string(job.price.requested);
+                    std::to_string(job.price.runtime) + " " + std::to_string(job.price.requested) +
+                    " home " + std::to_string(job.home) + " " + std::string(to_string(r.type)) +
+                    " bounds " + std::to_string(r.min_component) + " " +
+                    std::to_string(r.max_component) + " " + std::to_string(r.max_components) + " " +
+                    std::to_string(r.min_size);
     for (int c : job.req.sizes) s += " s" + std::to_string(c);
     for (int c : job.req.clusters) s += " c" + std::to_string(c);
     out.push_back(s);
@@ -327,7 +332,9 @@ std::vector<std::string> jobs_of(TraceSource& source) {
 }
 
 // The checking pass reads the file once and keeps its jobs: a run replays them, the same jobs
-// (the same random splits too) as reading the file again, even once the file is gone.
+// (the same random splits too) as reading the file again, even once the file is gone. A list
+// job of one component that gives nothing else is kept apart from those that give a type, a
+// home, bounds or clusters: each of those comes back, between plain jobs.
 TEST(Trace, RunsReplayTheJobsTheCheckingPassRead) {
   const auto gs = make_policy("gs", 4);
   const auto wf = make_placement("wf");
@@ -336,16 +343,41 @@ TEST(Trace, RunsReplayTheJobsTheCheckingPassRead) {
     return std::string(std::istreambuf_iterator<char>(in), {});
   }());
   TempFile list("list.csv",
-                "id,submit,app,runtime,type,components,clusters\n"
-                "7,0,a,100,fixed,8+4,1+0\n"
-                "8,5,,50,,16+16,\n"
-                "9,6,c,10,flexible,24,\n");
-  for (const auto& [path, rule] : {std::pair{swf.path(), Rule::kCo}, {list.path(), Rule::kNo}}) {
+                "id,submit,app,runtime,requested,type,components,clusters,home,min_component,"
+                "max_component,max_components,min_size\n"
+                "7,0,a,100,,fixed,8+4,1+0,,,,,\n"
+                "8,5,,50,60,,16+16,,,,,,\n"
+                "9,6,c,10,,flexible,24,,,,,,\n"
+                ",6,c,10,,,12,,,,,,\n"
+                "11,7,a,20,30,,3,,2,,,,\n"
+                ",7,,20,,flexible,20,,,2,,,\n"
+                "13,8,,20,,flexible,8,,,,8,,\n"
+                "14,8,,20,,flexible,20,,,,,3,\n"
+                "15,9,,20,,moldable,20,,,,,,10\n"
+                "16,9,a,20,,unordered,5,,,,,,\n"
+                "17,9,a,20,25,,6,,,,,,\n");
+  for (const auto& [path, rule] : {std::pair{swf.path(), Rule::kCo}, {list.path(), Rule::kCo}}) {
     TraceSpec spec = spec_for(path, "4x32", rule);
     spec.apps = {"trace", "a", "job", "c"};
     TraceSource streamed(spec);
     const std::vector<std::string> expected = jobs_of(streamed);
     ASSERT_FALSE(expected.empty());
+    if (path == list.path()) {  // each field as the list gives it
+      const std::string plain = " home -1 unordered bounds 1 0 0 0 s";
+      EXPECT_EQ(expected,
+                (std::vector<std::string>{
+                    "7 2 0.000000 1 100.000000 -1.000000 home -1 fixed bounds 1 0 0 0 s8 s4 c1 c0",
+                    "8 3 5.000000 2 50.000000 60.000000" + plain + "16 s16",
+                    "9 4 6.000000 3 10.000000 -1.000000 home -1 flexible bounds 1 0 0 0 s24",
+                    "1 5 6.000000 3 10.000000 -1.000000" + plain + "12",
+                    "11 6 7.000000 1 20.000000 30.000000 home 2 unordered bounds 1 0 0 0 s3",
+                    "2 7 7.000000 2 20.000000 -1.000000 home -1 flexible bounds 2 0 0 0 s20",
+                    "13 8 8.000000 2 20.000000 -1.000000 home -1 flexible bounds 1 8 0 0 s8",
+                    "14 9 8.000000 2 20.000000 -1.000000 home -1 flexible bounds 1 0 3 0 s20",
+                    "15 10 9.000000 2 20.000000 -1.000000 home -1 moldable bounds 1 0 0 10 s20",
+                    "16 11 9.000000 1 20.000000 -1.000000" + plain + "5",
+                    "17 12 9.000000 1 20.000000 25.000000" + plain + "6"}));
+    }
     spec.records = TraceSource::scan(spec, *gs, *wf).records;
     ASSERT_TRUE(spec.records);
     std::filesystem::remove(path);
