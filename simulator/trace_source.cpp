@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <limits>
 #include <span>
 #include <unordered_map>
 
@@ -173,18 +174,26 @@ bool TraceSource::next_swf(TraceRecords::Swf& out, std::map<std::string, std::ui
     return true;
   }
   SwfRecord rec;
+  long long procs = 0;
   while (true) {
     if (!swf_reader_->next(rec)) return false;
-    const long long procs = rec.procs > 0 ? rec.procs : rec.req_procs;
+    procs = rec.procs > 0 ? rec.procs : rec.req_procs;
     const char* reason = procs <= 0    ? "unknown processors"
                          : rec.run < 0 ? "unknown runtime"
                                        : nullptr;
     if (!reason) break;
     if (skipped) ++(*skipped)[reason];
   }
-  out = {rec.line,     rec.job,      rec.submit,
-         rec.run,      rec.req_time, rec.procs > 0 ? rec.procs : rec.req_procs,
-         rec.partition};
+  // Refused here, where the count is whole, as fill_swf() would refuse it; the rest fit an int.
+  if (procs > machine_total_) refuse_larger(rec.line, rec.job, procs);
+  const bool cluster = rec.partition >= 1 && rec.partition <= std::numeric_limits<int>::max();
+  out = {rec.line,
+         rec.job,
+         rec.submit,
+         rec.run,
+         rec.req_time,
+         static_cast<int>(procs),
+         cluster ? static_cast<int>(rec.partition) : -1};
   if (recording_) recording_->swf.push_back(out);
   return true;
 }
@@ -344,16 +353,18 @@ bool TraceSource::checked_alone(Job& job, const TraceRecords::Listed& rec) {
   return true;
 }
 
+void TraceSource::refuse_larger(long line, std::int64_t id, long long procs) const {
+  throw UsageError(where(spec_.path, line) + "job " + std::to_string(id) + " needs " +
+                   std::to_string(procs) + " processors; the system has " +
+                   std::to_string(spec_.machine.total()) + " (--clusters " +
+                   spec_.machine.describe() + ")");
+}
+
 void TraceSource::fill_swf(Job& job, const TraceRecords::Swf& rec, Rng* rng) {
   Request& r = job.req;
   const int clusters = spec_.machine.clusters();
   const long long procs = rec.procs;
-  if (procs > machine_total_) {
-    throw UsageError(where(spec_.path, rec.line) + "job " + std::to_string(rec.job) + " needs " +
-                     std::to_string(procs) + " processors; the system has " +
-                     std::to_string(spec_.machine.total()) + " (--clusters " +
-                     spec_.machine.describe() + ")");
-  }
+  if (procs > machine_total_) refuse_larger(rec.line, rec.job, procs);
   const int n = static_cast<int>(procs);
   job.id = rec.job;
   stated_id_ = true;
@@ -428,11 +439,7 @@ void TraceSource::fill_listed(Job& job, const TraceRecords& from, const TraceRec
   r.type = more.type >= 0 ? static_cast<RequestType>(more.type) : spec_.type;
   long long total = 0;  // components are at most 1e9 each: a long long sum cannot overflow
   for (int s : sizes) total += s;
-  if (total > machine_total_) {
-    throw UsageError(w() + "job " + std::to_string(job.id) + " needs " + std::to_string(total) +
-                     " processors; the system has " + std::to_string(spec_.machine.total()) +
-                     " (--clusters " + spec_.machine.describe() + ")");
-  }
+  if (total > machine_total_) refuse_larger(rec.line, job.id, total);
   r.total = static_cast<int>(total);
   if (r.type == RequestType::kMoldable) {
     make_moldable(r, r.total, more.min_size, spec_.min_share);

@@ -26,13 +26,15 @@ namespace mcb::sim {
 /// @brief The usable jobs of a trace as read, before a rule splits them: the checking pass keeps
 /// them, and every run of the study replays them.
 struct TraceRecords {
-  /// @brief An SWF job: the fields a run uses.
+  /// @brief An SWF job: the fields a run uses (48 bytes: the checking pass keeps one per job).
   struct Swf {
     long line = 0;
     std::int64_t job = -1;
     double submit = 0, run = 0, req_time = -1;
-    long long procs = 0;  //!< allocated processors, else the requested ones
-    long long partition = -1;
+    /// Allocated processors, else the requested ones: an int, as a job of more than the
+    /// machine's processors is refused as it is read.
+    int procs = 0;
+    int partition = -1;  //!< the file's where 1 or more and an int, else -1 (no cluster)
   };
   /// @brief A list job as read: the columns nearly every list gives. The fields most lists leave
   /// out (ListFields' type, home and bounds), more than one component and clusters are kept
@@ -156,6 +158,8 @@ class TraceSource final : public JobSource {
   /// checked_alone()'s common part: whether runs_alone_ knows one component of @p size and
   /// @p type to run; if so, sets @p job's line, total and runtime.
   bool known_alone(Job& job, RequestType type, long long size, long line, double runtime);
+  /// The refusal of job @p id on @p line, of @p procs processors, more than the machine has.
+  [[noreturn]] void refuse_larger(long line, std::int64_t id, long long procs) const;
   /// Fills @p job from an SWF record, split by the rule (a split drawn with @p rng, else the
   /// first).
   void fill_swf(Job& job, const TraceRecords::Swf& rec, Rng* rng);

@@ -406,6 +406,32 @@ TEST(Trace, OutOfOrderAndOversizedJobsAreNamedByLine) {
   EXPECT_NE(e3.find("has no split --rule no allows"), std::string::npos) << e3;
 }
 
+// The checking pass keeps an SWF job's processors and partition as ints: a job of more processors
+// than an int holds is refused with its count as the file gives it, and a partition past an int
+// is no cluster (not the one it would wrap to).
+TEST(Trace, SwfCountsPastAnIntAreRefusedOrNoCluster) {
+  const auto gs = make_policy("gs", 2);
+  const auto wf = make_placement("wf");
+  TempFile big("big.swf",
+               "1 0 -1 10 2 -1 -1 2 20 -1 1 1 1 1 1 -1 -1 -1\n"
+               "2 5 -1 10 4294967298 -1 -1 2 20 -1 1 1 1 1 1 -1 -1 -1\n");
+  const std::string e = error_of([&] { TraceSource::scan(spec_for(big.path(), "2x4"), *gs, *wf); });
+  EXPECT_NE(e.find(big.path() + ":2: job 2 needs 4294967298 processors; the system has 8"),
+            std::string::npos)
+      << e;
+  TempFile far("far.swf",
+               "1 0 -1 10 2 -1 -1 2 20 -1 1 1 1 1 1 4294967298 -1 -1\n"
+               "2 5 -1 10 2 -1 -1 2 20 -1 1 1 1 1 1 2 -1 -1\n");
+  TraceSpec spec = spec_for(far.path(), "2x4");
+  spec.records = TraceSource::scan(spec, *gs, *wf).records;
+  TraceSource source(spec);
+  Job job;
+  ASSERT_TRUE(source.next(job));
+  EXPECT_EQ(job.home, -1);
+  ASSERT_TRUE(source.next(job));
+  EXPECT_EQ(job.home, 1);
+}
+
 // On one cluster a job has one split, one component, which the rule may still refuse.
 TEST(Trace, OnOneClusterAJobIsOneComponentWithinTheRulesLimit) {
   TempFile swf("one.swf",
