@@ -167,7 +167,9 @@ bool TraceSource::next(Job& job) {
   return read(job, &splits_, nullptr, line, raw, app);
 }
 
-bool TraceSource::next_swf(TraceRecords::Swf& out, std::map<std::string, std::uint64_t>* skipped) {
+// Inline: a run calls it for every SWF job.
+[[gnu::always_inline]] inline bool TraceSource::next_swf(
+    TraceRecords::Swf& out, std::map<std::string, std::uint64_t>* skipped) {
   if (spec_.records) {
     if (replayed_ == spec_.records->swf.size()) return false;
     out = spec_.records->swf[replayed_++];
@@ -254,7 +256,8 @@ void TraceRecords::reserve_for(const std::string& path, bool swf_file) {
   }
 }
 
-const TraceRecords* TraceSource::next_listed(std::size_t& at) {
+// Inline: a run calls it for every list job.
+[[gnu::always_inline]] inline const TraceRecords* TraceSource::next_listed(std::size_t& at) {
   if (spec_.records) {
     if (replayed_ == spec_.records->list.size()) return nullptr;
     at = replayed_++;
@@ -437,8 +440,11 @@ void TraceSource::fill_listed(Job& job, const TraceRecords& from, const TraceRec
   }
   job.home = more.home;
   r.type = more.type >= 0 ? static_cast<RequestType>(more.type) : spec_.type;
-  long long total = 0;  // components are at most 1e9 each: a long long sum cannot overflow
-  for (int s : sizes) total += s;
+  long long total = rec.one_size;  // a plain job's, without a sum
+  if (total <= 0) {
+    total = 0;  // components are at most 1e9 each: a long long sum cannot overflow
+    for (int s : sizes) total += s;
+  }
   if (total > machine_total_) refuse_larger(rec.line, job.id, total);
   r.total = static_cast<int>(total);
   if (r.type == RequestType::kMoldable) {

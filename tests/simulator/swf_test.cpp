@@ -323,7 +323,7 @@ std::vector<std::string> jobs_of(TraceSource& source) {
                     " home " + std::to_string(job.home) + " " + std::string(to_string(r.type)) +
                     " bounds " + std::to_string(r.min_component) + " " +
                     std::to_string(r.max_component) + " " + std::to_string(r.max_components) + " " +
-                    std::to_string(r.min_size);
+                    std::to_string(r.min_size) + " total " + std::to_string(r.total);
     for (int c : job.req.sizes) s += " s" + std::to_string(c);
     for (int c : job.req.clusters) s += " c" + std::to_string(c);
     out.push_back(s);
@@ -362,21 +362,26 @@ TEST(Trace, RunsReplayTheJobsTheCheckingPassRead) {
     TraceSource streamed(spec);
     const std::vector<std::string> expected = jobs_of(streamed);
     ASSERT_FALSE(expected.empty());
-    if (path == list.path()) {  // each field as the list gives it
-      const std::string plain = " home -1 unordered bounds 1 0 0 0 s";
-      EXPECT_EQ(expected,
-                (std::vector<std::string>{
-                    "7 2 0.000000 1 100.000000 -1.000000 home -1 fixed bounds 1 0 0 0 s8 s4 c1 c0",
-                    "8 3 5.000000 2 50.000000 60.000000" + plain + "16 s16",
-                    "9 4 6.000000 3 10.000000 -1.000000 home -1 flexible bounds 1 0 0 0 s24",
-                    "1 5 6.000000 3 10.000000 -1.000000" + plain + "12",
-                    "11 6 7.000000 1 20.000000 30.000000 home 2 unordered bounds 1 0 0 0 s3",
-                    "2 7 7.000000 2 20.000000 -1.000000 home -1 flexible bounds 2 0 0 0 s20",
-                    "13 8 8.000000 2 20.000000 -1.000000 home -1 flexible bounds 1 8 0 0 s8",
-                    "14 9 8.000000 2 20.000000 -1.000000 home -1 flexible bounds 1 0 3 0 s20",
-                    "15 10 9.000000 2 20.000000 -1.000000 home -1 moldable bounds 1 0 0 10 s20",
-                    "16 11 9.000000 1 20.000000 -1.000000" + plain + "5",
-                    "17 12 9.000000 1 20.000000 25.000000" + plain + "6"}));
+    // Each field as the list gives it; plain: a job of the run's type, without a home or bounds.
+    if (path == list.path()) {
+      const auto plain = [](int total) {
+        return " home -1 unordered bounds 1 0 0 0 total " + std::to_string(total) + " s";
+      };
+      EXPECT_EQ(
+          expected,
+          (std::vector<std::string>{
+              "7 2 0.000000 1 100.000000 -1.000000 home -1 fixed bounds 1 0 0 0 total 12 s8 s4 c1 "
+              "c0",
+              "8 3 5.000000 2 50.000000 60.000000" + plain(32) + "16 s16",
+              "9 4 6.000000 3 10.000000 -1.000000 home -1 flexible bounds 1 0 0 0 total 24 s24",
+              "1 5 6.000000 3 10.000000 -1.000000" + plain(12) + "12",
+              "11 6 7.000000 1 20.000000 30.000000 home 2 unordered bounds 1 0 0 0 total 3 s3",
+              "2 7 7.000000 2 20.000000 -1.000000 home -1 flexible bounds 2 0 0 0 total 20 s20",
+              "13 8 8.000000 2 20.000000 -1.000000 home -1 flexible bounds 1 8 0 0 total 8 s8",
+              "14 9 8.000000 2 20.000000 -1.000000 home -1 flexible bounds 1 0 3 0 total 20 s20",
+              "15 10 9.000000 2 20.000000 -1.000000 home -1 moldable bounds 1 0 0 10 total 20 s20",
+              "16 11 9.000000 1 20.000000 -1.000000" + plain(5) + "5",
+              "17 12 9.000000 1 20.000000 25.000000" + plain(6) + "6"}));
     }
     spec.records = TraceSource::scan(spec, *gs, *wf).records;
     ASSERT_TRUE(spec.records);
