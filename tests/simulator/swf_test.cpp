@@ -370,8 +370,8 @@ TEST(Trace, RunsReplayTheJobsTheCheckingPassRead) {
       EXPECT_EQ(
           expected,
           (std::vector<std::string>{
-              "7 2 0.000000 1 100.000000 -1.000000 home -1 fixed bounds 1 0 0 0 total 12 s8 s4 c1 "
-              "c0",
+              "7 2 0.000000 1 100.000000 -1.000000 home -1 fixed" +
+                  std::string(" bounds 1 0 0 0 total 12 s8 s4 c1 c0"),
               "8 3 5.000000 2 50.000000 60.000000" + plain(32) + "16 s16",
               "9 4 6.000000 3 10.000000 -1.000000 home -1 flexible bounds 1 0 0 0 total 24 s24",
               "1 5 6.000000 3 10.000000 -1.000000" + plain(12) + "12",
