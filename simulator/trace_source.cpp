@@ -160,13 +160,6 @@ TraceSource::TraceSource(TraceSpec spec)
 
 TraceSource::~TraceSource() = default;
 
-bool TraceSource::next(Job& job) {
-  long line = 0;
-  double raw = 0;
-  int app = 0;
-  return read(job, &splits_, nullptr, line, raw, app);
-}
-
 // Inline: a run calls it for every SWF job.
 [[gnu::always_inline]] inline bool TraceSource::next_swf(
     TraceRecords::Swf& out, std::map<std::string, std::uint64_t>* skipped) {
@@ -276,8 +269,10 @@ void TraceRecords::reserve_for(const std::string& path, bool swf_file) {
   return &into;
 }
 
-bool TraceSource::read(Job& job, Rng* rng, std::map<std::string, std::uint64_t>* skipped,
-                       long& line, double& raw_submit, int& app) {
+// Inline into next() and scan(), its two callers: a run's next() then reads without the call.
+[[gnu::always_inline]] inline bool TraceSource::read(Job& job, Rng* rng,
+                                                     std::map<std::string, std::uint64_t>* skipped,
+                                                     long& line, double& raw_submit, int& app) {
   Request& r = job.req;
   checked_ = false;
   if (swf_) {
@@ -318,6 +313,13 @@ bool TraceSource::read(Job& job, Rng* rng, std::map<std::string, std::uint64_t>*
   }
   job.submit = (raw_submit - spec_.origin) / spec_.scale;
   return true;
+}
+
+bool TraceSource::next(Job& job) {
+  long line = 0;
+  double raw = 0;
+  int app = 0;
+  return read(job, &splits_, nullptr, line, raw, app);
 }
 
 // Inline: the checking pass calls it for nearly every job.
