@@ -365,7 +365,9 @@ void TraceSource::refuse_larger(long line, std::int64_t id, long long procs) con
                    spec_.machine.describe() + ")");
 }
 
-void TraceSource::fill_swf(Job& job, const TraceRecords::Swf& rec, Rng* rng) {
+// Inline: read()'s copy in a run's next() then fills each job without a call.
+[[gnu::always_inline]] inline void TraceSource::fill_swf(Job& job, const TraceRecords::Swf& rec,
+                                                         Rng* rng) {
   Request& r = job.req;
   const int clusters = spec_.machine.clusters();
   const long long procs = rec.procs;
@@ -419,7 +421,9 @@ void TraceSource::fill_swf(Job& job, const TraceRecords::Swf& rec, Rng* rng) {
   }
 }
 
-void TraceSource::fill_listed(Job& job, const TraceRecords& from, const TraceRecords::Listed& rec) {
+// Inline: read()'s copy in a run's next() then fills each job without a call.
+[[gnu::always_inline]] inline void TraceSource::fill_listed(Job& job, const TraceRecords& from,
+                                                            const TraceRecords::Listed& rec) {
   Request& r = job.req;
   const int clusters = spec_.machine.clusters();
   const TraceRecords::Rare& more = from.rare_of(rec);
