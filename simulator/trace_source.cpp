@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <limits>
 #include <span>
 #include <unordered_map>
 
@@ -159,45 +160,62 @@ TraceSource::TraceSource(TraceSpec spec)
 
 TraceSource::~TraceSource() = default;
 
-bool TraceSource::next(Job& job) {
-  long line = 0;
-  double raw = 0;
-  int app = 0;
-  return read(job, &splits_, nullptr, line, raw, app);
-}
-
-bool TraceSource::next_swf(TraceRecords::Swf& out, std::map<std::string, std::uint64_t>* skipped) {
+// Inline: a run calls it for every SWF job.
+[[gnu::always_inline]] inline bool TraceSource::next_swf(
+    TraceRecords::Swf& out, std::map<std::string, std::uint64_t>* skipped) {
   if (spec_.records) {
     if (replayed_ == spec_.records->swf.size()) return false;
     out = spec_.records->swf[replayed_++];
     return true;
   }
   SwfRecord rec;
+  long long procs = 0;
   while (true) {
     if (!swf_reader_->next(rec)) return false;
-    const long long procs = rec.procs > 0 ? rec.procs : rec.req_procs;
+    procs = rec.procs > 0 ? rec.procs : rec.req_procs;
     const char* reason = procs <= 0    ? "unknown processors"
                          : rec.run < 0 ? "unknown runtime"
                                        : nullptr;
     if (!reason) break;
     if (skipped) ++(*skipped)[reason];
   }
-  out = {rec.line,     rec.job,      rec.submit,
-         rec.run,      rec.req_time, rec.procs > 0 ? rec.procs : rec.req_procs,
-         rec.partition};
+  // Refused here, where the count is whole, as fill_swf() would refuse it; the rest fit an int.
+  if (procs > machine_total_) refuse_larger(rec.line, rec.job, procs);
+  const bool cluster = rec.partition >= 1 && rec.partition <= std::numeric_limits<int>::max();
+  out = {rec.line,
+         rec.job,
+         rec.submit,
+         rec.run,
+         rec.req_time,
+         static_cast<int>(procs),
+         cluster ? static_cast<int>(rec.partition) : -1};
   if (recording_) recording_->swf.push_back(out);
   return true;
 }
 
+const TraceRecords::Rare TraceRecords::kPlain{};
+
 void TraceRecords::add(const ListRecord& r, std::size_t first) {
   Listed& l = list.emplace_back();
-  static_cast<ListFields&>(l) = r;
+  l.line = r.line;
+  l.id = r.id;
+  l.submit = r.submit;
+  l.runtime = r.runtime;
+  l.requested = r.requested;
   // Lists name few apps, mostly the same one line after line: that one is found without a call.
   const bool same = last_app_ >= 0 && apps[static_cast<std::size_t>(last_app_)] == r.app;
   l.app = same ? last_app_ : app_number(r.app);
-  l.parts = static_cast<std::uint32_t>(first);
-  l.sizes = r.sizes;
-  l.clusters = r.clusters;
+  const ListFields plain;
+  if (r.sizes == 1 && r.clusters == 0 && r.type == plain.type && r.home == plain.home &&
+      r.min_component == plain.min_component && r.max_component == plain.max_component &&
+      r.max_components == plain.max_components && r.min_size == plain.min_size) {
+    l.one_size = parts.back();  // its one component, at least 1
+    parts.pop_back();
+    return;
+  }
+  l.one_size = -1 - static_cast<int>(rare.size());
+  rare.push_back({r.type, r.home, r.min_component, r.max_component, r.max_components, r.min_size,
+                  static_cast<std::uint32_t>(first), r.sizes, r.clusters});
 }
 
 int TraceRecords::app_number(std::string_view name) {
@@ -231,7 +249,8 @@ void TraceRecords::reserve_for(const std::string& path, bool swf_file) {
   }
 }
 
-const TraceRecords* TraceSource::next_listed(std::size_t& at) {
+// Inline: a run calls it for every list job.
+[[gnu::always_inline]] inline const TraceRecords* TraceSource::next_listed(std::size_t& at) {
   if (spec_.records) {
     if (replayed_ == spec_.records->list.size()) return nullptr;
     at = replayed_++;
@@ -240,6 +259,7 @@ const TraceRecords* TraceSource::next_listed(std::size_t& at) {
   TraceRecords& into = recording_ ? *recording_ : scratch_;
   if (!recording_) {
     scratch_.list.clear();
+    scratch_.rare.clear();
     scratch_.parts.clear();
   }
   const std::size_t first = into.parts.size();
@@ -249,8 +269,10 @@ const TraceRecords* TraceSource::next_listed(std::size_t& at) {
   return &into;
 }
 
-bool TraceSource::read(Job& job, Rng* rng, std::map<std::string, std::uint64_t>* skipped,
-                       long& line, double& raw_submit, int& app) {
+// Inline into next() and scan(), its two callers: a run's next() then reads without the call.
+[[gnu::always_inline]] inline bool TraceSource::read(Job& job, Rng* rng,
+                                                     std::map<std::string, std::uint64_t>* skipped,
+                                                     long& line, double& raw_submit, int& app) {
   Request& r = job.req;
   checked_ = false;
   if (swf_) {
@@ -271,7 +293,7 @@ bool TraceSource::read(Job& job, Rng* rng, std::map<std::string, std::uint64_t>*
     line = rec.line;
     raw_submit = rec.submit;
     app = rec.app;
-    checked_ = runs_alone_ != nullptr && checked_alone(job, *from, rec);
+    checked_ = runs_alone_ != nullptr && checked_alone(job, rec);
     if (checked_) return true;
     reset(job);
     fill_listed(job, *from, rec);
@@ -291,6 +313,13 @@ bool TraceSource::read(Job& job, Rng* rng, std::map<std::string, std::uint64_t>*
   }
   job.submit = (raw_submit - spec_.origin) / spec_.scale;
   return true;
+}
+
+bool TraceSource::next(Job& job) {
+  long line = 0;
+  double raw = 0;
+  int app = 0;
+  return read(job, &splits_, nullptr, line, raw, app);
 }
 
 // Inline: the checking pass calls it for nearly every job.
@@ -320,26 +349,29 @@ bool TraceSource::checked_alone(Job& job, const TraceRecords::Swf& rec) {
   return true;
 }
 
-bool TraceSource::checked_alone(Job& job, const TraceRecords& from,
-                                const TraceRecords::Listed& rec) {
-  if (rec.sizes != 1 || rec.clusters != 0 || rec.home >= 0 || rec.runtime < 0) return false;
-  const RequestType type = rec.type >= 0 ? static_cast<RequestType>(rec.type) : spec_.type;
-  if (!known_alone(job, type, from.parts[rec.parts], rec.line, rec.runtime)) return false;
+bool TraceSource::checked_alone(Job& job, const TraceRecords::Listed& rec) {
+  // One component and nothing rare: no type, home or clusters.
+  if (rec.one_size <= 0 || rec.runtime < 0) return false;
+  if (!known_alone(job, spec_.type, rec.one_size, rec.line, rec.runtime)) return false;
   job.id = rec.id >= 0 ? rec.id : ++count_;
   stated_id_ = rec.id >= 0;
   return true;
 }
 
-void TraceSource::fill_swf(Job& job, const TraceRecords::Swf& rec, Rng* rng) {
+void TraceSource::refuse_larger(long line, std::int64_t id, long long procs) const {
+  throw UsageError(where(spec_.path, line) + "job " + std::to_string(id) + " needs " +
+                   std::to_string(procs) + " processors; the system has " +
+                   std::to_string(spec_.machine.total()) + " (--clusters " +
+                   spec_.machine.describe() + ")");
+}
+
+// Inline: read()'s copy in a run's next() then fills each job without a call.
+[[gnu::always_inline]] inline void TraceSource::fill_swf(Job& job, const TraceRecords::Swf& rec,
+                                                         Rng* rng) {
   Request& r = job.req;
   const int clusters = spec_.machine.clusters();
   const long long procs = rec.procs;
-  if (procs > machine_total_) {
-    throw UsageError(where(spec_.path, rec.line) + "job " + std::to_string(rec.job) + " needs " +
-                     std::to_string(procs) + " processors; the system has " +
-                     std::to_string(spec_.machine.total()) + " (--clusters " +
-                     spec_.machine.describe() + ")");
-  }
+  if (procs > machine_total_) refuse_larger(rec.line, rec.job, procs);
   const int n = static_cast<int>(procs);
   job.id = rec.job;
   stated_id_ = true;
@@ -389,11 +421,14 @@ void TraceSource::fill_swf(Job& job, const TraceRecords::Swf& rec, Rng* rng) {
   }
 }
 
-void TraceSource::fill_listed(Job& job, const TraceRecords& from, const TraceRecords::Listed& rec) {
+// Inline: read()'s copy in a run's next() then fills each job without a call.
+[[gnu::always_inline]] inline void TraceSource::fill_listed(Job& job, const TraceRecords& from,
+                                                            const TraceRecords::Listed& rec) {
   Request& r = job.req;
   const int clusters = spec_.machine.clusters();
-  const std::span<const int> sizes(from.parts.data() + rec.parts, rec.sizes);
-  const std::span<const int> listed_clusters(sizes.data() + rec.sizes, rec.clusters);
+  const TraceRecords::Rare& more = from.rare_of(rec);
+  const std::span<const int> sizes = from.sizes(rec, more);
+  const std::span<const int> listed_clusters = from.clusters(more);
   const auto w = [&] { return where(spec_.path, rec.line); };  // only for a refusal
   job.id = rec.id >= 0 ? rec.id : ++count_;
   stated_id_ = rec.id >= 0;
@@ -405,27 +440,26 @@ void TraceSource::fill_listed(Job& job, const TraceRecords& from, const TraceRec
     last_app_index_ = it == app_index_.end() ? 0 : it->second;
   }
   job.app = last_app_index_;
-  if (rec.home >= clusters) {
-    throw UsageError(w() + "home " + std::to_string(rec.home) + " is not a cluster (0.." +
+  if (more.home >= clusters) {
+    throw UsageError(w() + "home " + std::to_string(more.home) + " is not a cluster (0.." +
                      std::to_string(clusters - 1) + ")");
   }
-  job.home = rec.home;
-  r.type = rec.type >= 0 ? static_cast<RequestType>(rec.type) : spec_.type;
-  long long total = 0;  // components are at most 1e9 each: a long long sum cannot overflow
-  for (int s : sizes) total += s;
-  if (total > machine_total_) {
-    throw UsageError(w() + "job " + std::to_string(job.id) + " needs " + std::to_string(total) +
-                     " processors; the system has " + std::to_string(spec_.machine.total()) +
-                     " (--clusters " + spec_.machine.describe() + ")");
+  job.home = more.home;
+  r.type = more.type >= 0 ? static_cast<RequestType>(more.type) : spec_.type;
+  long long total = rec.one_size;  // a plain job's, without a sum
+  if (total <= 0) {
+    total = 0;  // components are at most 1e9 each: a long long sum cannot overflow
+    for (int s : sizes) total += s;
   }
+  if (total > machine_total_) refuse_larger(rec.line, job.id, total);
   r.total = static_cast<int>(total);
   if (r.type == RequestType::kMoldable) {
-    make_moldable(r, r.total, rec.min_size, spec_.min_share);
+    make_moldable(r, r.total, more.min_size, spec_.min_share);
   } else if (r.type == RequestType::kFlexible) {
     // The list's bounds, --rule's limits and the --flex-* bounds all hold.
     r.sizes.assign(1, r.total);
-    bound_flexible(r, limits_, spec_.flex, {rec.max_components, rec.max_component},
-                   rec.min_component);
+    bound_flexible(r, limits_, spec_.flex, {more.max_components, more.max_component},
+                   more.min_component);
   } else if (r.type == RequestType::kFixed) {
     if (listed_clusters.size() != sizes.size()) {
       throw UsageError(w() + "a fixed request needs one cluster per component (" +

@@ -16,6 +16,7 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <span>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -25,27 +26,58 @@ namespace mcb::sim {
 /// @brief The usable jobs of a trace as read, before a rule splits them: the checking pass keeps
 /// them, and every run of the study replays them.
 struct TraceRecords {
-  /// @brief An SWF job: the fields a run uses.
+  /// @brief An SWF job: the fields a run uses (48 bytes: the checking pass keeps one per job).
   struct Swf {
     long line = 0;
     std::int64_t job = -1;
     double submit = 0, run = 0, req_time = -1;
-    long long procs = 0;  //!< allocated processors, else the requested ones
-    long long partition = -1;
+    /// Allocated processors, else the requested ones: an int, as a job of more than the
+    /// machine's processors is refused as it is read.
+    int procs = 0;
+    int partition = -1;  //!< the file's where 1 or more and an int, else -1 (no cluster)
   };
-  /// @brief A list job as read (ListFields): its name and parts live in the tables below.
-  struct Listed : ListFields {
-    int app = 0;                            //!< index into apps ("" where the list names none)
+  /// @brief A list job as read: the columns nearly every list gives. The fields most lists leave
+  /// out (ListFields' type, home and bounds), more than one component and clusters are kept
+  /// apart, for the jobs that give them (Rare): this record is 48 bytes where one with every
+  /// field was 80, and the checking pass keeps one per job.
+  struct Listed {
+    long line = 0;
+    std::int64_t id = -1;
+    double submit = 0, runtime = -1, requested = -1;
+    int app = 0;  //!< index into apps ("" where the list names none)
+    /// The size of its one component when it has nothing rare (> 0), else -1 - its index in
+    /// rare.
+    int one_size = 0;
+  };
+  /// @brief What a list job gives beyond Listed, as ListFields has it.
+  struct Rare {
+    int type = -1, home = -1;
+    int min_component = 1, max_component = 0, max_components = 0, min_size = 0;
     std::uint32_t parts = 0;                //!< first of its components, then clusters, in parts
     std::uint32_t sizes = 0, clusters = 0;  //!< how many of each
   };
   std::vector<Swf> swf;
   std::vector<Listed> list;
-  std::vector<int> parts;         //!< the list jobs' components and clusters
+  std::vector<Rare> rare;         //!< of the list jobs that give more than Listed holds
+  std::vector<int> parts;         //!< the rare list jobs' components and clusters
   std::vector<std::string> apps;  //!< the list jobs' app names
   /// Keeps @p record, whose parts were appended to parts from @p first, as a Listed (its app
-  /// name added to apps when new).
+  /// name added to apps when new) and, when it gives more, a Rare (else its one part is taken
+  /// back from parts).
   void add(const ListRecord& record, std::size_t first);
+  /// What @p job gives beyond Listed: the defaults (one component, no clusters) when nothing.
+  const Rare& rare_of(const Listed& job) const {
+    return job.one_size > 0 ? kPlain : rare[static_cast<std::size_t>(-1 - job.one_size)];
+  }
+  /// The components of @p job, of its Rare @p more (rare_of()).
+  std::span<const int> sizes(const Listed& job, const Rare& more) const {
+    if (job.one_size > 0) return {&job.one_size, 1};
+    return {parts.data() + more.parts, more.sizes};
+  }
+  /// The clusters of @p job, of its Rare @p more (rare_of()).
+  std::span<const int> clusters(const Rare& more) const {
+    return {parts.data() + more.parts + more.sizes, more.clusters};
+  }
   /// The name a job of app number @p app runs under: "trace" for SWF jobs (-1), "job" for list
   /// jobs that name none.
   const std::string& app_name(int app) const;
@@ -58,6 +90,8 @@ struct TraceRecords {
   /// The index of @p name in apps, added when new.
   int app_number(std::string_view name);
   int last_app_ = -1;  //!< the last job's, checked first
+  /// A job of one component (in Listed: none here) without clusters, type, home or bounds.
+  static const Rare kPlain;
 };
 
 class RunsAlone;
@@ -120,10 +154,12 @@ class TraceSource final : public JobSource {
   /// runs_alone_ knows to run, without a home, clusters or a table price, sets the fields the
   /// pass reads (id, line, total, runtime) and returns true; the rest of @p job is stale.
   bool checked_alone(Job& job, const TraceRecords::Swf& rec);
-  bool checked_alone(Job& job, const TraceRecords& from, const TraceRecords::Listed& rec);
+  bool checked_alone(Job& job, const TraceRecords::Listed& rec);
   /// checked_alone()'s common part: whether runs_alone_ knows one component of @p size and
   /// @p type to run; if so, sets @p job's line, total and runtime.
   bool known_alone(Job& job, RequestType type, long long size, long line, double runtime);
+  /// The refusal of job @p id on @p line, of @p procs processors, more than the machine has.
+  [[noreturn]] void refuse_larger(long line, std::int64_t id, long long procs) const;
   /// Fills @p job from an SWF record, split by the rule (a split drawn with @p rng, else the
   /// first).
   void fill_swf(Job& job, const TraceRecords::Swf& rec, Rng* rng);

@@ -1,8 +1,9 @@
 #pragma once
-// Helpers shared by the simulator's unit tests: the one-line message of a rejected input, and
-// a temporary input file.
+// Helpers shared by the simulator's unit tests: the one-line message of a rejected input, a
+// temporary input file, and a trace on a machine.
 
 #include "common/errors.hpp"
+#include "simulator/trace_source.hpp"
 #include "tests/support/refusal.hpp"
 
 #include <unistd.h>
@@ -34,5 +35,20 @@ class TempFile {
  private:
   std::string path_;
 };
+
+// The DAS2 excerpt among the fixtures: an SWF trace of a few hundred jobs.
+inline const std::string kExcerpt =
+    std::string(MCB_FIXTURES_DIR) + "/traces/DAS2-fs1-2003-1-excerpt.swf";
+
+// The trace at @p path on the machine @p clusters (--clusters), split by @p rule.
+inline TraceSpec spec_for(const std::string& path, const std::string& clusters,
+                          Rule rule = Rule::kNo) {
+  TraceSpec s;
+  s.path = path;
+  s.machine = parse_clusters(clusters);
+  s.rule = rule;
+  s.component_limit = s.machine.smallest() / 2;
+  return s;
+}
 
 }  // namespace mcb::sim::test

@@ -18,9 +18,9 @@
 namespace mcb::sim {
 namespace {
 
-const std::string kExcerpt = std::string(MCB_FIXTURES_DIR) + "/traces/DAS2-fs1-2003-1-excerpt.swf";
-
 using test::error_of;
+using test::kExcerpt;
+using test::spec_for;
 using test::TempFile;
 
 void read_all(const std::string& path) {
@@ -286,15 +286,6 @@ TEST(Swf, ReadsFilesOfManyBlocksLineByLine) {
   EXPECT_EQ(rec.procs, 0) << "-0 is read as std::from_chars reads it";
 }
 
-TraceSpec spec_for(const std::string& path, const std::string& clusters, Rule rule = Rule::kNo) {
-  TraceSpec s;
-  s.path = path;
-  s.machine = parse_clusters(clusters);
-  s.rule = rule;
-  s.component_limit = s.machine.smallest() / 2;
-  return s;
-}
-
 TEST(Trace, ScanCountsJobsAndSkipsUnknowns) {
   TempFile f("unknown.swf",
              "1 0 -1 10 2 -1 -1 2 20 -1 1 1 1 1 1 -1 -1 -1\n"
@@ -309,49 +300,6 @@ TEST(Trace, ScanCountsJobsAndSkipsUnknowns) {
   EXPECT_EQ(scan.skipped.at("unknown processors"), 1u);
   EXPECT_DOUBLE_EQ(scan.runtime_work, 2 * 10 + 3 * 10)
       << "requested processors stand in for allocated";
-}
-
-// The jobs of a trace as a run sees them: id, line, submit, sizes and clusters, runtime.
-std::vector<std::string> jobs_of(TraceSource& source) {
-  std::vector<std::string> out;
-  Job job;
-  while (source.next(job)) {
-    std::string s = std::to_string(job.id) + " " + std::to_string(job.line) + " " +
-                    std::to_string(job.submit) + " " + std::to_string(job.app) + " " +
-                    std::to_string(job.price.runtime) + " " + std::to_string(job.price.requested);
-    for (int c : job.req.sizes) s += " s" + std::to_string(c);
-    for (int c : job.req.clusters) s += " c" + std::to_string(c);
-    out.push_back(s);
-  }
-  return out;
-}
-
-// The checking pass reads the file once and keeps its jobs: a run replays them, the same jobs
-// (the same random splits too) as reading the file again, even once the file is gone.
-TEST(Trace, RunsReplayTheJobsTheCheckingPassRead) {
-  const auto gs = make_policy("gs", 4);
-  const auto wf = make_placement("wf");
-  TempFile swf("copy.swf", [] {
-    std::ifstream in(kExcerpt);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-  }());
-  TempFile list("list.csv",
-                "id,submit,app,runtime,type,components,clusters\n"
-                "7,0,a,100,fixed,8+4,1+0\n"
-                "8,5,,50,,16+16,\n"
-                "9,6,c,10,flexible,24,\n");
-  for (const auto& [path, rule] : {std::pair{swf.path(), Rule::kCo}, {list.path(), Rule::kNo}}) {
-    TraceSpec spec = spec_for(path, "4x32", rule);
-    spec.apps = {"trace", "a", "job", "c"};
-    TraceSource streamed(spec);
-    const std::vector<std::string> expected = jobs_of(streamed);
-    ASSERT_FALSE(expected.empty());
-    spec.records = TraceSource::scan(spec, *gs, *wf).records;
-    ASSERT_TRUE(spec.records);
-    std::filesystem::remove(path);
-    TraceSource replayed(spec);
-    EXPECT_EQ(jobs_of(replayed), expected) << path;
-  }
 }
 
 TEST(Trace, OutOfOrderAndOversizedJobsAreNamedByLine) {
