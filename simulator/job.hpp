@@ -45,12 +45,12 @@ struct Job {
   // Reservation (EASY, conservative).
   Time res_start = kNever, res_end = kNever;
   Time first_reservation = kNever;  //!< the first start time the scheduler promised
-  std::vector<int> res_alloc;
+  Counts res_alloc;
 
   // Running.
   Time start = kNever, expected_end = kNever, end = kNever;
   double service = 0, net_service = 0;
-  std::vector<int> alloc;  //!< processors per cluster
+  Counts alloc;  //!< processors per cluster
   int held = 0;  //!< processors it holds, the sum of alloc (set with it; a moldable job may
                  //!< hold fewer than it asked for)
   int components_run = 0;

@@ -21,7 +21,7 @@ std::vector<int> place(const char* rule, const Request& r, std::vector<int> avai
 Request components(const std::vector<int>& sizes, RequestType type = RequestType::kUnordered) {
   Request r;
   r.type = type;
-  r.sizes = sizes;
+  r.sizes.assign(sizes.begin(), sizes.end());
   for (int s : sizes) r.total += s;
   return r;
 }
