@@ -64,8 +64,8 @@ struct Request {
   int min_component = 1;      //!< flexible: smallest component allowed
   int max_components = 0;     //!< flexible: most components (0: no limit)
   int min_size = 0;           //!< moldable: smallest size accepted
-  double power = 0;           //!< moldable: required computing power (set at admission, 001 V)
-  int app = 0;  //!< the job's application (set at admission): its model under --job-model
+  int app = 0;       //!< the job's application (set at admission): its model under --job-model
+  double power = 0;  //!< moldable: required computing power (set at admission, 001 V)
   /// Bit k set: a placement over k clusters can be priced (flexible requests only use these).
   std::uint64_t allowed_counts = ~std::uint64_t{0};
 
