@@ -47,7 +47,7 @@ struct Job {
   // Reservation (EASY, conservative).
   Time res_start = kNever, res_end = kNever;
   Time first_reservation = kNever;  //!< the first start time the scheduler promised
-  Counts res_alloc;
+  std::vector<int> res_alloc;
 
   // Running.
   Time start = kNever, expected_end = kNever, end = kNever;
