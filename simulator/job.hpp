@@ -22,21 +22,23 @@ struct Pricing {
 };
 
 /// @brief One job from its arrival to its departure.
+/// The fields are ordered to leave no padding between them: the job store's slots take a
+/// fresh page every ten or so jobs in the system, so the size of Job is paid in page faults.
 struct Job {
   // From the workload.
   std::int64_t id = 0;
   std::uint64_t seq = 0;  //!< arrival order, from 0
-  int app = 0;            //!< index into the run's application names
   Time submit = 0;
   Request req;
-  int home = -1;  //!< home cluster (-1: none given)
   Pricing price;
   long line = 0;  //!< source line in a trace (0: synthetic)
+  int app = 0;    //!< index into the run's application names
+  int home = -1;  //!< home cluster (-1: none given)
 
   // Decided at admission.
-  int queue = 0;
   ClusterMask allowed = kAllClusters;  //!< clusters the job may use
-  Time plan = 0;          //!< requested time of the longest placement the job may get (backfilling)
+  Time plan = 0;  //!< requested time of the longest placement the job may get (backfilling)
+  int queue = 0;
   bool measured = false;  //!< counted in the statistics (not in the warm-up)
 
   // Queue links (intrusive list).
@@ -50,12 +52,12 @@ struct Job {
   // Running.
   Time start = kNever, expected_end = kNever, end = kNever;
   double service = 0, net_service = 0;
-  std::vector<int> alloc;  //!< processors per cluster
+  Counts alloc;                 //!< processors per cluster
+  std::uint64_t departure = 0;  //!< order of its pending departure event (0: none)
   int held = 0;  //!< processors it holds, the sum of alloc (set with it; a moldable job may
                  //!< hold fewer than it asked for)
   int components_run = 0;
   std::uint32_t running_index = 0;
-  std::uint64_t departure = 0;  //!< order of its pending departure event (0: none)
 
   // Preemption (Sim::preempt): a suspended job resumes with what was left of its run.
   int preemptions = 0;

@@ -59,12 +59,7 @@ void bound_flexible(Request& r, const RuleLimits& rule, const FlexBounds& user,
   r.min_component = std::max({1, own_min_component, std::min(user.min_component, r.total)});
 }
 
-void near_equal(int n, int k, std::vector<int>& out) {
-  out.assign(static_cast<size_t>(k), n / k);
-  for (int i = 0; i < n % k; ++i) ++out[static_cast<size_t>(i)];
-}
-
-bool fits_distinct(const std::vector<int>& sizes, const MachineSpec& machine) {
+bool fits_distinct(std::span<const int> sizes, const MachineSpec& machine) {
   if (sizes.size() > machine.sizes.size()) return false;
   if (sizes.size() == 1) return sizes.front() <= machine.largest();  // most trace jobs
   // On the stack (machines have at most kMaxClusters clusters): trace readers ask for every job.

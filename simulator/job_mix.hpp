@@ -9,6 +9,7 @@
 #include "simulator/machine.hpp"
 #include "simulator/types.hpp"
 
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -64,11 +65,16 @@ struct JobMix {
 /// @throws UsageError naming --workload.
 JobMix load_mix(const std::string& name_or_path);
 
-/// @brief n split into k sizes that differ by at most one, in decreasing order.
-void near_equal(int n, int k, std::vector<int>& out);
+/// @brief n split into k sizes that differ by at most one, in decreasing order, into @p out
+/// (a std::vector<int> or Counts).
+template <class Sizes>
+void near_equal(int n, int k, Sizes& out) {
+  out.assign(static_cast<size_t>(k), n / k);
+  for (int i = 0; i < n % k; ++i) ++out[static_cast<size_t>(i)];
+}
 
 /// @brief Whether components of these sizes fit on distinct clusters of the empty system.
-bool fits_distinct(const std::vector<int>& sizes, const MachineSpec& machine);
+bool fits_distinct(std::span<const int> sizes, const MachineSpec& machine);
 
 /// @brief One (application, total size, components) with its probability; components 0 for
 /// flexible requests (the scheduler splits them).

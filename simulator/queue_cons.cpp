@@ -327,7 +327,7 @@ class Conservative final : public QueueDiscipline {
         place(sim, key.id);
         continue;
       }
-      const std::vector<int> old_alloc = j.res_alloc;
+      const Counts old_alloc(j.res_alloc.begin(), j.res_alloc.end());
       if (reserve_fresh(sim, key.id, now, old_start)) continue;
       Time t = profile_.earliest(now, j.plan, old_start, [&](std::span<int> w) {
         for (size_t c = 0; c < w.size(); ++c) {
@@ -336,7 +336,7 @@ class Conservative final : public QueueDiscipline {
         return true;
       });
       if (t == kNever) t = old_start;
-      j.res_alloc = old_alloc;
+      j.res_alloc.assign(old_alloc.begin(), old_alloc.end());
       put(sim, key.id, t);
     }
     forget_gains(first);

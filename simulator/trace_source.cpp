@@ -36,7 +36,8 @@ std::string describe(const Request& r) {
 
 // Copies @p from into @p to, whose room is kept from job to job. The one size most jobs have
 // is copied as an int: vector::assign and std::copy cost some 75 instructions for it.
-void copy_sizes(std::span<const int> from, std::vector<int>& to) {
+template <class Sizes>  // Counts or std::vector<int>
+void copy_sizes(std::span<const int> from, Sizes& to) {
   if (to.size() != from.size()) to.resize(from.size());
   if (from.size() == 1) {
     to.front() = from.front();

@@ -3,8 +3,12 @@
 /// @brief The vocabulary of the simulator: time, request types (001 section II) and a job's
 /// request for processors.
 
+#include <boost/container/small_vector.hpp>
+
 #include <cstdint>
+#include <initializer_list>
 #include <limits>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,6 +23,22 @@ inline constexpr Time kNever = std::numeric_limits<Time>::infinity();
 inline constexpr int kMaxClusters = 64;
 using ClusterMask = std::uint64_t;
 inline constexpr ClusterMask kAllClusters = ~ClusterMask{0};
+
+/// @brief Processors per component or per cluster, with room for four inline: a job's sizes and
+/// allocations need no heap block of their own on machines of up to four clusters (a heap block
+/// per job slot cost a malloc on its first use and a free at the end of the run).
+/// Boost 1.74's iterators are not contiguous ones to the standard library, so the conversion to
+/// the std::span its readers take is spelled out.
+class Counts : public boost::container::small_vector<int, 4> {
+ public:
+  using small_vector::small_vector;
+  Counts& operator=(std::initializer_list<int> values) {
+    assign(values);
+    return *this;
+  }
+  operator std::span<const int>() const { return {data(), size()}; }
+  operator std::span<int>() { return {data(), size()}; }
+};
 
 /// @brief How a job states its processor needs (001 section II; the DAS-2 paper's unordered).
 enum class RequestType : std::uint8_t {
@@ -37,15 +57,15 @@ RequestType parse_request_type(std::string_view name);
 /// requests, whose sizes pair with @ref clusters.
 struct Request {
   RequestType type = RequestType::kUnordered;
-  std::vector<int> sizes;     //!< component sizes (flexible: one entry, the total)
+  Counts sizes;               //!< component sizes (flexible: one entry, the total)
   std::vector<int> clusters;  //!< fixed requests: the cluster of each component
   int total = 0;              //!< sum of the sizes
   int max_component = 0;      //!< flexible: largest component allowed (0: no limit)
   int min_component = 1;      //!< flexible: smallest component allowed
   int max_components = 0;     //!< flexible: most components (0: no limit)
   int min_size = 0;           //!< moldable: smallest size accepted
-  double power = 0;           //!< moldable: required computing power (set at admission, 001 V)
-  int app = 0;  //!< the job's application (set at admission): its model under --job-model
+  int app = 0;       //!< the job's application (set at admission): its model under --job-model
+  double power = 0;  //!< moldable: required computing power (set at admission, 001 V)
   /// Bit k set: a placement over k clusters can be priced (flexible requests only use these).
   std::uint64_t allowed_counts = ~std::uint64_t{0};
 

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <span>
 #include <string>
 #include <vector>
 
@@ -21,7 +22,7 @@ std::vector<int> place(const char* rule, const Request& r, std::vector<int> avai
 Request components(const std::vector<int>& sizes, RequestType type = RequestType::kUnordered) {
   Request r;
   r.type = type;
-  r.sizes = sizes;
+  r.sizes.assign(sizes.begin(), sizes.end());
   for (int s : sizes) r.total += s;
   return r;
 }
@@ -35,6 +36,21 @@ Request flexible(int total) {
 }
 
 const std::vector<int> kIdle = {10, 20, 15, 5};
+
+// The placement rules and the machine read sizes and allocations as spans: a span of Counts
+// sees every entry, inline or past the four kept inline, and writes through to them.
+TEST(Counts, ASpanViewsEveryEntry) {
+  for (Counts c : {Counts{3}, Counts{5, 4, 3, 2, 1, 0}}) {
+    const Counts& read = c;
+    const std::span<const int> s = read;
+    EXPECT_EQ(s.data(), c.data());
+    EXPECT_EQ(s.size(), c.size());
+    const std::span<int> w = c;
+    ASSERT_EQ(w.size(), c.size());
+    w.back() = 9;
+    EXPECT_EQ(c.back(), 9);
+  }
+}
 
 TEST(Placement, WorstFitPutsEachComponentOnTheClusterWithMostIdle) {
   // 8 goes to cluster 1 (20 idle); 6 to the most idle of the others, cluster 2 (15).

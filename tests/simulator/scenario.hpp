@@ -46,7 +46,7 @@ class VectorSource final : public JobSource {
     job.price = Pricing{nullptr, s.runtime, s.requested};
     job.req = Request{};
     job.req.type = s.type;
-    job.req.sizes = s.sizes;
+    job.req.sizes.assign(s.sizes.begin(), s.sizes.end());
     job.req.clusters = s.clusters;
     job.req.total = 0;
     for (int x : s.sizes) job.req.total += x;
@@ -63,9 +63,15 @@ class Capture final : public Observer {
  public:
   void on_start(const Job& job, const Sim&) override { order.push_back(job.id); }
   void on_departure(const Job& job, const Sim&) override {
-    jobs[job.id] =
-        Outcome{job.submit, job.start, job.end, job.first_reservation, job.service, job.net_service,
-                job.alloc,  job.queue, job.held};
+    jobs[job.id] = Outcome{job.submit,
+                           job.start,
+                           job.end,
+                           job.first_reservation,
+                           job.service,
+                           job.net_service,
+                           {job.alloc.begin(), job.alloc.end()},
+                           job.queue,
+                           job.held};
   }
   std::map<std::int64_t, Outcome> jobs;
   std::vector<std::int64_t> order;  // start order

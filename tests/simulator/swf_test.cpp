@@ -331,7 +331,7 @@ TEST(Trace, OnOneClusterAJobIsOneComponentWithinTheRulesLimit) {
   TraceSource source(spec);
   Job job;
   ASSERT_TRUE(source.next(job));
-  EXPECT_EQ(job.req.sizes, std::vector<int>{16});
+  EXPECT_EQ(job.req.sizes, Counts{16});
   const std::string e = error_of([&] { source.next(job); });
   EXPECT_NE(e.find(swf.path() + ":2: job 2 (33 processors) has no split --rule rco allows"),
             std::string::npos)
@@ -465,7 +465,7 @@ TEST(JobList, ExplicitComponentsAndClusters) {
   ASSERT_TRUE(source.next(job));
   EXPECT_EQ(job.app, 1);
   EXPECT_EQ(job.home, 2);
-  EXPECT_EQ(job.req.sizes, (std::vector<int>{16, 16}));
+  EXPECT_EQ(job.req.sizes, (Counts{16, 16}));
   ASSERT_TRUE(source.next(job));
   EXPECT_EQ(job.req.type, RequestType::kFlexible);
   EXPECT_EQ(job.req.total, 24);
